@@ -1,0 +1,43 @@
+# Every dependency comes from a Debian package; a missing one stops configuration and names it.
+include(FindPkgConfig OPTIONAL)
+
+function(granary_missing_package what debian_package)
+    message(FATAL_ERROR "Granary needs ${what}: install the Debian package '${debian_package}' "
+                        "(apt-get install ${debian_package}), or run ./test, which installs it.")
+endfunction()
+
+find_package(PkgConfig QUIET)
+if(NOT PkgConfig_FOUND)
+    granary_missing_package("pkg-config" "pkg-config")
+endif()
+
+pkg_check_modules(JEMALLOC QUIET IMPORTED_TARGET jemalloc)
+if(NOT JEMALLOC_FOUND)
+    granary_missing_package("jemalloc" "libjemalloc-dev")
+endif()
+
+find_package(absl CONFIG QUIET)
+if(NOT absl_FOUND)
+    granary_missing_package("Abseil" "libabsl-dev")
+endif()
+
+find_package(TBB CONFIG QUIET)
+if(NOT TBB_FOUND)
+    granary_missing_package("oneTBB" "libtbb-dev")
+endif()
+
+find_package(Threads REQUIRED)
+
+if(GRANARY_BUILD_TESTS)
+    find_package(GTest CONFIG QUIET)
+    if(NOT GTest_FOUND)
+        granary_missing_package("GoogleTest" "libgtest-dev")
+    endif()
+endif()
+
+if(GRANARY_BUILD_BENCHMARKS)
+    find_package(benchmark CONFIG QUIET)
+    if(NOT benchmark_FOUND)
+        granary_missing_package("Google Benchmark" "libbenchmark-dev")
+    endif()
+endif()

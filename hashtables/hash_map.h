@@ -1,0 +1,66 @@
+#pragma once
+
+#include <string_view>
+#include <type_traits>
+
+#include "hashtables/cells.h"
+#include "hashtables/fixed_hash_table.h"
+#include "hashtables/grower.h"
+#include "hashtables/hash.h"
+#include "hashtables/hash_table.h"
+#include "hashtables/packed_key.h"
+#include "hashtables/string_hash_table.h"
+#include "hashtables/two_level_hash_table.h"
+
+namespace granary
+{
+
+/// The hash policy that suits each key kind.
+template <typename Key, typename = void>
+struct DefaultHash;
+template <typename Key>
+struct DefaultHash<Key, std::enable_if_t<std::is_integral_v<Key>>>
+{
+    using type = IntHash;
+};
+template <size_t Words>
+struct DefaultHash<PackedKey<Words>>
+{
+    using type = PackedKeyHash;
+};
+template <>
+struct DefaultHash<std::string_view>
+{
+    using type = StringHash;
+};
+template <typename Key>
+using DefaultHash_t = typename DefaultHash<Key>::type;
+
+/// Single-level map and set for fixed-width keys (integers, packed keys).
+template <typename Key, typename Mapped, typename Hash = DefaultHash_t<Key>,
+          typename Grower = HashTableGrower<>>
+using HashMap = HashTable<HashMapCell<Key, Mapped, Hash>, Hash, Grower>;
+template <typename Key, typename Hash = DefaultHash_t<Key>, typename Grower = HashTableGrower<>>
+using HashSet = HashTable<HashSetCell<Key, Hash>, Hash, Grower>;
+
+template <typename Key, typename Mapped, typename Hash = DefaultHash_t<Key>,
+          typename Grower = HashTableGrower<>>
+using TwoLevelHashMap = TwoLevelHashTable<HashMap<Key, Mapped, Hash, Grower>>;
+template <typename Key, typename Hash = DefaultHash_t<Key>, typename Grower = HashTableGrower<>>
+using TwoLevelHashSet = TwoLevelHashTable<HashSet<Key, Hash, Grower>>;
+
+/// Direct-mapped map and set for 8- and 16-bit keys.
+template <typename Key, typename Mapped>
+using FixedHashMap = FixedHashTable<Key, Mapped>;
+template <typename Key>
+using FixedHashSet = FixedHashTable<Key, void>;
+
+/// String keys, dispatched by length.
+template <typename Mapped>
+using StringHashMap = StringHashTable<Mapped>;
+using StringHashSet = StringHashTable<void>;
+template <typename Mapped>
+using TwoLevelStringHashMap = TwoLevelStringHashTable<Mapped>;
+using TwoLevelStringHashSet = TwoLevelStringHashTable<void>;
+
+}  // namespace granary

@@ -1,0 +1,289 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
+#include <utility>
+
+#include "hashtables/allocator.h"
+#include "hashtables/cells.h"
+#include "hashtables/grower.h"
+
+namespace granary
+{
+
+/// Open-addressing hash table with linear probing over a power-of-two array of cells.
+/// Composed from policies: Cell (key layout, saved hash, mapped value), Hash, Grower (initial
+/// size, load factor, growth steps) and Allocator. The zero key lives outside the array.
+///
+/// emplace() returns the cell of the key and tells whether it was inserted. Pointers to cells
+/// stay valid until the next insertion that grows the table.
+template <typename CellType, typename HashType, typename GrowerType = HashTableGrower<>,
+          typename AllocatorType = ZeroedAllocator>
+class HashTable : private HashType
+{
+public:
+    using Cell = CellType;
+    using Key = typename Cell::Key;
+    using Hash = HashType;
+    using Grower = GrowerType;
+
+    HashTable() { allocateBuffer(); }
+    explicit HashTable(size_t expected_elements)
+    {
+        grower_.setMinimumFor(expected_elements);
+        allocateBuffer();
+    }
+    ~HashTable() { freeBuffer(); }
+
+    HashTable(const HashTable&) = delete;
+    HashTable& operator=(const HashTable&) = delete;
+    /// A moved-from table owns no array: it may only be destroyed or assigned to.
+    HashTable(HashTable&& other) noexcept { swap(other); }
+    HashTable& operator=(HashTable&& other) noexcept
+    {
+        swap(other);
+        return *this;
+    }
+
+    void swap(HashTable& other) noexcept
+    {
+        std::swap(cells_, other.cells_);
+        std::swap(element_count_, other.element_count_);
+        std::swap(grower_, other.grower_);
+        std::swap(has_zero_, other.has_zero_);
+        std::swap(zero_cell_, other.zero_cell_);
+        std::swap(grow_count_, other.grow_count_);
+    }
+
+    const Hash& hasher() const { return *this; }
+    uint64_t hash(const Key& key) const { return hasher()(key); }
+    /// Hash of a stored cell: the saved one where the cell keeps it.
+    uint64_t cellHash(const Cell& cell) const { return cell.hash(hasher()); }
+
+    /// Inserts `key` if absent; `hash` must equal hash(key).
+    Cell* emplace(const Key& key, uint64_t hash, bool& inserted)
+    {
+        if (Cell::isZeroKey(key)) [[unlikely]]
+        {
+            inserted = !has_zero_;
+            if (inserted)
+            {
+                has_zero_ = true;
+                zero_cell_.setKey(key, hash);
+            }
+            return &zero_cell_;
+        }
+        size_t slot = hash & grower_.mask();
+        while (true)
+        {
+            Cell& cell = cells_[slot];
+            if (cell.isZero())
+            {
+                cell.setKey(key, hash);
+                inserted = true;
+                if (grower_.overflows(++element_count_)) [[unlikely]]
+                {
+                    grow();
+                    return findInArray(key, hash);
+                }
+                return &cell;
+            }
+            if (cell.keyEquals(key, hash))
+            {
+                inserted = false;
+                return &cell;
+            }
+            slot = (slot + 1) & grower_.mask();
+        }
+    }
+
+    Cell* emplace(const Key& key, bool& inserted) { return emplace(key, hash(key), inserted); }
+
+    /// The cell of `key`, or nullptr.
+    Cell* find(const Key& key, uint64_t hash)
+    {
+        if (Cell::isZeroKey(key)) [[unlikely]]
+        {
+            return has_zero_ ? &zero_cell_ : nullptr;
+        }
+        return findInArray(key, hash);
+    }
+    Cell* find(const Key& key) { return find(key, hash(key)); }
+    const Cell* find(const Key& key) const { return const_cast<HashTable*>(this)->find(key); }
+    bool contains(const Key& key) const { return find(key) != nullptr; }
+
+    /// Brings the slot of `hash` into cache ahead of an emplace of that hash.
+    void prefetch(uint64_t hash) const { __builtin_prefetch(&cells_[hash & grower_.mask()]); }
+
+    /// Calls f(cell) for every element, the zero key first.
+    template <typename F>
+    void forEachCell(F&& f)
+    {
+        if (has_zero_)
+        {
+            f(zero_cell_);
+        }
+        for (Cell* cell = cells_, *end = cells_ + grower_.capacity(); cell != end; ++cell)
+        {
+            if (!cell->isZero())
+            {
+                f(*cell);
+            }
+        }
+    }
+    template <typename F>
+    void forEachCell(F&& f) const
+    {
+        const_cast<HashTable*>(this)->forEachCell(
+            [&](const Cell& cell) { f(cell); });
+    }
+
+    size_t size() const { return element_count_ + (has_zero_ ? 1 : 0); }
+    bool empty() const { return size() == 0; }
+    size_t capacity() const { return grower_.capacity(); }
+    size_t bufferBytes() const { return grower_.capacity() * sizeof(Cell); }
+    /// Number of times the array was reallocated to grow.
+    size_t growCount() const { return grow_count_; }
+
+    void clear()
+    {
+        freeBuffer();
+        grower_ = Grower();
+        element_count_ = 0;
+        has_zero_ = false;
+        zero_cell_ = Cell();
+        allocateBuffer();
+    }
+
+    /// Makes room for `element_count` elements in total without further growth.
+    void reserve(size_t element_count)
+    {
+        Grower target = grower_;
+        target.setMinimumFor(element_count);
+        if (target.sizeDegree() > grower_.sizeDegree())
+        {
+            rehashInto(target);
+        }
+    }
+
+    class iterator
+    {
+    public:
+        using iterator_category = std::forward_iterator_tag;
+        using value_type = Cell;
+        using difference_type = std::ptrdiff_t;
+        using pointer = Cell*;
+        using reference = Cell&;
+
+        iterator() = default;
+        Cell& operator*() const { return *cell_; }
+        Cell* operator->() const { return cell_; }
+        iterator& operator++()
+        {
+            cell_ = cell_ == &table_->zero_cell_ ? table_->firstInArray(table_->cells_)
+                                                 : table_->firstInArray(cell_ + 1);
+            return *this;
+        }
+        iterator operator++(int)
+        {
+            iterator previous = *this;
+            ++*this;
+            return previous;
+        }
+        bool operator==(const iterator& other) const { return cell_ == other.cell_; }
+
+    private:
+        friend class HashTable;
+        iterator(HashTable* table, Cell* cell) : table_(table), cell_(cell) {}
+        HashTable* table_ = nullptr;
+        Cell* cell_ = nullptr;
+    };
+
+    iterator begin() { return {this, has_zero_ ? &zero_cell_ : firstInArray(cells_)}; }
+    iterator end() { return {this, cells_ + grower_.capacity()}; }
+
+private:
+    Cell* firstInArray(Cell* from)
+    {
+        Cell* end = cells_ + grower_.capacity();
+        while (from != end && from->isZero())
+        {
+            ++from;
+        }
+        return from;
+    }
+
+    Cell* findInArray(const Key& key, uint64_t hash)
+    {
+        size_t slot = hash & grower_.mask();
+        while (true)
+        {
+            Cell& cell = cells_[slot];
+            if (cell.isZero())
+            {
+                return nullptr;
+            }
+            if (cell.keyEquals(key, hash))
+            {
+                return &cell;
+            }
+            slot = (slot + 1) & grower_.mask();
+        }
+    }
+
+    void allocateBuffer()
+    {
+        cells_ = static_cast<Cell*>(AllocatorType::allocate(grower_.capacity() * sizeof(Cell)));
+    }
+
+    void freeBuffer()
+    {
+        if (cells_ != nullptr)
+        {
+            AllocatorType::deallocate(cells_, grower_.capacity() * sizeof(Cell));
+            cells_ = nullptr;
+        }
+    }
+
+    void grow()
+    {
+        Grower target = grower_;
+        target.increaseSize();
+        rehashInto(target);
+    }
+
+    /// Moves every array cell into a fresh array of the target size. Keys are known distinct,
+    /// so each goes to the first empty slot of its probe sequence without comparisons.
+    void rehashInto(const Grower& target)
+    {
+        Cell* old_cells = cells_;
+        const size_t old_capacity = grower_.capacity();
+        grower_ = target;
+        allocateBuffer();
+        ++grow_count_;
+        for (Cell* cell = old_cells, *end = old_cells + old_capacity; cell != end; ++cell)
+        {
+            if (cell->isZero())
+            {
+                continue;
+            }
+            size_t slot = cell->hash(hasher()) & grower_.mask();
+            while (!cells_[slot].isZero())
+            {
+                slot = (slot + 1) & grower_.mask();
+            }
+            cells_[slot] = *cell;
+        }
+        AllocatorType::deallocate(old_cells, old_capacity * sizeof(Cell));
+    }
+
+    Cell* cells_ = nullptr;
+    size_t element_count_ = 0;  ///< Elements in the array (the zero key not included).
+    size_t grow_count_ = 0;
+    Grower grower_;
+    bool has_zero_ = false;
+    Cell zero_cell_{};
+};
+
+}  // namespace granary

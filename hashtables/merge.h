@@ -1,0 +1,56 @@
+#pragma once
+
+#include <type_traits>
+
+namespace granary
+{
+
+/// Does nothing with a freshly inserted cell (the default for keys that need no persisting).
+struct KeepInsertedCell
+{
+    template <typename Cell>
+    void operator()(Cell&) const
+    {
+    }
+};
+
+/// Merges `source` into `target`, for any pair of tables with the same key kind (single-level,
+/// two-level or fixed). A key only in `source` is inserted with its mapped value copied and
+/// passed to `on_inserted`; a key in both gets merge_mapped(target_mapped, source_mapped).
+/// Sets (Mapped = void) take the union. One function serves every table kind.
+template <typename Target, typename Source, typename MergeMapped,
+          typename OnInserted = KeepInsertedCell>
+void mergeTables(Target& target, const Source& source, MergeMapped&& merge_mapped,
+                 OnInserted&& on_inserted = {})
+{
+    source.forEachCell(
+        [&](const auto& cell)
+        {
+            bool inserted;
+            auto* merged = target.emplace(cell.key(), source.cellHash(cell), inserted);
+            if constexpr (!std::is_void_v<typename std::decay_t<decltype(cell)>::Mapped>)
+            {
+                if (inserted)
+                {
+                    merged->mapped() = cell.mapped();
+                }
+                else
+                {
+                    merge_mapped(merged->mapped(), cell.mapped());
+                }
+            }
+            if (inserted)
+            {
+                on_inserted(*merged);
+            }
+        });
+}
+
+/// Union of two sets of any table kind.
+template <typename Target, typename Source>
+void mergeSets(Target& target, const Source& source)
+{
+    mergeTables(target, source, [](auto&, const auto&) {});
+}
+
+}  // namespace granary

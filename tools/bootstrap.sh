@@ -1,0 +1,37 @@
+# Shared set-up for ./run and ./test: install missing Debian packages, configure and build.
+# Sourced, not executed; BUILD_DIR and BUILD_TYPE may be set by the caller.
+set -euo pipefail
+
+GRANARY_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUILD_DIR="${BUILD_DIR:-$GRANARY_ROOT/build}"
+BUILD_TYPE="${BUILD_TYPE:-Release}"
+
+# Each line: a Debian package the build or the tests need.
+GRANARY_PACKAGES=(
+    cmake ninja-build g++ pkg-config
+    libjemalloc-dev libabsl-dev libtbb-dev libgtest-dev libgmock-dev libbenchmark-dev
+)
+
+granary_install_missing_packages() {
+    local missing=()
+    for package in "${GRANARY_PACKAGES[@]}"; do
+        if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+            missing+=("$package")
+        fi
+    done
+    if ((${#missing[@]} == 0)); then
+        return
+    fi
+    echo "granary: installing missing Debian packages: ${missing[*]}"
+    local sudo=""
+    if [[ $(id -u) -ne 0 ]]; then
+        sudo="sudo"
+    fi
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+}
+
+granary_build() {
+    cmake -S "$GRANARY_ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE="$BUILD_TYPE" "$@" >/dev/null
+    cmake --build "$BUILD_DIR" --parallel "$(nproc)"
+}
