@@ -5,34 +5,20 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "hashtables/prefetch.h"
+
 namespace granary
 {
 
-/// Rows hashed together before their emplaces: big enough to run far ahead of the probes,
-/// small enough that the hashes stay in L1.
+/// Rows hashed together before their emplaces: enough to run far ahead of the probes, few
+/// enough that the hashes stay in L1.
 inline constexpr size_t kHashBatchRows = 256;
-/// How many rows ahead the cell of a future row is prefetched: enough in-flight cache misses to
-/// approach the machine's random-load throughput instead of paying each load's latency.
-inline constexpr size_t kPrefetchDistance = 16;
 
-/// String tables pick the sub-table to prefetch from the key; the others need only the hash.
-template <typename Table, typename Key>
-void prefetchSlot(const Table& table, const Key& key, uint64_t hash)
-{
-    if constexpr (requires { table.prefetch(key, hash); })
-    {
-        table.prefetch(key, hash);
-    }
-    else
-    {
-        table.prefetch(hash);
-    }
-}
-
-/// Emplaces keys[0..count) into `table`, calling on_cell(emplace_result, inserted, row) for each row.
-/// Hashes are computed a batch at a time and the cell of row i + kPrefetchDistance is
-/// prefetched while row i is inserted, so large tables (one cache miss per row) overlap
-/// their misses. Works with every table kind that has hash/prefetch/emplace(key, hash, ...).
+/// Emplaces keys[0..count) into `table`, calling on_cell(emplace_result, inserted, row) for
+/// each row, in row order. Hashes are computed a batch at a time, so the probes of later rows
+/// can be prefetched while earlier rows are inserted. Tables with an emplaceMany (single- and
+/// two-level) run their own tight loop; the others (string tables) prefetch the slot of each
+/// key kPrefetchRowsAhead rows ahead here.
 template <typename Table, typename Key, typename OnCell>
 void emplaceBatch(Table& table, const Key* keys, size_t count, OnCell&& on_cell)
 {
@@ -45,19 +31,24 @@ void emplaceBatch(Table& table, const Key* keys, size_t count, OnCell&& on_cell)
         {
             hashes[i] = table.hash(batch[i]);
         }
-        const size_t warm_up = std::min(kPrefetchDistance, rows);
-        for (size_t i = 0; i < warm_up; ++i)
+        if constexpr (requires { table.emplaceMany(batch, hashes.data(), rows, on_cell); })
         {
-            prefetchSlot(table, batch[i], hashes[i]);
+            table.emplaceMany(batch, hashes.data(), rows,
+                              [&](auto* cell, bool inserted, size_t i)
+                              { on_cell(cell, inserted, begin + i); });
         }
-        for (size_t i = 0; i < rows; ++i)
+        else
         {
-            if (i + kPrefetchDistance < rows)
+            for (size_t i = 0; i < rows; ++i)
             {
-                prefetchSlot(table, batch[i + kPrefetchDistance], hashes[i + kPrefetchDistance]);
+                if (i + kPrefetchRowsAhead < rows)
+                {
+                    table.prefetch(batch[i + kPrefetchRowsAhead], hashes[i + kPrefetchRowsAhead]);
+                }
+                bool inserted;
+                auto* result = table.emplace(batch[i], hashes[i], inserted);
+                on_cell(result, inserted, begin + i);
             }
-            bool inserted;
-            on_cell(table.emplace(batch[i], hashes[i], inserted), inserted, begin + i);
         }
     }
 }

@@ -8,6 +8,7 @@
 #include "hashtables/allocator.h"
 #include "hashtables/cells.h"
 #include "hashtables/grower.h"
+#include "hashtables/prefetch.h"
 
 namespace granary
 {
@@ -66,39 +67,58 @@ public:
     {
         if (Cell::isZeroKey(key)) [[unlikely]]
         {
-            inserted = !has_zero_;
-            if (inserted)
-            {
-                has_zero_ = true;
-                zero_cell_.setKey(key, hash);
-            }
-            return &zero_cell_;
+            return emplaceZero(key, hash, inserted);
         }
-        size_t slot = hash & grower_.mask();
-        while (true)
+        Cell* cell = probeOrInsert(cells_, grower_.mask(), key, hash, inserted);
+        if (inserted && grower_.overflows(++element_count_)) [[unlikely]]
         {
-            Cell& cell = cells_[slot];
-            if (cell.isZero())
-            {
-                cell.setKey(key, hash);
-                inserted = true;
-                if (grower_.overflows(++element_count_)) [[unlikely]]
-                {
-                    grow();
-                    return findInArray(key, hash);
-                }
-                return &cell;
-            }
-            if (cell.keyEquals(key, hash))
-            {
-                inserted = false;
-                return &cell;
-            }
-            slot = (slot + 1) & grower_.mask();
+            grow();
+            return findInArray(key, hash);
         }
+        return cell;
     }
 
     Cell* emplace(const Key& key, bool& inserted) { return emplace(key, hash(key), inserted); }
+
+    /// Emplaces keys[i] with hashes[i] for i in [0, count), calling on_cell(cell, inserted, i).
+    /// The array pointer and mask stay in registers across the loop: through members, every
+    /// store into a mapped value could alias them and force reloads. When the table is larger
+    /// than the caches the cell of row i + kPrefetchRowsAhead is prefetched at row i, so the
+    /// rows' cache misses overlap instead of each paying the full memory latency.
+    template <typename OnCell>
+    void emplaceMany(const Key* keys, const uint64_t* hashes, size_t count, OnCell&& on_cell)
+    {
+        Cell* cells = cells_;
+        size_t mask = grower_.mask();
+        const size_t prefetch_end = prefetchWorthwhile() ? count : 0;
+        for (size_t i = 0; i < count; ++i)
+        {
+            if (i + kPrefetchRowsAhead < prefetch_end)
+            {
+                __builtin_prefetch(&cells[hashes[i + kPrefetchRowsAhead] & mask]);
+            }
+            bool inserted;
+            if (Cell::isZeroKey(keys[i])) [[unlikely]]
+            {
+                Cell* zero = emplaceZero(keys[i], hashes[i], inserted);
+                on_cell(zero, inserted, i);
+                continue;
+            }
+            Cell* cell = probeOrInsert(cells, mask, keys[i], hashes[i], inserted);
+            if (inserted && grower_.overflows(++element_count_)) [[unlikely]]
+            {
+                grow();
+                cells = cells_;
+                mask = grower_.mask();
+                cell = findInArray(keys[i], hashes[i]);
+            }
+            on_cell(cell, inserted, i);
+        }
+    }
+
+    /// Below this array size the table stays in L2 and prefetching only costs instructions.
+    static constexpr size_t kPrefetchMinBytes = 1 << 20;
+    bool prefetchWorthwhile() const { return bufferBytes() >= kPrefetchMinBytes; }
 
     /// The cell of `key`, or nullptr.
     Cell* find(const Key& key, uint64_t hash)
@@ -113,7 +133,7 @@ public:
     const Cell* find(const Key& key) const { return const_cast<HashTable*>(this)->find(key); }
     bool contains(const Key& key) const { return find(key) != nullptr; }
 
-    /// Brings the slot of `hash` into cache ahead of an emplace of that hash.
+    /// Brings the slot of `hash` into cache ahead of an emplace or find of that hash.
     void prefetch(uint64_t hash) const { __builtin_prefetch(&cells_[hash & grower_.mask()]); }
 
     /// Calls f(cell) for every element, the zero key first.
@@ -204,6 +224,54 @@ public:
     iterator end() { return {this, cells_ + grower_.capacity()}; }
 
 private:
+    Cell* emplaceZero(const Key& key, uint64_t hash, bool& inserted)
+    {
+        inserted = !has_zero_;
+        if (inserted)
+        {
+            has_zero_ = true;
+            zero_cell_.setKey(key, hash);
+        }
+        return &zero_cell_;
+    }
+
+    /// Finds `key` (not the zero key) or puts it into the first empty slot of its probe
+    /// sequence. Never grows: the caller counts the insertion and grows.
+    static Cell* probeOrInsert(Cell* cells, size_t mask, const Key& key, uint64_t hash,
+                               bool& inserted)
+    {
+        size_t slot = hash & mask;
+        // Hits are the common case in aggregation. The home slot and its neighbour are tested
+        // with one branch and picked with a mask: a key sits one slot past its home often
+        // enough to make a per-slot branch mispredict.
+        Cell* home = &cells[slot];
+        Cell* next = &cells[(slot + 1) & mask];
+        const uintptr_t home_mask = -static_cast<uintptr_t>(home->keyEquals(key, hash));
+        const uintptr_t next_mask = -static_cast<uintptr_t>(next->keyEquals(key, hash));
+        if ((home_mask | next_mask) != 0)
+        {
+            inserted = false;
+            return reinterpret_cast<Cell*>((reinterpret_cast<uintptr_t>(home) & home_mask) |
+                                           (reinterpret_cast<uintptr_t>(next) & ~home_mask));
+        }
+        while (true)
+        {
+            Cell& cell = cells[slot];
+            if (cell.keyEquals(key, hash))
+            {
+                inserted = false;
+                return &cell;
+            }
+            if (cell.isZero())
+            {
+                cell.setKey(key, hash);
+                inserted = true;
+                return &cell;
+            }
+            slot = (slot + 1) & mask;
+        }
+    }
+
     Cell* firstInArray(Cell* from)
     {
         Cell* end = cells_ + grower_.capacity();
@@ -216,19 +284,21 @@ private:
 
     Cell* findInArray(const Key& key, uint64_t hash)
     {
-        size_t slot = hash & grower_.mask();
+        Cell* const cells = cells_;
+        const size_t mask = grower_.mask();
+        size_t slot = hash & mask;
         while (true)
         {
-            Cell& cell = cells_[slot];
-            if (cell.isZero())
-            {
-                return nullptr;
-            }
+            Cell& cell = cells[slot];
             if (cell.keyEquals(key, hash))
             {
                 return &cell;
             }
-            slot = (slot + 1) & grower_.mask();
+            if (cell.isZero())
+            {
+                return nullptr;
+            }
+            slot = (slot + 1) & mask;
         }
     }
 

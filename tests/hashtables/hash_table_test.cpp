@@ -3,10 +3,13 @@
 #include <cstdint>
 #include <limits>
 #include <random>
+#include <string>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
+#include "alloc/arena.h"
+#include "hashtables/batch.h"
 #include "hashtables/hash_map.h"
 #include "hashtables/merge.h"
 #include "oracle.h"
@@ -387,6 +390,74 @@ TEST(HashSet, ConversionAndMixedLevelMerge)
         mergeSets(by_bucket.bucket(b), two_level.bucket(b));
     }
     EXPECT_EQ((testing::keysOf<decltype(by_bucket), uint64_t>(by_bucket)), oracle);
+}
+
+}  // namespace
+}  // namespace granary
+
+namespace granary
+{
+namespace
+{
+
+/// emplaceBatch (the aggregator's path: batched hashing, prefetching, emplaceMany) against the
+/// oracle, across growth from tiny to larger-than-cache tables and with zero keys mixed in.
+template <typename Table>
+void expectBatchCountsMatch(size_t rows, size_t distinct)
+{
+    std::mt19937_64 random(rows + distinct);
+    std::vector<uint64_t> keys(rows);
+    for (auto& key : keys)
+    {
+        key = (random() % distinct) * 0x9E3779B97F4A7C15ULL;  // includes the zero key
+    }
+    Table table;
+    std::unordered_map<uint64_t, uint64_t> oracle;
+    size_t inserted_rows = 0;
+    emplaceBatch(table, keys.data(), keys.size(),
+                 [&](auto* cell, bool inserted, size_t row)
+                 {
+                     EXPECT_EQ(cell->key(), keys[row]);
+                     ++cell->mapped();
+                     inserted_rows += inserted ? 1 : 0;
+                 });
+    for (uint64_t key : keys)
+    {
+        ++oracle[key];
+    }
+    EXPECT_EQ(inserted_rows, oracle.size());
+    EXPECT_EQ((testing::contentsOf<Table, uint64_t, uint64_t>(table)), oracle);
+}
+
+TEST(EmplaceBatch, MatchesTheOracleForEveryTableKind)
+{
+    for (size_t distinct : {1, 7, 1000, 200000})
+    {
+        expectBatchCountsMatch<HashMap<uint64_t, uint64_t>>(300000, distinct);
+        expectBatchCountsMatch<TwoLevelHashMap<uint64_t, uint64_t>>(300000, distinct);
+        expectBatchCountsMatch<SavedHashMap64>(300000, distinct);
+    }
+}
+
+TEST(EmplaceBatch, StringTablesTakeThePrefetchingLoop)
+{
+    std::mt19937_64 random(4);
+    std::vector<std::string> storage(100000);
+    for (auto& s : storage)
+    {
+        s = "key-" + std::to_string(random() % 20000) + std::string(random() % 30, 'x');
+    }
+    std::vector<std::string_view> keys(storage.begin(), storage.end());
+    Arena arena;
+    StringHashMap<uint64_t> table(&arena);
+    std::unordered_map<std::string, uint64_t> oracle;
+    emplaceBatch(table, keys.data(), keys.size(),
+                 [&](uint64_t* count, bool, size_t) { ++*count; });
+    for (const auto& s : storage)
+    {
+        ++oracle[s];
+    }
+    EXPECT_EQ((testing::stringContentsOf<decltype(table), uint64_t>(table)), oracle);
 }
 
 }  // namespace
