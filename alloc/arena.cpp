@@ -1,5 +1,7 @@
 #include "alloc/arena.h"
 
+#include "alloc/memory_tracker.h"
+
 #include <algorithm>
 #include <cstdlib>
 #include <new>
@@ -55,9 +57,11 @@ void Arena::addChunk(size_t min_payload)
 {
     const size_t payload = std::max(next_chunk_bytes_, min_payload);
     const size_t total = payload + sizeof(ChunkHeader);
+    trackAllocation(total);
     void* memory = std::malloc(total);
     if (memory == nullptr)
     {
+        trackDeallocation(total);
         throw std::bad_alloc();
     }
     auto* chunk = static_cast<ChunkHeader*>(memory);
@@ -77,6 +81,7 @@ void Arena::freeChunks() noexcept
     while (head_ != nullptr)
     {
         ChunkHeader* previous = head_->previous;
+        trackDeallocation(head_->total_bytes);
         std::free(head_);
         head_ = previous;
     }

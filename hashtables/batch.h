@@ -14,10 +14,24 @@ namespace granary
 /// enough that the hashes stay in L1.
 inline constexpr size_t kHashBatchRows = 256;
 
+/// String tables pick the sub-table to prefetch from from the key; the others need the hash.
+template <typename Table, typename Key>
+void prefetchSlot(const Table& table, const Key& key, uint64_t hash)
+{
+    if constexpr (requires { table.prefetch(key, hash); })
+    {
+        table.prefetch(key, hash);
+    }
+    else
+    {
+        table.prefetch(hash);
+    }
+}
+
 /// Emplaces keys[0..count) into `table`, calling on_cell(emplace_result, inserted, row) for
 /// each row, in row order. Hashes are computed a batch at a time, so the probes of later rows
 /// can be prefetched while earlier rows are inserted. Tables with an emplaceMany (single- and
-/// two-level) run their own tight loop; the others (string tables) prefetch the slot of each
+/// two-level) run their own tight loop; the others (string and direct-mapped tables) prefetch the slot of each
 /// key kPrefetchRowsAhead rows ahead here.
 template <typename Table, typename Key, typename OnCell>
 void emplaceBatch(Table& table, const Key* keys, size_t count, OnCell&& on_cell)
@@ -43,7 +57,8 @@ void emplaceBatch(Table& table, const Key* keys, size_t count, OnCell&& on_cell)
             {
                 if (i + kPrefetchRowsAhead < rows)
                 {
-                    table.prefetch(batch[i + kPrefetchRowsAhead], hashes[i + kPrefetchRowsAhead]);
+                    prefetchSlot(table, batch[i + kPrefetchRowsAhead],
+                                 hashes[i + kPrefetchRowsAhead]);
                 }
                 bool inserted;
                 auto* result = table.emplace(batch[i], hashes[i], inserted);

@@ -62,7 +62,6 @@ public:
         {
             cell.occupied_ = true;
             cell.key_ = key;
-            ++size_;
         }
         return &cell;
     }
@@ -98,6 +97,32 @@ public:
         const_cast<FixedHashTable*>(this)->forEachCell([&](const Cell& cell) { f(cell); });
     }
 
+    /// The cells of slots [first_slot, end_slot) as a table-like view (forEachCell, cellHash),
+    /// so that merges and finalization can split the key domain into independent tasks.
+    class SlotRange
+    {
+    public:
+        SlotRange(FixedHashTable& table, size_t first_slot, size_t end_slot)
+            : table_(table), first_slot_(first_slot), end_slot_(end_slot)
+        {
+        }
+        template <typename F>
+        void forEachCell(F&& f) const
+        {
+            table_.forEachCellInSlots(first_slot_, end_slot_, f);
+        }
+        uint64_t cellHash(const Cell& cell) const { return table_.cellHash(cell); }
+
+    private:
+        FixedHashTable& table_;
+        size_t first_slot_;
+        size_t end_slot_;
+    };
+    SlotRange slotRange(size_t first_slot, size_t end_slot)
+    {
+        return SlotRange(*this, first_slot, end_slot);
+    }
+
     /// Slot-range iteration, so that merges and finalization can split the key domain.
     template <typename F>
     void forEachCellInSlots(size_t first_slot, size_t end_slot, F&& f)
@@ -111,13 +136,22 @@ public:
         }
     }
 
-    size_t size() const { return size_; }
-    bool empty() const { return size_ == 0; }
+    /// Counted by a scan of the (at most 65536) slots: without a shared counter, disjoint slot
+    /// ranges can be filled by different threads at once.
+    size_t size() const
+    {
+        size_t count = 0;
+        for (size_t slot = 0; slot < kSlotCount; ++slot)
+        {
+            count += cells_[slot].occupied_ ? 1 : 0;
+        }
+        return count;
+    }
+    bool empty() const { return size() == 0; }
     size_t bufferBytes() const { return kSlotCount * sizeof(Cell); }
 
 private:
     Cell* cells_;
-    size_t size_ = 0;
 };
 
 }  // namespace granary

@@ -43,10 +43,14 @@ using HashMap = HashTable<HashMapCell<Key, Mapped, Hash>, Hash, Grower>;
 template <typename Key, typename Hash = DefaultHash_t<Key>, typename Grower = HashTableGrower<>>
 using HashSet = HashTable<HashSetCell<Key, Hash>, Hash, Grower>;
 
+/// Buckets of a two-level table start at 16 cells: 256 of them, times hundreds of partials,
+/// must stay cheap; a bucket that fills up grows 4x at a time anyway.
+using TwoLevelBucketGrower = HashTableGrower<4>;
+
 template <typename Key, typename Mapped, typename Hash = DefaultHash_t<Key>,
-          typename Grower = HashTableGrower<>>
+          typename Grower = TwoLevelBucketGrower>
 using TwoLevelHashMap = TwoLevelHashTable<HashMap<Key, Mapped, Hash, Grower>>;
-template <typename Key, typename Hash = DefaultHash_t<Key>, typename Grower = HashTableGrower<>>
+template <typename Key, typename Hash = DefaultHash_t<Key>, typename Grower = TwoLevelBucketGrower>
 using TwoLevelHashSet = TwoLevelHashTable<HashSet<Key, Hash, Grower>>;
 
 /// Direct-mapped map and set for 8- and 16-bit keys.
@@ -60,7 +64,7 @@ template <typename Mapped>
 using StringHashMap = StringHashTable<Mapped>;
 using StringHashSet = StringHashTable<void>;
 template <typename Mapped>
-using TwoLevelStringHashMap = TwoLevelStringHashTable<Mapped>;
-using TwoLevelStringHashSet = TwoLevelStringHashTable<void>;
+using TwoLevelStringHashMap = TwoLevelStringHashTable<Mapped, TwoLevelBucketGrower>;
+using TwoLevelStringHashSet = TwoLevelStringHashTable<void, TwoLevelBucketGrower>;
 
 }  // namespace granary

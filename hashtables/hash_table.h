@@ -29,7 +29,9 @@ public:
     using Hash = HashType;
     using Grower = GrowerType;
 
-    HashTable() { allocateBuffer(); }
+    /// An empty table allocates nothing: it reads from a shared all-empty array until its
+    /// first insertion (a partial or a two-level bucket that stays empty costs no memory).
+    HashTable() = default;
     explicit HashTable(size_t expected_elements)
     {
         grower_.setMinimumFor(expected_elements);
@@ -39,7 +41,7 @@ public:
 
     HashTable(const HashTable&) = delete;
     HashTable& operator=(const HashTable&) = delete;
-    /// A moved-from table owns no array: it may only be destroyed or assigned to.
+    /// A moved-from table is empty.
     HashTable(HashTable&& other) noexcept { swap(other); }
     HashTable& operator=(HashTable&& other) noexcept
     {
@@ -69,6 +71,7 @@ public:
         {
             return emplaceZero(key, hash, inserted);
         }
+        allocateIfShared();
         Cell* cell = probeOrInsert(cells_, grower_.mask(), key, hash, inserted);
         if (inserted && grower_.overflows(++element_count_)) [[unlikely]]
         {
@@ -88,6 +91,7 @@ public:
     template <typename OnCell>
     void emplaceMany(const Key* keys, const uint64_t* hashes, size_t count, OnCell&& on_cell)
     {
+        allocateIfShared();
         Cell* cells = cells_;
         size_t mask = grower_.mask();
         const size_t prefetch_end = prefetchWorthwhile() ? count : 0;
@@ -162,7 +166,11 @@ public:
     size_t size() const { return element_count_ + (has_zero_ ? 1 : 0); }
     bool empty() const { return size() == 0; }
     size_t capacity() const { return grower_.capacity(); }
-    size_t bufferBytes() const { return grower_.capacity() * sizeof(Cell); }
+    /// Bytes of the cell array (0 while the table still reads the shared empty array).
+    size_t bufferBytes() const
+    {
+        return cells_ == sharedEmptyCells() ? 0 : grower_.capacity() * sizeof(Cell);
+    }
     /// Number of times the array was reallocated to grow.
     size_t growCount() const { return grow_count_; }
 
@@ -173,7 +181,6 @@ public:
         element_count_ = 0;
         has_zero_ = false;
         zero_cell_ = Cell();
-        allocateBuffer();
     }
 
     /// Makes room for `element_count` elements in total without further growth.
@@ -302,18 +309,36 @@ private:
         }
     }
 
+    /// All-empty cells for a table of the initial size that has not allocated yet: readers
+    /// (find, iteration) see an empty table, writers allocate first. Zero-initialised static
+    /// storage costs nothing until touched.
+    static Cell* sharedEmptyCells()
+    {
+        alignas(Cell) static char empty[(size_t{1} << Grower::kInitialSizeDegree) * sizeof(Cell)]{};
+        return reinterpret_cast<Cell*>(empty);
+    }
+
+    void allocateIfShared()
+    {
+        if (cells_ == sharedEmptyCells()) [[unlikely]]
+        {
+            allocateBuffer();
+        }
+    }
+
     void allocateBuffer()
     {
         cells_ = static_cast<Cell*>(AllocatorType::allocate(grower_.capacity() * sizeof(Cell)));
     }
 
+    /// Returns to the shared empty array (the grower must be reset by the caller).
     void freeBuffer()
     {
-        if (cells_ != nullptr)
+        if (cells_ != nullptr && cells_ != sharedEmptyCells())
         {
             AllocatorType::deallocate(cells_, grower_.capacity() * sizeof(Cell));
-            cells_ = nullptr;
         }
+        cells_ = sharedEmptyCells();
     }
 
     void grow()
@@ -327,10 +352,13 @@ private:
     /// so each goes to the first empty slot of its probe sequence without comparisons.
     void rehashInto(const Grower& target)
     {
+        // Allocate first: if the allocation throws (memory limit), the table is unchanged.
+        Cell* new_cells = static_cast<Cell*>(AllocatorType::allocate(target.capacity() * sizeof(Cell)));
         Cell* old_cells = cells_;
         const size_t old_capacity = grower_.capacity();
+        const bool old_is_shared = old_cells == sharedEmptyCells();
+        cells_ = new_cells;
         grower_ = target;
-        allocateBuffer();
         ++grow_count_;
         for (Cell* cell = old_cells, *end = old_cells + old_capacity; cell != end; ++cell)
         {
@@ -345,10 +373,13 @@ private:
             }
             cells_[slot] = *cell;
         }
-        AllocatorType::deallocate(old_cells, old_capacity * sizeof(Cell));
+        if (!old_is_shared)
+        {
+            AllocatorType::deallocate(old_cells, old_capacity * sizeof(Cell));
+        }
     }
 
-    Cell* cells_ = nullptr;
+    Cell* cells_ = sharedEmptyCells();
     size_t element_count_ = 0;  ///< Elements in the array (the zero key not included).
     size_t grow_count_ = 0;
     Grower grower_;

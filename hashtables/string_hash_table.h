@@ -54,19 +54,14 @@ public:
     /// sets).
     MappedPointer emplace(std::string_view key, uint64_t hash, bool& inserted)
     {
-        return dispatch(key,
-                        [&]<size_t Index>(auto& table, const auto& sub_key) -> MappedPointer
-                        {
-                            auto* cell = table.emplace(sub_key, hash, inserted);
-                            if constexpr (Index == kLongIndex)
-                            {
-                                if (inserted && key_arena_ != nullptr && !key.empty())
-                                {
-                                    cell->setKey(key_arena_->insert(key), hash);
-                                }
-                            }
-                            return mappedOf(cell);
-                        });
+        return emplaceCopyingInto(key, hash, inserted, key_arena_);
+    }
+
+    /// Like emplace, but a new long key keeps pointing at the caller's bytes, which must
+    /// outlive the table. Merges on several threads use it: they must not share an arena.
+    MappedPointer emplaceReferencing(std::string_view key, uint64_t hash, bool& inserted)
+    {
+        return emplaceCopyingInto(key, hash, inserted, nullptr);
     }
     MappedPointer emplace(std::string_view key, bool& inserted)
     {
@@ -140,14 +135,18 @@ public:
     }
 
     /// Union with `source`; for keys in both, merge_mapped(target_mapped, source_mapped).
+    /// New long keys are copied into `copy_keys_into` when given; otherwise they keep pointing
+    /// into the source's memory, which must then outlive this table. Parallel bucket merges
+    /// pass nullptr: they must not share one arena between threads.
     template <typename MergeMapped>
-    void merge(const StringHashTable& source, MergeMapped&& merge_mapped)
+    void merge(const StringHashTable& source, MergeMapped&& merge_mapped,
+               Arena* copy_keys_into = nullptr)
     {
         forEachSubTable(
             [&]<size_t Index>(auto& table)
             {
                 mergeTables(table, source.template subTable<Index>(), merge_mapped,
-                            [&](auto& cell) { persistKey<Index>(cell); });
+                            [&](auto& cell) { copyLongKey<Index>(cell, copy_keys_into); });
             });
     }
 
@@ -167,15 +166,15 @@ public:
 
     Arena* keyArena() const { return key_arena_; }
 
-    /// Copies a long key that references foreign memory into this table's arena, if it has one.
+    /// Copies the key of a long-string cell into `arena` (if given); inline keys need nothing.
     template <size_t Index, typename Cell>
-    void persistKey(Cell& cell)
+    static void copyLongKey(Cell& cell, Arena* arena)
     {
         if constexpr (Index == kLongIndex)
         {
-            if (key_arena_ != nullptr && !cell.key().empty())
+            if (arena != nullptr && !cell.key().empty())
             {
-                cell.setKey(key_arena_->insert(cell.key()), cell.saved_hash_);
+                cell.setKey(arena->insert(cell.key()), cell.saved_hash_);
             }
         }
     }
@@ -204,6 +203,21 @@ public:
     }
 
 private:
+    MappedPointer emplaceCopyingInto(std::string_view key, uint64_t hash, bool& inserted,
+                                     Arena* arena)
+    {
+        return dispatch(key,
+                        [&]<size_t Index>(auto& table, const auto& sub_key) -> MappedPointer
+                        {
+                            auto* cell = table.emplace(sub_key, hash, inserted);
+                            if (inserted)
+                            {
+                                copyLongKey<Index>(*cell, arena);
+                            }
+                            return mappedOf(cell);
+                        });
+    }
+
     template <typename F>
     static void forEachIndex(F&& f)
     {
@@ -272,9 +286,12 @@ public:
     {
     }
 
-    /// Conversion from a single-level table; long keys keep referencing the source's memory
-    /// unless this table has an arena of its own.
-    TwoLevelStringHashTable(const Bucket& source, Arena* key_arena)
+    /// Conversion from a single-level table. Existing long keys keep referencing the memory
+    /// they are in (usually `key_arena` itself); keys inserted later are copied into
+    /// `key_arena`.
+    template <typename SourceGrower>
+    TwoLevelStringHashTable(const StringHashTable<MappedType, SourceGrower>& source,
+                            Arena* key_arena)
         : TwoLevelStringHashTable(key_arena)
     {
         source.forEachSubTable(
@@ -289,7 +306,6 @@ public:
                         auto* copy = target.template subTable<Index>().emplace(cell.key(),
                                                                                cell_hash, inserted);
                         *copy = cell;
-                        target.template persistKey<Index>(*copy);
                     });
             });
     }
@@ -301,6 +317,10 @@ public:
     MappedPointer emplace(std::string_view key, bool& inserted)
     {
         return emplace(key, hash(key), inserted);
+    }
+    MappedPointer emplaceReferencing(std::string_view key, uint64_t hash, bool& inserted)
+    {
+        return buckets_[bucketOf(hash)].emplaceReferencing(key, hash, inserted);
     }
     MappedPointer find(std::string_view key) { return buckets_[bucketOf(hash(key))].find(key); }
     bool contains(std::string_view key) const

@@ -1,0 +1,43 @@
+#include "alloc/memory_tracker.h"
+
+namespace granary
+{
+
+thread_local MemoryTracker* MemoryTracker::current_ = nullptr;
+
+namespace
+{
+
+std::string describeLimit(size_t requested_bytes, size_t used_bytes, size_t limit_bytes)
+{
+    return "memory limit exceeded: would use " + std::to_string(used_bytes + requested_bytes) +
+           " bytes (allocating " + std::to_string(requested_bytes) + " with " +
+           std::to_string(used_bytes) + " in use), limit is " + std::to_string(limit_bytes);
+}
+
+}  // namespace
+
+MemoryLimitExceeded::MemoryLimitExceeded(size_t requested_bytes, size_t used_bytes,
+                                         size_t limit_bytes)
+    : std::runtime_error(describeLimit(requested_bytes, used_bytes, limit_bytes)),
+      requested_bytes_(requested_bytes),
+      used_bytes_(used_bytes),
+      limit_bytes_(limit_bytes)
+{
+}
+
+void MemoryTracker::allocate(size_t bytes)
+{
+    const size_t after = used_bytes_.fetch_add(bytes, std::memory_order_relaxed) + bytes;
+    if (limit_bytes_ != 0 && after > limit_bytes_)
+    {
+        used_bytes_.fetch_sub(bytes, std::memory_order_relaxed);
+        throw MemoryLimitExceeded(bytes, after - bytes, limit_bytes_);
+    }
+    size_t peak = peak_bytes_.load(std::memory_order_relaxed);
+    while (after > peak && !peak_bytes_.compare_exchange_weak(peak, after, std::memory_order_relaxed))
+    {
+    }
+}
+
+}  // namespace granary

@@ -1,0 +1,92 @@
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace granary
+{
+
+/// Thrown when an allocation would take a query past its memory limit. Callers catch it like
+/// any other error; the query's memory is freed as the stack unwinds.
+class MemoryLimitExceeded : public std::runtime_error
+{
+public:
+    MemoryLimitExceeded(size_t requested_bytes, size_t used_bytes, size_t limit_bytes);
+
+    size_t requestedBytes() const { return requested_bytes_; }
+    size_t usedBytes() const { return used_bytes_; }
+    size_t limitBytes() const { return limit_bytes_; }
+
+private:
+    size_t requested_bytes_;
+    size_t used_bytes_;
+    size_t limit_bytes_;
+};
+
+/// Counts the bytes a query holds in its big allocations (hash-table arrays, arena chunks)
+/// and refuses an allocation that would pass the limit. Shared by the query's threads; the
+/// counted allocations are large and rare, so one atomic is not a contention point.
+class MemoryTracker
+{
+public:
+    /// 0 means no limit: the tracker only measures.
+    explicit MemoryTracker(size_t limit_bytes = 0) : limit_bytes_(limit_bytes) {}
+
+    /// Counts `bytes`, or throws MemoryLimitExceeded and counts nothing.
+    void allocate(size_t bytes);
+    void deallocate(size_t bytes) { used_bytes_.fetch_sub(bytes, std::memory_order_relaxed); }
+
+    size_t usedBytes() const { return used_bytes_.load(std::memory_order_relaxed); }
+    size_t peakBytes() const { return peak_bytes_.load(std::memory_order_relaxed); }
+    size_t limitBytes() const { return limit_bytes_; }
+
+    /// The tracker of the query the calling thread works for, or nullptr.
+    static MemoryTracker* current() { return current_; }
+
+private:
+    friend class MemoryTrackerScope;
+    static thread_local MemoryTracker* current_;
+
+    const size_t limit_bytes_;
+    std::atomic<size_t> used_bytes_{0};
+    std::atomic<size_t> peak_bytes_{0};
+};
+
+/// Makes `tracker` the calling thread's current tracker until the scope ends (restoring the
+/// previous one), so allocations by a task are charged to the query it works for.
+class MemoryTrackerScope
+{
+public:
+    explicit MemoryTrackerScope(MemoryTracker* tracker)
+        : previous_(MemoryTracker::current_)
+    {
+        MemoryTracker::current_ = tracker;
+    }
+    ~MemoryTrackerScope() { MemoryTracker::current_ = previous_; }
+    MemoryTrackerScope(const MemoryTrackerScope&) = delete;
+    MemoryTrackerScope& operator=(const MemoryTrackerScope&) = delete;
+
+private:
+    MemoryTracker* previous_;
+};
+
+/// Charges the current thread's tracker, if any: the hook of every tracked allocator.
+inline void trackAllocation(size_t bytes)
+{
+    if (MemoryTracker* tracker = MemoryTracker::current())
+    {
+        tracker->allocate(bytes);
+    }
+}
+inline void trackDeallocation(size_t bytes)
+{
+    if (MemoryTracker* tracker = MemoryTracker::current())
+    {
+        tracker->deallocate(bytes);
+    }
+}
+
+}  // namespace granary

@@ -1,0 +1,73 @@
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "alloc/arena.h"
+#include "engine/columns/column.h"
+#include "engine/columns/column_view.h"
+#include "engine/columns/types.h"
+
+namespace granary
+{
+
+class QueryContext;
+class PhaseRecorder;
+class TaskTimer;
+
+/// What a merge may use: the query (for nested parallel work and cancellation) and the timing
+/// of the task it runs in. Null members mean "merge on this thread".
+struct MergeContext
+{
+    QueryContext* query = nullptr;
+    PhaseRecorder* recorder = nullptr;
+    TaskTimer* task = nullptr;
+};
+
+/// An aggregate function over typed argument columns. Its state lives in memory the caller
+/// provides (an Arena, next to the other functions' states of the same group): create()
+/// initialises it, add*() fold rows in, merge() folds another state in, insertResultInto()
+/// writes the result and destroy() releases what the state owns.
+class AggregateFunction
+{
+public:
+    virtual ~AggregateFunction() = default;
+
+    virtual std::string name() const = 0;
+    virtual TypeId resultType() const = 0;
+    virtual size_t stateSize() const = 0;
+    virtual size_t stateAlignment() const = 0;
+    /// False when destroy() must run (the state owns heap memory).
+    virtual bool hasTrivialDestroy() const { return true; }
+
+    /// `arena` is the partial's arena; states may keep bytes there (string values).
+    virtual void create(char* state, Arena& arena) const = 0;
+    virtual void destroy(char* state) const noexcept {}
+
+    /// Adds rows [first_row, first_row + count) of `arguments`; row first_row + i goes to the
+    /// state at places[i] + state_offset.
+    virtual void addBatch(const ColumnView* arguments, size_t first_row, size_t count,
+                          char* const* places, size_t state_offset, Arena& arena) const = 0;
+    /// Adds rows [first_row, first_row + count) to one state (aggregation without keys).
+    virtual void addBatchSinglePlace(const ColumnView* arguments, size_t first_row, size_t count,
+                                     char* state, Arena& arena) const = 0;
+
+    /// Folds `source` into `target`. `source` stays valid (it is destroyed later).
+    virtual void merge(char* target, char* source, MergeContext& context) const = 0;
+    /// Folds many states into `target` (aggregation without keys). The default merges them one
+    /// after another; functions with large states override it with a parallel merge.
+    virtual void mergeMany(char* target, std::span<char* const> sources,
+                           MergeContext& context) const;
+    /// True when mergeMany runs its own parallel phases (then the caller must not run it
+    /// inside a task).
+    virtual bool hasParallelMergeMany() const { return false; }
+
+    virtual void insertResultInto(char* state, Column& to) const = 0;
+};
+
+using AggregateFunctionPtr = std::shared_ptr<const AggregateFunction>;
+
+}  // namespace granary

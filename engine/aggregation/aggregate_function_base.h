@@ -1,0 +1,70 @@
+#pragma once
+
+#include <new>
+#include <type_traits>
+
+#include "engine/aggregation/aggregate_function.h"
+
+namespace granary
+{
+
+/// Implements the state plumbing and the batch loops of AggregateFunction once, for a
+/// function class Derived that provides:
+///   static void add(State&, const ColumnView* arguments, size_t row, Arena&);
+///   static void mergeStates(State& target, const State& source);
+///   void insertResult(const State&, Column&) const;
+/// and may provide its own create/addBatchSinglePlace when it can do better (a State without
+/// a default constructor must provide create).
+template <typename Derived, typename StateType>
+class AggregateFunctionBase : public AggregateFunction
+{
+public:
+    using State = StateType;
+
+    size_t stateSize() const override { return sizeof(State); }
+    size_t stateAlignment() const override { return alignof(State); }
+    bool hasTrivialDestroy() const override { return std::is_trivially_destructible_v<State>; }
+
+    void create(char* place, Arena& /*arena*/) const override
+    {
+        if constexpr (std::is_default_constructible_v<State>)
+        {
+            new (place) State();
+        }
+    }
+    void destroy(char* place) const noexcept override { state(place).~State(); }
+
+    void addBatch(const ColumnView* arguments, size_t first_row, size_t count,
+                  char* const* places, size_t state_offset, Arena& arena) const override
+    {
+        for (size_t i = 0; i < count; ++i)
+        {
+            Derived::add(state(places[i] + state_offset), arguments, first_row + i, arena);
+        }
+    }
+
+    void addBatchSinglePlace(const ColumnView* arguments, size_t first_row, size_t count,
+                             char* place, Arena& arena) const override
+    {
+        State& target = state(place);
+        for (size_t row = first_row; row < first_row + count; ++row)
+        {
+            Derived::add(target, arguments, row, arena);
+        }
+    }
+
+    void merge(char* target, char* source, MergeContext& /*context*/) const override
+    {
+        Derived::mergeStates(state(target), state(source));
+    }
+
+    void insertResultInto(char* place, Column& to) const override
+    {
+        static_cast<const Derived*>(this)->insertResult(state(place), to);
+    }
+
+protected:
+    static State& state(char* place) { return *std::launder(reinterpret_cast<State*>(place)); }
+};
+
+}  // namespace granary

@@ -1,0 +1,34 @@
+#pragma once
+
+#include <cstddef>
+#include <thread>
+
+#include "engine/aggregation/functions/uniq_exact.h"
+
+namespace granary
+{
+
+/// Settings of one aggregation, named as in ClickHouse where ClickHouse has them.
+struct AggregationSettings
+{
+    /// Threads (partial tables); may exceed the core count to exercise many-partial merges.
+    size_t max_threads = std::thread::hardware_concurrency();
+    /// A partial table converts itself to two-level past this many groups...
+    size_t group_by_two_level_threshold = 100'000;
+    /// ...or past this many bytes of table and arena.
+    size_t group_by_two_level_threshold_bytes = 50 * 1024 * 1024;
+    /// All-single-level partials whose average size is below this merge on one thread
+    /// (measured faster than converting: bench/aggregation BM_MergePathThreshold).
+    size_t parallel_merge_min_average_size = 10'000;
+    /// Rows a worker takes at a time.
+    size_t morsel_rows = 65'536;
+    /// Workers take morsels round-robin instead of first come, first served: the same
+    /// partial tables on every run (tests, studies), at the price of load balance.
+    bool deterministic_morsels = false;
+    /// Per-query memory limit for tables and arenas; 0 = none.
+    size_t max_memory_usage = 0;
+    /// count(DISTINCT) states.
+    DistinctSettings distinct;
+};
+
+}  // namespace granary

@@ -1,0 +1,423 @@
+#include "engine/aggregation/aggregator.h"
+
+#include <algorithm>
+#include <atomic>
+#include <memory>
+
+#include "engine/aggregation/aggregate_function_factory.h"
+#include "engine/aggregation/aggregate_layout.h"
+#include "engine/aggregation/key_methods.h"
+#include "engine/aggregation/partial_aggregate.h"
+#include "engine/aggregation/result_builder.h"
+#include "engine/common/exception.h"
+
+namespace granary
+{
+namespace
+{
+
+/// Buckets of a two-level table, and the number of key ranges a direct-mapped table is split
+/// into for merging and finalizing: one task each.
+constexpr size_t kMergeBuckets = 256;
+
+/// The resolved input of one aggregation.
+struct Plan
+{
+    std::vector<ColumnView> key_columns;
+    std::vector<TypeId> key_types;
+    std::vector<std::string> key_names;
+    std::unique_ptr<AggregateLayout> layout;
+    size_t rows = 0;
+};
+
+ColumnView resolveColumn(const BlockView& input, const std::string& name, std::string_view role)
+{
+    std::optional<ColumnView> column = input.find(name);
+    if (!column)
+    {
+        throw Exception(ErrorCode::kUnknownColumn,
+                        "unknown column '" + name + "' in " + std::string(role));
+    }
+    return *column;
+}
+
+/// An empty block with the result's schema: the key columns, then the aggregates.
+Block emptyResult(const Plan& plan)
+{
+    Block block;
+    for (size_t k = 0; k < plan.key_types.size(); ++k)
+    {
+        block.columns.push_back({plan.key_names[k], Column(plan.key_types[k])});
+    }
+    for (const AggregateLayout::Entry& entry : plan.layout->entries())
+    {
+        block.columns.push_back({entry.result_name, Column(entry.function->resultType())});
+    }
+    return block;
+}
+
+/// Appends a group's results (after its key columns) to `block`.
+void appendResults(const AggregateLayout& layout, char* state, Block& block, size_t first_column)
+{
+    const auto& entries = layout.entries();
+    for (size_t i = 0; i < entries.size(); ++i)
+    {
+        entries[i].function->insertResultInto(state + entries[i].offset,
+                                               block.columns[first_column + i].column);
+    }
+}
+
+/// Builds a fragment of the result from the groups of one table (or bucket, or key range).
+template <typename Method, typename Table>
+Block finalizeGroups(Table& table, const Plan& plan)
+{
+    Block fragment = emptyResult(plan);
+    std::vector<Column> keys;
+    for (TypeId type : plan.key_types)
+    {
+        keys.emplace_back(type);
+    }
+    forEachGroup(table,
+                 [&](const auto& key, StatePointer state)
+                 {
+                     Method::appendKey(key, keys);
+                     appendResults(*plan.layout, state, fragment, keys.size());
+                 });
+    for (size_t k = 0; k < keys.size(); ++k)
+    {
+        fragment.columns[k].column = std::move(keys[k]);
+    }
+    return fragment;
+}
+
+/// Runs the partial phase: `workers` tasks, each with a partial of its own, take morsels from
+/// a shared cursor. Each morsel is timed as a task, so the phase's span is the longest morsel.
+template <typename Partial, typename MakePartial>
+std::vector<std::unique_ptr<Partial>> runPartialPhase(const Plan& plan,
+                                                      const AggregationSettings& settings,
+                                                      QueryContext& context, size_t min_workers,
+                                                      MakePartial&& make_partial)
+{
+    const size_t morsel_rows = std::max<size_t>(settings.morsel_rows, 1);
+    const size_t morsels = (plan.rows + morsel_rows - 1) / morsel_rows;
+    const size_t workers = std::max(min_workers, std::min(context.threads(), morsels));
+    std::vector<std::unique_ptr<Partial>> partials(workers);
+    std::atomic<size_t> next_morsel{0};
+    PhaseRecorder recorder(context.stats().phase(QueryPhase::kPartial));
+    // Dynamic: whoever is free takes the next morsel. Deterministic: worker w takes morsels
+    // w, w + workers, ... (reproducible partial contents for tests and studies).
+    const bool dynamic = !settings.deterministic_morsels;
+    context.runWorkers(workers,
+                       [&](size_t worker)
+                       {
+                           partials[worker] = make_partial();
+                           auto next = [&](size_t previous)
+                           { return dynamic ? next_morsel++ : previous + workers; };
+                           for (size_t morsel = dynamic ? next_morsel++ : worker; morsel < morsels;
+                                morsel = next(morsel))
+                           {
+                               context.checkCancelled();
+                               TaskTimer timer(recorder);
+                               const size_t first = morsel * morsel_rows;
+                               partials[worker]->aggregate(
+                                   first, std::min(morsel_rows, plan.rows - first));
+                           }
+                       });
+    return partials;
+}
+
+template <typename Method>
+Block aggregateByKey(const Plan& plan, const AggregationSettings& settings,
+                     QueryContext& context)
+{
+    using Partial = PartialAggregate<Method>;
+    QueryStats& stats = context.stats();
+    auto all_partials = runPartialPhase<Partial>(
+        plan, settings, context, 0,
+        [&] { return std::make_unique<Partial>(*plan.layout, plan.key_columns, settings); });
+
+    std::vector<Partial*> partials;
+    for (auto& partial : all_partials)
+    {
+        if (partial && partial->rows() > 0)
+        {
+            partials.push_back(partial.get());
+            (partial->isTwoLevel() ? stats.two_level_partials : stats.single_level_partials)++;
+        }
+    }
+    stats.partials = partials.size();
+    if (partials.empty())
+    {
+        return emptyResult(plan);
+    }
+
+    Partial& target = *partials.front();
+    const std::span<Partial* const> sources(partials.data() + 1, partials.size() - 1);
+    size_t total_groups = 0;
+    for (Partial* partial : partials)
+    {
+        total_groups += partial->size();
+    }
+    const bool all_single = stats.single_level_partials == partials.size();
+
+    // Choose the merge path.
+    MergePath path;
+    if (sources.empty())
+    {
+        path = MergePath::kNone;
+    }
+    else if (total_groups / partials.size() < settings.parallel_merge_min_average_size &&
+             all_single)
+    {
+        path = MergePath::kSerial;
+    }
+    else if constexpr (!Method::kHasTwoLevel)
+    {
+        path = MergePath::kParallelFixedRanges;
+    }
+    else if (all_single)
+    {
+        path = MergePath::kParallelConvertAllSingle;
+    }
+    else if (stats.two_level_partials == partials.size())
+    {
+        path = MergePath::kParallelTwoLevel;
+    }
+    else
+    {
+        path = MergePath::kParallelConvertMixed;
+    }
+    stats.merge_path = path;
+
+    const bool two_level_result = path == MergePath::kParallelConvertAllSingle ||
+                                  path == MergePath::kParallelConvertMixed ||
+                                  path == MergePath::kParallelTwoLevel ||
+                                  (path == MergePath::kNone && target.isTwoLevel());
+    if constexpr (Method::kHasTwoLevel)
+    {
+        if (path == MergePath::kParallelConvertAllSingle || path == MergePath::kParallelConvertMixed)
+        {
+            // Every single-level partial becomes two-level, each as its own task: never one
+            // after another on one thread (the seed's Q5 pathology).
+            std::vector<Partial*> to_convert;
+            for (Partial* partial : partials)
+            {
+                if (!partial->isTwoLevel())
+                {
+                    to_convert.push_back(partial);
+                }
+            }
+            PhaseRecorder convert(stats.phase(QueryPhase::kConvert));
+            context.runTasks(convert, to_convert.size(),
+                             [&](size_t i, TaskTimer&) { to_convert[i]->convertToTwoLevel(); });
+        }
+    }
+
+    {
+        PhaseRecorder merge(stats.phase(QueryPhase::kMerge));
+        if (path == MergePath::kSerial)
+        {
+            context.runTasks(merge, 1,
+                             [&](size_t, TaskTimer& timer)
+                             {
+                                 MergeContext merge_context{&context, &merge, &timer};
+                                 for (Partial* source : sources)
+                                 {
+                                     mergeGroups(target.single(), source->single(), *plan.layout,
+                                                 merge_context);
+                                 }
+                             });
+        }
+        else if (path != MergePath::kNone)
+        {
+            // 256 independent tasks; each merges its bucket (or key range) of every source.
+            context.runTasks(
+                merge, kMergeBuckets,
+                [&](size_t bucket, TaskTimer& timer)
+                {
+                    MergeContext merge_context{&context, &merge, &timer};
+                    for (Partial* source : sources)
+                    {
+                        if constexpr (Method::kHasTwoLevel)
+                        {
+                            mergeGroups(target.twoLevel().bucket(bucket),
+                                        source->twoLevel().bucket(bucket), *plan.layout,
+                                        merge_context);
+                        }
+                        else
+                        {
+                            const size_t slots = Method::Single::kSlotCount;
+                            mergeTables(
+                                target.single(),
+                                source->single().slotRange(bucket * slots / kMergeBuckets,
+                                                           (bucket + 1) * slots / kMergeBuckets),
+                                [&](StatePointer& into, StatePointer from)
+                                { plan.layout->mergeStates(into, from, merge_context); });
+                        }
+                    }
+                });
+        }
+    }
+
+    // Finalize: one fragment per bucket (or key range), built in parallel, then concatenated.
+    PhaseRecorder finalize(stats.phase(QueryPhase::kFinalize));
+    std::vector<Block> fragments;
+    if constexpr (Method::kHasTwoLevel)
+    {
+        if (two_level_result)
+        {
+            fragments.resize(kMergeBuckets);
+            context.runTasks(finalize, kMergeBuckets,
+                             [&](size_t bucket, TaskTimer&)
+                             {
+                                 fragments[bucket] = finalizeGroups<Method>(
+                                     target.twoLevel().bucket(bucket), plan);
+                             });
+        }
+    }
+    if (!two_level_result)
+    {
+        if constexpr (Method::kHasTwoLevel)
+        {
+            fragments.resize(1);
+            context.runTasks(finalize, 1,
+                             [&](size_t, TaskTimer&)
+                             { fragments[0] = finalizeGroups<Method>(target.single(), plan); });
+        }
+        else
+        {
+            const size_t slots = Method::Single::kSlotCount;
+            const size_t ranges = std::min(kMergeBuckets, slots);
+            fragments.resize(ranges);
+            context.runTasks(finalize, ranges,
+                             [&](size_t range, TaskTimer&)
+                             {
+                                 auto view = target.single().slotRange(
+                                     range * slots / ranges, (range + 1) * slots / ranges);
+                                 fragments[range] = finalizeGroups<Method>(view, plan);
+                             });
+        }
+    }
+    Block result = concatenateFragments(fragments, context, finalize);
+    return result;
+}
+
+Block aggregateWithoutKey(const Plan& plan, const AggregationSettings& settings,
+                          QueryContext& context)
+{
+    QueryStats& stats = context.stats();
+    auto partials = runPartialPhase<PartialAggregateWithoutKey>(
+        plan, settings, context, 1,
+        [&] { return std::make_unique<PartialAggregateWithoutKey>(*plan.layout); });
+    stats.partials = partials.size();
+    stats.single_level_partials = partials.size();
+
+    char* target = partials.front()->state();
+    {
+        PhaseRecorder merge(stats.phase(QueryPhase::kMerge));
+        for (const AggregateLayout::Entry& entry : plan.layout->entries())
+        {
+            std::vector<char*> sources;
+            for (size_t p = 1; p < partials.size(); ++p)
+            {
+                sources.push_back(partials[p]->state() + entry.offset);
+            }
+            if (entry.function->hasParallelMergeMany())
+            {
+                // Runs its own convert and merge phases on the query's threads.
+                MergeContext merge_context{&context, nullptr, nullptr};
+                entry.function->mergeMany(target + entry.offset, sources, merge_context);
+            }
+            else
+            {
+                context.runTasks(merge, 1,
+                                 [&](size_t, TaskTimer&)
+                                 {
+                                     MergeContext serial{};
+                                     entry.function->mergeMany(target + entry.offset, sources,
+                                                               serial);
+                                 });
+            }
+        }
+    }
+    PhaseRecorder finalize(stats.phase(QueryPhase::kFinalize));
+    Block result = emptyResult(plan);
+    context.runTasks(finalize, 1,
+                     [&](size_t, TaskTimer&) { appendResults(*plan.layout, target, result, 0); });
+    return result;
+}
+
+Block dispatch(const Plan& plan, const AggregationSettings& settings, QueryContext& context)
+{
+    switch (chooseKeyMethod(plan.key_types))
+    {
+        case KeyMethodKind::kNone: return aggregateWithoutKey(plan, settings, context);
+        case KeyMethodKind::kFixed8:
+            return aggregateByKey<FixedKeyMethod<uint8_t>>(plan, settings, context);
+        case KeyMethodKind::kFixed16:
+            return aggregateByKey<FixedKeyMethod<uint16_t>>(plan, settings, context);
+        case KeyMethodKind::kNumber32:
+            return aggregateByKey<NumberKeyMethod<uint32_t>>(plan, settings, context);
+        case KeyMethodKind::kNumber64:
+            return aggregateByKey<NumberKeyMethod<uint64_t>>(plan, settings, context);
+        case KeyMethodKind::kPacked16:
+            return aggregateByKey<PackedKeyMethod<2>>(plan, settings, context);
+        case KeyMethodKind::kPacked32:
+            return aggregateByKey<PackedKeyMethod<4>>(plan, settings, context);
+        case KeyMethodKind::kString:
+            return aggregateByKey<StringKeyMethod>(plan, settings, context);
+        case KeyMethodKind::kSerialized:
+            return aggregateByKey<SerializedKeyMethod>(plan, settings, context);
+    }
+    throw Exception(ErrorCode::kLogicalError, "unknown key method");
+}
+
+}  // namespace
+
+Aggregator::Aggregator(std::vector<std::string> keys, std::vector<AggregateDescription> aggregates,
+                       AggregationSettings settings)
+    : keys_(std::move(keys)), aggregates_(std::move(aggregates)), settings_(settings)
+{
+}
+
+Block Aggregator::execute(const BlockView& input, QueryContext& context) const
+{
+    input.checkEqualLengths();
+    // The calling thread's frees (partials at the end) are charged to the query too.
+    MemoryTrackerScope memory_scope(&context.memory());
+    Plan plan;
+    plan.rows = input.rows();
+    for (const std::string& key : keys_)
+    {
+        const ColumnView column = resolveColumn(input, key, "GROUP BY");
+        plan.key_columns.push_back(column);
+        plan.key_types.push_back(column.type);
+        plan.key_names.push_back(key);
+    }
+    std::vector<AggregateLayout::Entry> entries;
+    for (const AggregateDescription& aggregate : aggregates_)
+    {
+        AggregateLayout::Entry entry;
+        std::vector<AggregateArgument> arguments;
+        for (const std::string& argument : aggregate.arguments)
+        {
+            const ColumnView column = resolveColumn(input, argument,
+                                                    "arguments of " + aggregate.function);
+            entry.arguments.push_back(column);
+            arguments.push_back({argument, column.type});
+        }
+        entry.function = createAggregateFunction(aggregate.function, arguments, settings_.distinct);
+        entry.result_name = aggregate.result_name.empty() ? aggregate.function : aggregate.result_name;
+        entries.push_back(std::move(entry));
+    }
+    plan.layout = std::make_unique<AggregateLayout>(std::move(entries));
+
+    QueryStats& stats = context.stats();
+    stats.input_rows += plan.rows;
+    Block result = dispatch(plan, settings_, context);
+    stats.result_rows = result.rows();
+    stats.peak_memory_bytes = context.memory().peakBytes();
+    return result;
+}
+
+}  // namespace granary

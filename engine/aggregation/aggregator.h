@@ -1,0 +1,44 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "engine/aggregation/aggregation_settings.h"
+#include "engine/columns/block.h"
+#include "engine/exec/query_context.h"
+
+namespace granary
+{
+
+/// One aggregate of a GROUP BY: function name, argument column names, result column name.
+/// count(*) has no arguments; count(DISTINCT x) is uniqExact(x).
+struct AggregateDescription
+{
+    std::string function;
+    std::vector<std::string> arguments;
+    std::string result_name;
+};
+
+/// GROUP BY keys with aggregates over a block of columns, on the query's threads: workers
+/// aggregate morsels into partial tables of their own, the partials are merged in parallel
+/// (converted to two-level and merged bucket by bucket where that pays) and finalized per
+/// bucket in parallel. The result has the key columns, then one column per aggregate.
+class Aggregator
+{
+public:
+    Aggregator(std::vector<std::string> keys, std::vector<AggregateDescription> aggregates,
+               AggregationSettings settings = {});
+
+    /// Throws Exception (unknown column, type mismatch, cancelled) or MemoryLimitExceeded;
+    /// either way every state and table is freed. Statistics go to context.stats().
+    Block execute(const BlockView& input, QueryContext& context) const;
+
+    const AggregationSettings& settings() const { return settings_; }
+
+private:
+    std::vector<std::string> keys_;
+    std::vector<AggregateDescription> aggregates_;
+    AggregationSettings settings_;
+};
+
+}  // namespace granary

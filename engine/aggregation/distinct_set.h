@@ -1,0 +1,188 @@
+#pragma once
+
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string_view>
+#include <type_traits>
+
+#include "alloc/arena.h"
+#include "engine/columns/column_view.h"
+#include "hashtables/hash_map.h"
+#include "hashtables/merge.h"
+
+namespace granary
+{
+
+/// A distinct-set state starts with 4 cells: keyed count(DISTINCT) keeps one set per group,
+/// and most groups are small.
+inline constexpr size_t kDistinctSetInitialDegree = 2;
+
+/// Set kinds for numeric values: the value's bit pattern widened to 64 bits.
+template <typename T>
+struct NumberDistinctTraits
+{
+    using Key = uint64_t;
+    using Single = HashSet<uint64_t, IntHash, HashTableGrower<kDistinctSetInitialDegree>>;
+    using TwoLevel = TwoLevelHashSet<uint64_t, IntHash>;
+
+    static Key keyAt(const ColumnView& column, size_t row)
+    {
+        const T value = column.valueAt<T>(row);
+        if constexpr (std::is_floating_point_v<T>)
+        {
+            using Bits = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+            return std::bit_cast<Bits>(value);
+        }
+        else
+        {
+            return static_cast<uint64_t>(value);
+        }
+    }
+    static Single makeSingle(Arena*) { return Single(); }
+    static std::unique_ptr<TwoLevel> convert(const Single& single, Arena*)
+    {
+        return std::make_unique<TwoLevel>(single);
+    }
+    static void insert(Single& set, Key key)
+    {
+        bool inserted;
+        set.emplace(key, inserted);
+    }
+    static void insert(TwoLevel& set, Key key)
+    {
+        bool inserted;
+        set.emplace(key, inserted);
+    }
+    template <typename Target, typename Source>
+    static void merge(Target& target, const Source& source)
+    {
+        mergeSets(target, source);
+    }
+};
+
+/// Set kinds for strings: exact (the bytes, not a hash of them). Long strings are copied into
+/// the partial's arena on insert; merges reference the source's bytes (its arena lives until
+/// the query's result is built).
+struct StringDistinctTraits
+{
+    using Key = std::string_view;
+    using Single = StringHashTable<void, HashTableGrower<kDistinctSetInitialDegree>>;
+    using TwoLevel = TwoLevelStringHashSet;
+
+    static Key keyAt(const ColumnView& column, size_t row) { return column.stringAt(row); }
+    static Single makeSingle(Arena* arena) { return Single(arena); }
+    static std::unique_ptr<TwoLevel> convert(const Single& single, Arena* arena)
+    {
+        return std::make_unique<TwoLevel>(single, arena);
+    }
+    template <typename Set>
+    static void insert(Set& set, Key key)
+    {
+        bool inserted;
+        set.emplace(key, inserted);
+    }
+    /// Merges run on many threads at once: keys are referenced, never copied into an arena.
+    template <typename Target, typename Source>
+    static void merge(Target& target, const Source& source)
+    {
+        source.forEach(
+            [&](std::string_view key)
+            {
+                bool inserted;
+                target.emplaceReferencing(key, target.hash(key), inserted);
+            });
+    }
+};
+
+/// The state of uniqExact / count(DISTINCT): a single-level hash set that converts itself to
+/// a two-level one (256 buckets) past a size threshold, so that large sets from many threads
+/// can be merged bucket by bucket in parallel.
+template <typename Traits>
+class DistinctSet
+{
+public:
+    using Key = typename Traits::Key;
+    using Single = typename Traits::Single;
+    using TwoLevel = typename Traits::TwoLevel;
+
+    explicit DistinctSet(Arena* arena) : arena_(arena), single_(Traits::makeSingle(arena)) {}
+
+    void insert(Key key, size_t two_level_threshold)
+    {
+        if (two_level_)
+        {
+            Traits::insert(*two_level_, key);
+            return;
+        }
+        Traits::insert(single_, key);
+        if (single_.size() > two_level_threshold)
+        {
+            convertToTwoLevel();
+        }
+    }
+
+    bool isTwoLevel() const { return two_level_ != nullptr; }
+    size_t size() const { return two_level_ ? two_level_->size() : single_.size(); }
+
+    /// Moves every element into a new two-level set and frees the single-level one.
+    void convertToTwoLevel()
+    {
+        if (two_level_)
+        {
+            return;
+        }
+        two_level_ = Traits::convert(single_, arena_);
+        single_ = Traits::makeSingle(arena_);
+    }
+
+    TwoLevel& twoLevel() { return *two_level_; }
+
+    /// Union with `source` on the calling thread.
+    void mergeSerially(const DistinctSet& source, size_t two_level_threshold)
+    {
+        if (source.two_level_ && !two_level_)
+        {
+            convertToTwoLevel();
+        }
+        if (two_level_)
+        {
+            if (source.two_level_)
+            {
+                Traits::merge(*two_level_, *source.two_level_);
+            }
+            else
+            {
+                Traits::merge(*two_level_, source.single_);
+            }
+            return;
+        }
+        Traits::merge(single_, source.single_);
+        if (single_.size() > two_level_threshold)
+        {
+            convertToTwoLevel();
+        }
+    }
+
+    /// Union of bucket `bucket` of two two-level sets: the unit of a parallel merge.
+    static void mergeBucket(DistinctSet& target, const DistinctSet& source, size_t bucket)
+    {
+        Traits::merge(target.two_level_->bucket(bucket), source.two_level_->bucket(bucket));
+    }
+    static constexpr size_t kBucketCount = 256;
+
+    /// Frees the elements (a source after it was merged away); the set stays usable.
+    void clear()
+    {
+        two_level_.reset();
+        single_ = Traits::makeSingle(arena_);
+    }
+
+private:
+    Arena* arena_;  ///< The partial's arena: long string keys are copied here on insert.
+    Single single_;
+    std::unique_ptr<TwoLevel> two_level_;
+};
+
+}  // namespace granary

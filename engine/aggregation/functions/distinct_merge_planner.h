@@ -1,0 +1,116 @@
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "engine/aggregation/functions/uniq_exact.h"
+#include "engine/exec/query_context.h"
+
+namespace granary
+{
+
+template <typename Set>
+void DistinctMergePlanner::mergeMany(Set& target, std::span<Set* const> sources,
+                                     const DistinctSettings& settings, MergeContext& context)
+{
+    QueryContext* query = context.query;
+    std::vector<Set*> all{&target};
+    all.insert(all.end(), sources.begin(), sources.end());
+
+    size_t single_level = 0;
+    size_t total_size = 0;
+    for (Set* set : all)
+    {
+        single_level += set->isTwoLevel() ? 0 : 1;
+        total_size += set->size();
+    }
+    MergePath path;
+    if (all.size() == 1)
+    {
+        path = MergePath::kNone;
+    }
+    else if (single_level == 0)
+    {
+        path = MergePath::kParallelTwoLevel;
+    }
+    else if (single_level < all.size())
+    {
+        path = MergePath::kParallelConvertMixed;
+    }
+    else if (total_size / all.size() > settings.parallel_merge_min_average_size)
+    {
+        path = MergePath::kParallelConvertAllSingle;
+    }
+    else
+    {
+        path = MergePath::kSerial;
+    }
+    if (query != nullptr)
+    {
+        QueryStats& stats = query->stats();
+        stats.distinct_merge_path = path;
+        stats.single_level_sets = single_level;
+        stats.two_level_sets = all.size() - single_level;
+    }
+    if (path == MergePath::kNone)
+    {
+        return;
+    }
+    if (path == MergePath::kSerial || query == nullptr)
+    {
+        for (Set* source : sources)
+        {
+            target.mergeSerially(*source, settings.two_level_threshold);
+        }
+        return;
+    }
+
+    // Conversion: every single-level set becomes two-level, each as its own task.
+    std::vector<Set*> to_convert;
+    for (Set* set : all)
+    {
+        if (!set->isTwoLevel())
+        {
+            to_convert.push_back(set);
+        }
+    }
+    {
+        PhaseRecorder convert(query->stats().phase(QueryPhase::kConvert));
+        query->runTasks(convert, to_convert.size(),
+                        [&](size_t i, TaskTimer&) { to_convert[i]->convertToTwoLevel(); });
+    }
+    // Merge: the 256 buckets are independent; each task merges one bucket of every source.
+    PhaseRecorder merge(query->stats().phase(QueryPhase::kMerge));
+    query->runTasks(merge, Set::kBucketCount,
+                    [&](size_t bucket, TaskTimer&)
+                    {
+                        for (Set* source : sources)
+                        {
+                            Set::mergeBucket(target, *source, bucket);
+                        }
+                    });
+}
+
+template <typename Set>
+void DistinctMergePlanner::mergeOne(Set& target, Set& source, const DistinctSettings& settings,
+                                    MergeContext& context)
+{
+    const bool large = target.size() >= settings.parallel_state_merge_min_size &&
+                       source.size() >= settings.parallel_state_merge_min_size;
+    if (!large || context.query == nullptr || context.task == nullptr)
+    {
+        target.mergeSerially(source, settings.two_level_threshold);
+        source.clear();
+        return;
+    }
+    // Two large states of one group: merge their 256 buckets as nested parallel tasks, so one
+    // heavy group does not serialize the whole merge phase.
+    target.convertToTwoLevel();
+    source.convertToTwoLevel();
+    context.query->runNestedTasks(*context.recorder, *context.task, Set::kBucketCount,
+                                  [&](size_t bucket) { Set::mergeBucket(target, source, bucket); });
+    source.clear();
+    __atomic_fetch_add(&context.query->stats().parallel_state_merges, 1, __ATOMIC_RELAXED);
+}
+
+}  // namespace granary

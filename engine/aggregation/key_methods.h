@@ -1,0 +1,215 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "alloc/arena.h"
+#include "engine/columns/column.h"
+#include "engine/columns/column_view.h"
+#include "hashtables/hash_map.h"
+
+namespace granary
+{
+
+/// Key methods: how the GROUP BY key columns become one hash-table key, and back. Each
+/// method names its tables (Single, and TwoLevel where it has one), extracts the keys of a
+/// batch of rows, and appends a key to the result's key columns. The aggregator picks the
+/// cheapest method for the key column types (see chooseKeyMethod).
+///
+/// Mapped values are pointers to the group's aggregate states in the partial's arena.
+using StatePointer = char*;
+
+/// Bits of a fixed-width value of `width` bytes (1, 2, 4 or 8), zero-extended.
+inline uint64_t readBits(const char* value, size_t width)
+{
+    uint64_t bits = 0;
+    std::memcpy(&bits, value, width);
+    return bits;
+}
+
+/// One 8- or 16-bit key: a direct-mapped table, no hashing.
+template <typename K>
+struct FixedKeyMethod
+{
+    using Key = K;
+    using Single = FixedHashMap<K, StatePointer>;
+    static constexpr bool kHasTwoLevel = false;
+
+    struct Extractor
+    {
+        explicit Extractor(const std::vector<ColumnView>& keys) : column(keys[0]) {}
+        void extract(size_t first_row, size_t count, Key* out)
+        {
+            std::memcpy(out, static_cast<const char*>(column.data) + first_row * sizeof(K),
+                        count * sizeof(K));
+        }
+        ColumnView column;
+    };
+    static std::unique_ptr<Single> makeSingle(Arena*) { return std::make_unique<Single>(); }
+    static void appendKey(const Key& key, std::vector<Column>& columns)
+    {
+        columns[0].appendRaw(&key);
+    }
+};
+
+/// One 32- or 64-bit key (integers, dates, floats by bit pattern).
+template <typename K>
+struct NumberKeyMethod
+{
+    using Key = K;
+    using Single = HashMap<K, StatePointer>;
+    using TwoLevel = TwoLevelHashMap<K, StatePointer>;
+    static constexpr bool kHasTwoLevel = true;
+
+    using Extractor = typename FixedKeyMethod<K>::Extractor;
+    static std::unique_ptr<Single> makeSingle(Arena*) { return std::make_unique<Single>(); }
+    static std::unique_ptr<TwoLevel> convert(const Single& single, Arena*)
+    {
+        return std::make_unique<TwoLevel>(single);
+    }
+    static void appendKey(const Key& key, std::vector<Column>& columns)
+    {
+        columns[0].appendRaw(&key);
+    }
+};
+
+/// Several fixed-width keys packed side by side into 16 or 32 bytes.
+template <size_t Words>
+struct PackedKeyMethod
+{
+    using Key = PackedKey<Words>;
+    using Single = HashMap<Key, StatePointer>;
+    using TwoLevel = TwoLevelHashMap<Key, StatePointer>;
+    static constexpr bool kHasTwoLevel = true;
+
+    struct Extractor
+    {
+        explicit Extractor(const std::vector<ColumnView>& keys) : columns(keys) {}
+        void extract(size_t first_row, size_t count, Key* out)
+        {
+            for (size_t i = 0; i < count; ++i)
+            {
+                out[i] = Key{};
+            }
+            size_t offset = 0;
+            for (const ColumnView& column : columns)
+            {
+                const size_t width = fixedWidth(column.type);
+                const char* values = static_cast<const char*>(column.data) + first_row * width;
+                for (size_t i = 0; i < count; ++i)
+                {
+                    out[i].put(offset, values + i * width, width);
+                }
+                offset += width;
+            }
+        }
+        std::vector<ColumnView> columns;
+    };
+    static std::unique_ptr<Single> makeSingle(Arena*) { return std::make_unique<Single>(); }
+    static std::unique_ptr<TwoLevel> convert(const Single& single, Arena*)
+    {
+        return std::make_unique<TwoLevel>(single);
+    }
+    static void appendKey(const Key& key, std::vector<Column>& columns)
+    {
+        size_t offset = 0;
+        for (Column& column : columns)
+        {
+            char value[8];
+            const size_t width = fixedWidth(column.type());
+            key.get(offset, value, width);
+            column.appendRaw(value);
+            offset += width;
+        }
+    }
+};
+
+/// One String key: length-dispatched string tables; new long keys are copied into the
+/// partial's arena.
+struct StringKeyMethod
+{
+    using Key = std::string_view;
+    using Single = StringHashMap<StatePointer>;
+    using TwoLevel = TwoLevelStringHashMap<StatePointer>;
+    static constexpr bool kHasTwoLevel = true;
+
+    struct Extractor
+    {
+        explicit Extractor(const std::vector<ColumnView>& keys) : column(keys[0]) {}
+        void extract(size_t first_row, size_t count, Key* out)
+        {
+            for (size_t i = 0; i < count; ++i)
+            {
+                out[i] = column.stringAt(first_row + i);
+            }
+        }
+        ColumnView column;
+    };
+    static std::unique_ptr<Single> makeSingle(Arena* arena)
+    {
+        return std::make_unique<Single>(arena);
+    }
+    static std::unique_ptr<TwoLevel> convert(const Single& single, Arena* arena)
+    {
+        return std::make_unique<TwoLevel>(single, arena);
+    }
+    static void appendKey(const Key& key, std::vector<Column>& columns)
+    {
+        columns[0].appendString(key);
+    }
+};
+
+/// The general fallback: each row's keys serialized into one byte string (fixed-width values
+/// as their bytes, strings as a 4-byte length and the bytes), kept in the string tables.
+struct SerializedKeyMethod
+{
+    using Key = std::string_view;
+    using Single = StringHashMap<StatePointer>;
+    using TwoLevel = TwoLevelStringHashMap<StatePointer>;
+    static constexpr bool kHasTwoLevel = true;
+
+    class Extractor
+    {
+    public:
+        explicit Extractor(const std::vector<ColumnView>& keys) : columns_(keys) {}
+        /// The keys point into a scratch buffer valid until the next extract().
+        void extract(size_t first_row, size_t count, Key* out);
+
+    private:
+        std::vector<ColumnView> columns_;
+        std::vector<char> scratch_;
+        std::vector<size_t> ends_;
+    };
+    static std::unique_ptr<Single> makeSingle(Arena* arena)
+    {
+        return std::make_unique<Single>(arena);
+    }
+    static std::unique_ptr<TwoLevel> convert(const Single& single, Arena* arena)
+    {
+        return std::make_unique<TwoLevel>(single, arena);
+    }
+    static void appendKey(const Key& key, std::vector<Column>& columns);
+};
+
+/// Which method suits the key column types.
+enum class KeyMethodKind
+{
+    kNone,        ///< No GROUP BY keys.
+    kFixed8,
+    kFixed16,
+    kNumber32,
+    kNumber64,
+    kPacked16,
+    kPacked32,
+    kString,
+    kSerialized,
+};
+
+KeyMethodKind chooseKeyMethod(const std::vector<TypeId>& key_types);
+std::string_view keyMethodName(KeyMethodKind kind);
+
+}  // namespace granary

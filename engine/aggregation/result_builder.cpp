@@ -1,0 +1,81 @@
+#include "engine/aggregation/result_builder.h"
+
+#include <cstring>
+
+namespace granary
+{
+
+Block concatenateFragments(std::vector<Block>& fragments, QueryContext& context,
+                           PhaseRecorder& recorder)
+{
+    Block result;
+    if (fragments.empty())
+    {
+        return result;
+    }
+    if (fragments.size() == 1)
+    {
+        return std::move(fragments.front());
+    }
+    const size_t column_count = fragments.front().columns.size();
+    std::vector<size_t> first_row(fragments.size() + 1, 0);
+    for (size_t f = 0; f < fragments.size(); ++f)
+    {
+        first_row[f + 1] = first_row[f] + fragments[f].rows();
+    }
+    const size_t total_rows = first_row.back();
+
+    // Per String column, where each fragment's bytes start.
+    std::vector<std::vector<size_t>> first_char(column_count);
+    for (size_t c = 0; c < column_count; ++c)
+    {
+        const Block::Entry& prototype = fragments.front().columns[c];
+        result.columns.push_back({prototype.name, Column(prototype.column.type())});
+        Column& column = result.columns.back().column;
+        if (isString(column.type()))
+        {
+            first_char[c].assign(fragments.size() + 1, 0);
+            for (size_t f = 0; f < fragments.size(); ++f)
+            {
+                const ColumnView part = fragments[f].columns[c].column.view();
+                first_char[c][f + 1] = first_char[c][f] + part.offsets[part.rows];
+            }
+            column.resizeStrings(total_rows, first_char[c].back());
+        }
+        else
+        {
+            column.resizeFixed(total_rows);
+        }
+    }
+
+    context.runTasks(recorder, fragments.size(),
+                     [&](size_t f, TaskTimer&)
+                     {
+                         for (size_t c = 0; c < column_count; ++c)
+                         {
+                             const ColumnView part = fragments[f].columns[c].column.view();
+                             Column& column = result.columns[c].column;
+                             if (isString(column.type()))
+                             {
+                                 const size_t base = first_char[c][f];
+                                 std::memcpy(column.mutableChars() + base, part.chars,
+                                             part.offsets[part.rows]);
+                                 uint64_t* offsets = column.mutableOffsets() + first_row[f];
+                                 for (size_t row = 0; row < part.rows; ++row)
+                                 {
+                                     offsets[row + 1] = base + part.offsets[row + 1];
+                                 }
+                             }
+                             else
+                             {
+                                 const size_t width = fixedWidth(column.type());
+                                 std::memcpy(column.mutableData<char>() + first_row[f] * width,
+                                             part.data, part.rows * width);
+                             }
+                         }
+                         fragments[f] = Block();
+                     });
+    return result;
+}
+
+}  // namespace granary

@@ -1,0 +1,105 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+#include <vector>
+
+#include "engine/columns/column_view.h"
+#include "engine/columns/types.h"
+
+namespace granary
+{
+
+/// An owning column of one type. Fixed-width values live in one byte buffer; strings in a
+/// chars buffer plus offsets (starting with 0). view() gives the ColumnView the engine reads.
+class Column
+{
+public:
+    explicit Column(TypeId type = TypeId::UInt8) : type_(type)
+    {
+        if (isString(type_))
+        {
+            offsets_.push_back(0);
+        }
+    }
+
+    TypeId type() const { return type_; }
+    size_t size() const { return isString(type_) ? offsets_.size() - 1 : bytes_.size() / width(); }
+
+    template <typename T>
+    void append(T value)
+    {
+        const size_t old_size = bytes_.size();
+        bytes_.resize(old_size + sizeof(T));
+        std::memcpy(bytes_.data() + old_size, &value, sizeof(T));
+    }
+    /// Appends one fixed-width value given as its bytes (fixedWidth(type()) of them).
+    void appendRaw(const void* value)
+    {
+        const char* bytes = static_cast<const char*>(value);
+        bytes_.insert(bytes_.end(), bytes, bytes + width());
+    }
+    void appendString(std::string_view value)
+    {
+        chars_.insert(chars_.end(), value.begin(), value.end());
+        offsets_.push_back(chars_.size());
+    }
+    /// Appends rows [begin, begin + count) of `source` (same type).
+    void appendRange(const ColumnView& source, size_t begin, size_t count);
+
+    void reserve(size_t rows, size_t string_bytes = 0);
+    /// Sets the row count of a fixed-width column, zero-filling new rows; for bulk writes
+    /// through mutableData().
+    void resizeFixed(size_t rows) { bytes_.resize(rows * width()); }
+
+    /// Sets a String column to `rows` rows over `chars_bytes` bytes, for bulk writes through
+    /// mutableChars() and mutableOffsets() (rows + 1 offsets, the first one 0).
+    void resizeStrings(size_t rows, size_t chars_bytes)
+    {
+        chars_.resize(chars_bytes);
+        offsets_.resize(rows + 1);
+    }
+    char* mutableChars() { return chars_.data(); }
+    uint64_t* mutableOffsets() { return offsets_.data(); }
+
+    template <typename T>
+    T* mutableData()
+    {
+        return reinterpret_cast<T*>(bytes_.data());
+    }
+    template <typename T>
+    T valueAt(size_t row) const
+    {
+        T value;
+        std::memcpy(&value, bytes_.data() + row * sizeof(T), sizeof(T));
+        return value;
+    }
+    std::string_view stringAt(size_t row) const { return view().stringAt(row); }
+
+    ColumnView view() const
+    {
+        if (isString(type_))
+        {
+            return ColumnView::ofStrings(chars_.data(), offsets_.data(), size());
+        }
+        return ColumnView{type_, size(), bytes_.data(), nullptr, nullptr};
+    }
+
+    /// Bytes held by the column's buffers.
+    size_t allocatedBytes() const
+    {
+        return bytes_.capacity() + chars_.capacity() + offsets_.capacity() * sizeof(uint64_t);
+    }
+
+private:
+    size_t width() const { return fixedWidth(type_); }
+
+    TypeId type_;
+    std::vector<char> bytes_;
+    std::vector<char> chars_;
+    std::vector<uint64_t> offsets_;
+};
+
+}  // namespace granary

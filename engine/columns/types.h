@@ -1,0 +1,90 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <utility>
+
+namespace granary
+{
+
+/// Column types. Date is days since 1970-01-01 (16 bits), DateTime seconds since the epoch
+/// (32 bits, UTC), as in ClickHouse.
+enum class TypeId : uint8_t
+{
+    UInt8,
+    UInt16,
+    UInt32,
+    UInt64,
+    Int8,
+    Int16,
+    Int32,
+    Int64,
+    Float32,
+    Float64,
+    Date,
+    DateTime,
+    String,
+};
+
+std::string_view typeName(TypeId type);
+/// Parses a Granary/ClickHouse type name ("UInt32", "String", "DateTime"...).
+std::optional<TypeId> typeFromName(std::string_view name);
+
+/// Bytes per value of a fixed-width type; 0 for String.
+size_t fixedWidth(TypeId type);
+inline bool isString(TypeId type) { return type == TypeId::String; }
+bool isInteger(TypeId type);  ///< UInt*, Int*, Date and DateTime.
+bool isSignedInteger(TypeId type);
+bool isFloat(TypeId type);
+
+template <typename T>
+struct TypeTag
+{
+    using type = T;
+};
+
+/// Calls f(TypeTag<T>{}) with the C++ type that stores `type`'s values; f(TypeTag<
+/// std::string_view>{}) for String.
+template <typename F>
+decltype(auto) dispatchType(TypeId type, F&& f)
+{
+    switch (type)
+    {
+        case TypeId::UInt8: return f(TypeTag<uint8_t>{});
+        case TypeId::UInt16: return f(TypeTag<uint16_t>{});
+        case TypeId::UInt32: return f(TypeTag<uint32_t>{});
+        case TypeId::UInt64: return f(TypeTag<uint64_t>{});
+        case TypeId::Int8: return f(TypeTag<int8_t>{});
+        case TypeId::Int16: return f(TypeTag<int16_t>{});
+        case TypeId::Int32: return f(TypeTag<int32_t>{});
+        case TypeId::Int64: return f(TypeTag<int64_t>{});
+        case TypeId::Float32: return f(TypeTag<float>{});
+        case TypeId::Float64: return f(TypeTag<double>{});
+        case TypeId::Date: return f(TypeTag<uint16_t>{});
+        case TypeId::DateTime: return f(TypeTag<uint32_t>{});
+        case TypeId::String: return f(TypeTag<std::string_view>{});
+    }
+    __builtin_unreachable();
+}
+
+/// Same, for fixed-width types only (String is excluded at compile time).
+template <typename F>
+decltype(auto) dispatchFixedType(TypeId type, F&& f)
+{
+    return dispatchType(type,
+                        [&]<typename T>(TypeTag<T> tag) -> decltype(f(TypeTag<uint8_t>{}))
+                        {
+                            if constexpr (std::is_same_v<T, std::string_view>)
+                            {
+                                __builtin_unreachable();
+                            }
+                            else
+                            {
+                                return f(tag);
+                            }
+                        });
+}
+
+}  // namespace granary

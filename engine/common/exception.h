@@ -1,0 +1,47 @@
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace granary
+{
+
+/// Error codes, stable across versions (clients see them in the native protocol).
+enum class ErrorCode : int
+{
+    kOk = 0,
+    kBadArguments = 36,
+    kUnknownColumn = 47,
+    kUnknownFunction = 46,
+    kTypeMismatch = 53,
+    kSyntaxError = 62,
+    kQueryCancelled = 394,
+    kMemoryLimitExceeded = 241,
+    kLogicalError = 49,
+    kCannotParseInput = 27,
+    kUnknownTable = 60,
+    kTableAlreadyExists = 57,
+    kCorruptedData = 246,
+    kCannotOpenFile = 76,
+    kNotImplemented = 48,
+};
+
+std::string_view errorCodeName(ErrorCode code);
+
+/// Every error Granary raises: a code (for programs) and a message naming the culprit (for
+/// people).
+class Exception : public std::runtime_error
+{
+public:
+    Exception(ErrorCode code, const std::string& message)
+        : std::runtime_error(message), code_(code)
+    {
+    }
+    ErrorCode code() const { return code_; }
+
+private:
+    ErrorCode code_;
+};
+
+}  // namespace granary

@@ -1,0 +1,103 @@
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <ctime>
+
+#include "engine/exec/query_stats.h"
+
+namespace granary
+{
+
+/// CPU time of the calling thread in nanoseconds. CPU time, not wall time: on an
+/// oversubscribed machine a task's wall time includes the time it waited for a core.
+inline int64_t threadCpuNanoseconds()
+{
+    timespec now;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+    return static_cast<int64_t>(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
+}
+
+inline int64_t wallNanoseconds()
+{
+    timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return static_cast<int64_t>(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
+}
+
+/// Measures one phase: its wall time from construction to finish(), and the work and span of
+/// the tasks it ran (each task measured by a TaskTimer). Thread-safe.
+class PhaseRecorder
+{
+public:
+    explicit PhaseRecorder(PhaseStats& stats) : stats_(stats), wall_start_(wallNanoseconds()) {}
+    ~PhaseRecorder() { finish(); }
+    PhaseRecorder(const PhaseRecorder&) = delete;
+    PhaseRecorder& operator=(const PhaseRecorder&) = delete;
+
+    /// Records a task that took `own_ns` of CPU itself and waited for nested tasks whose
+    /// longest chain was `nested_span_ns`.
+    void addTask(int64_t own_ns, int64_t nested_span_ns)
+    {
+        work_ns_.fetch_add(own_ns, std::memory_order_relaxed);
+        tasks_.fetch_add(1, std::memory_order_relaxed);
+        const int64_t chain = own_ns + nested_span_ns;
+        int64_t span = span_ns_.load(std::memory_order_relaxed);
+        while (chain > span &&
+               !span_ns_.compare_exchange_weak(span, chain, std::memory_order_relaxed))
+        {
+        }
+    }
+
+    /// Writes wall, work, span and task count into the phase's stats (adding to what earlier
+    /// recorders of the same phase wrote). Idempotent.
+    void finish()
+    {
+        if (finished_)
+        {
+            return;
+        }
+        finished_ = true;
+        stats_.wall_seconds += static_cast<double>(wallNanoseconds() - wall_start_) * 1e-9;
+        stats_.work_seconds += static_cast<double>(work_ns_.load()) * 1e-9;
+        stats_.span_seconds += static_cast<double>(span_ns_.load()) * 1e-9;
+        stats_.tasks += tasks_.load();
+    }
+
+private:
+    PhaseStats& stats_;
+    int64_t wall_start_;
+    std::atomic<int64_t> work_ns_{0};
+    std::atomic<int64_t> span_ns_{0};
+    std::atomic<size_t> tasks_{0};
+    bool finished_ = false;
+};
+
+/// Times one task for a PhaseRecorder. While the task waits for a nested parallel region,
+/// its own clock is paused and the region's longest task is added to its chain instead.
+class TaskTimer
+{
+public:
+    explicit TaskTimer(PhaseRecorder& recorder)
+        : recorder_(recorder), started_ns_(threadCpuNanoseconds())
+    {
+    }
+    ~TaskTimer() { recorder_.addTask(own_ns_ + (threadCpuNanoseconds() - started_ns_), nested_span_ns_); }
+    TaskTimer(const TaskTimer&) = delete;
+    TaskTimer& operator=(const TaskTimer&) = delete;
+
+    void pause() { own_ns_ += threadCpuNanoseconds() - started_ns_; }
+    void resume(int64_t nested_span_ns)
+    {
+        nested_span_ns_ += nested_span_ns;
+        started_ns_ = threadCpuNanoseconds();
+    }
+
+private:
+    PhaseRecorder& recorder_;
+    int64_t started_ns_;
+    int64_t own_ns_ = 0;
+    int64_t nested_span_ns_ = 0;
+};
+
+}  // namespace granary

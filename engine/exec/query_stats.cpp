@@ -1,0 +1,103 @@
+#include "engine/exec/query_stats.h"
+
+#include <cstdio>
+
+namespace granary
+{
+
+std::string_view phaseName(QueryPhase phase)
+{
+    switch (phase)
+    {
+        case QueryPhase::kPartial: return "partial";
+        case QueryPhase::kConvert: return "convert";
+        case QueryPhase::kMerge: return "merge";
+        case QueryPhase::kFinalize: return "finalize";
+    }
+    return "unknown";
+}
+
+std::string_view mergePathName(MergePath path)
+{
+    switch (path)
+    {
+        case MergePath::kNone: return "none";
+        case MergePath::kSerial: return "serial";
+        case MergePath::kParallelConvertMixed: return "parallel_convert_mixed";
+        case MergePath::kParallelConvertAllSingle: return "parallel_convert_all_single";
+        case MergePath::kParallelTwoLevel: return "parallel_two_level";
+        case MergePath::kParallelFixedRanges: return "parallel_fixed_ranges";
+    }
+    return "unknown";
+}
+
+double QueryStats::totalWork() const
+{
+    double total = 0;
+    for (const PhaseStats& p : phases)
+    {
+        total += p.work_seconds;
+    }
+    return total;
+}
+
+double QueryStats::totalSpan() const
+{
+    double total = 0;
+    for (const PhaseStats& p : phases)
+    {
+        total += p.span_seconds;
+    }
+    return total;
+}
+
+double QueryStats::totalWall() const
+{
+    double total = 0;
+    for (const PhaseStats& p : phases)
+    {
+        total += p.wall_seconds;
+    }
+    return total;
+}
+
+std::string QueryStats::toString() const
+{
+    std::string out;
+    char line[256];
+    std::snprintf(line, sizeof(line), "%-9s %10s %10s %10s %8s %9s\n", "phase", "wall_ms",
+                  "work_ms", "span_ms", "tasks", "work/span");
+    out += line;
+    for (size_t i = 0; i < kQueryPhaseCount; ++i)
+    {
+        const PhaseStats& p = phases[i];
+        std::snprintf(line, sizeof(line), "%-9s %10.3f %10.3f %10.3f %8zu %9.1f\n",
+                      std::string(phaseName(static_cast<QueryPhase>(i))).c_str(),
+                      p.wall_seconds * 1e3, p.work_seconds * 1e3, p.span_seconds * 1e3, p.tasks,
+                      p.span_seconds > 0 ? p.work_seconds / p.span_seconds : 0.0);
+        out += line;
+    }
+    std::snprintf(line, sizeof(line), "%-9s %10.3f %10.3f %10.3f %8s %9.1f\n", "total",
+                  totalWall() * 1e3, totalWork() * 1e3, totalSpan() * 1e3, "",
+                  totalSpan() > 0 ? totalWork() / totalSpan() : 0.0);
+    out += line;
+    std::snprintf(line, sizeof(line),
+                  "partials %zu (single-level %zu, two-level %zu), merge path %s\n", partials,
+                  single_level_partials, two_level_partials,
+                  std::string(mergePathName(merge_path)).c_str());
+    out += line;
+    if (single_level_sets + two_level_sets > 0)
+    {
+        std::snprintf(line, sizeof(line),
+                      "distinct sets: single-level %zu, two-level %zu, merge path %s\n",
+                      single_level_sets, two_level_sets,
+                      std::string(mergePathName(distinct_merge_path)).c_str());
+        out += line;
+    }
+    std::snprintf(line, sizeof(line), "rows in %zu, rows out %zu, peak tracked memory %zu bytes\n",
+                  input_rows, result_rows, peak_memory_bytes);
+    out += line;
+    return out;
+}
+
+}  // namespace granary

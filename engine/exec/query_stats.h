@@ -1,0 +1,69 @@
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace granary
+{
+
+/// The phases of an aggregation query, in the order they run (each ends before the next).
+enum class QueryPhase : size_t
+{
+    kPartial,   ///< Per-thread aggregation of morsels into partial tables.
+    kConvert,   ///< Single-level partials become two-level before a bucket merge.
+    kMerge,     ///< Partials are merged (bucket by bucket where parallel).
+    kFinalize,  ///< States become result columns.
+};
+inline constexpr size_t kQueryPhaseCount = 4;
+std::string_view phaseName(QueryPhase phase);
+
+/// Time of one phase. work is the sum of its tasks' CPU times, span the longest chain of
+/// dependent work (the largest task, plus the nested tasks it waited for). work / span is the
+/// speedup unlimited cores could give the phase.
+struct PhaseStats
+{
+    double wall_seconds = 0;
+    double work_seconds = 0;
+    double span_seconds = 0;
+    size_t tasks = 0;
+};
+
+/// How partial results were merged.
+enum class MergePath
+{
+    kNone,                        ///< Zero or one partial: nothing to merge.
+    kSerial,                      ///< Small single-level partials merged on one thread.
+    kParallelConvertMixed,        ///< Some partials two-level: the others converted in parallel.
+    kParallelConvertAllSingle,    ///< All single-level but large: all converted in parallel.
+    kParallelTwoLevel,            ///< All partials already two-level.
+    kParallelFixedRanges,         ///< Direct-mapped tables merged by key ranges in parallel.
+};
+std::string_view mergePathName(MergePath path);
+
+struct QueryStats
+{
+    std::array<PhaseStats, kQueryPhaseCount> phases{};
+    MergePath merge_path = MergePath::kNone;           ///< GROUP BY tables.
+    MergePath distinct_merge_path = MergePath::kNone;  ///< count(DISTINCT) sets (no keys).
+    size_t partials = 0;
+    size_t single_level_partials = 0;
+    size_t two_level_partials = 0;
+    size_t single_level_sets = 0;  ///< count(DISTINCT) partial sets still single-level.
+    size_t two_level_sets = 0;
+    size_t parallel_state_merges = 0;  ///< Keyed distinct states merged bucket-parallel.
+    size_t input_rows = 0;
+    size_t result_rows = 0;
+    size_t peak_memory_bytes = 0;  ///< Tracked (tables, arenas), at most the memory limit.
+
+    PhaseStats& phase(QueryPhase p) { return phases[static_cast<size_t>(p)]; }
+    const PhaseStats& phase(QueryPhase p) const { return phases[static_cast<size_t>(p)]; }
+    double totalWork() const;
+    double totalSpan() const;
+    double totalWall() const;
+    /// Multi-line human-readable summary (phases, work/span, merge paths).
+    std::string toString() const;
+};
+
+}  // namespace granary

@@ -1,0 +1,261 @@
+#include "engine/aggregation/aggregator.h"
+
+#include <algorithm>
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "engine/aggregation/key_methods.h"
+#include "engine/common/exception.h"
+#include "reference_aggregator.h"
+#include "test_table.h"
+
+namespace granary
+{
+namespace
+{
+
+using testing::AggregateSpec;
+
+/// Every aggregate function, over argument types that exercise each state kind.
+const std::vector<AggregateSpec> kAllAggregates = {
+    {"count", ""},        {"count", "v_u32"},   {"sum", "v_u32"},     {"sum", "v_i64"},
+    {"sum", "v_f64"},     {"sum", "v_i8"},      {"avg", "v_big"},     {"avg", "v_i64"},
+    {"min", "v_i64"},     {"max", "v_f64"},     {"min", "v_str"},     {"max", "v_str"},
+    {"any", "v_u32"},     {"any", "v_str"},     {"uniqExact", "v_u32"}, {"uniqExact", "v_str"},
+    {"min", "k_date"},
+};
+
+/// Key sets covering every key method.
+const std::vector<std::vector<std::string>> kKeySets = {
+    {"k_u8"},          {"k_i8"},           {"k_u16"},          {"k_date"},
+    {"k_u32"},         {"k_i32"},          {"k_f32"},          {"k_dt"},
+    {"k_u64"},         {"k_i64"},          {"k_f64"},          {"k_str"},
+    {"k_u32", "k_u16"}, {"k_u64", "k_i32"}, {"k_u64", "k_i64", "k_u32"},
+    {"k_str", "k_u32"}, {"k_u8", "k_str", "k_f64"},
+};
+
+/// Rows per morsel in these tests: small, so that 256 workers all get morsels.
+constexpr size_t kMorselRows = 100;
+/// Enough rows for 300 morsels: more than the largest thread count.
+constexpr size_t kRows = 300 * kMorselRows;
+
+std::vector<AggregateDescription> describe(const std::vector<AggregateSpec>& specs)
+{
+    std::vector<AggregateDescription> descriptions;
+    for (size_t i = 0; i < specs.size(); ++i)
+    {
+        AggregateDescription description{specs[i].function, {}, "a" + std::to_string(i)};
+        if (!specs[i].argument.empty())
+        {
+            description.arguments.push_back(specs[i].argument);
+        }
+        descriptions.push_back(description);
+    }
+    return descriptions;
+}
+
+bool isFixedKey(const std::vector<std::string>& keys)
+{
+    return keys.size() == 1 && (keys[0] == "k_u8" || keys[0] == "k_i8" || keys[0] == "k_u16" ||
+                                keys[0] == "k_date");
+}
+
+bool firstOfItsMethod(const std::vector<std::string>& keys)
+{
+    std::vector<KeyMethodKind> seen;
+    for (const auto& candidate : kKeySets)
+    {
+        std::vector<TypeId> types;
+        for (const auto& name : candidate)
+        {
+            types.push_back(name == "k_u8"    ? TypeId::UInt8
+                            : name == "k_i8"  ? TypeId::Int8
+                            : name == "k_u16" || name == "k_date" ? TypeId::UInt16
+                            : name == "k_u32" || name == "k_i32" || name == "k_f32" ||
+                                    name == "k_dt"
+                                ? TypeId::UInt32
+                            : name == "k_str" ? TypeId::String
+                                              : TypeId::UInt64);
+        }
+        const KeyMethodKind kind = chooseKeyMethod(types);
+        const bool first = std::find(seen.begin(), seen.end(), kind) == seen.end();
+        seen.push_back(kind);
+        if (candidate == keys)
+        {
+            return first;
+        }
+    }
+    return false;
+}
+
+struct Shape
+{
+    std::string name;
+    std::function<uint64_t(size_t)> group_of;
+    AggregationSettings settings;
+    /// Expected path for tables that can be two-level, at >= min_threads threads.
+    MergePath expected_path;
+    size_t min_threads;
+};
+
+AggregationSettings baseSettings()
+{
+    AggregationSettings settings;
+    settings.morsel_rows = kMorselRows;
+    settings.deterministic_morsels = true;
+    settings.parallel_merge_min_average_size = 100;
+    settings.group_by_two_level_threshold = 1'000'000'000;
+    settings.distinct.parallel_merge_min_average_size = 100;
+    return settings;
+}
+
+std::vector<Shape> shapes()
+{
+    std::vector<Shape> result;
+    {
+        // Few groups: merging on one thread beats any parallel plan.
+        Shape shape{"few_groups", [](size_t row) { return (row * 7919) % 40; }, baseSettings(),
+                    MergePath::kSerial, 2};
+        result.push_back(shape);
+    }
+    {
+        // Many groups, single-level partials, large on average: all converted in parallel.
+        Shape shape{"all_single_large", [](size_t row) { return (row * 7919) % 15000; },
+                    baseSettings(), MergePath::kParallelConvertAllSingle, 2};
+        result.push_back(shape);
+    }
+    {
+        // A tiny two-level threshold: every partial is two-level.
+        Shape shape{"all_two_level", [](size_t row) { return (row * 7919) % 15000; },
+                    baseSettings(), MergePath::kParallelTwoLevel, 2};
+        shape.settings.group_by_two_level_threshold = 20;
+        result.push_back(shape);
+    }
+    {
+        // The first 16 morsels are all new groups (their workers go two-level), the rest
+        // repeat 30 groups (their workers stay single-level): the mixed case of the seed's Q5.
+        Shape shape{"mixed_levels",
+                    [](size_t row) { return row < 16 * kMorselRows ? 1000 + row : row % 30; },
+                    baseSettings(), MergePath::kParallelConvertMixed, 17};
+        shape.settings.group_by_two_level_threshold = kMorselRows / 2;
+        shape.settings.parallel_merge_min_average_size = 1'000'000;
+        result.push_back(shape);
+    }
+    return result;
+}
+
+/// The thread counts of every run: 1, a few, and heavily oversubscribed (the machine has 2
+/// cores) so that hundreds of partials exercise the many-partial merge paths.
+const std::vector<size_t> kThreadCounts = {1, 2, 7, 64, 256};
+
+TEST(Aggregator, MatchesTheReferenceForEveryKeyKindFunctionShapeAndThreadCount)
+{
+    for (const Shape& shape : shapes())
+    {
+        const Block table = testing::makeTestTable(kRows, shape.group_of, 17);
+        const BlockView input = BlockView::of(table);
+        for (const auto& keys : kKeySets)
+        {
+            const auto reference = testing::referenceAggregate(input, keys, kAllAggregates);
+            for (size_t threads : kThreadCounts)
+            {
+                // Oversubscribed runs cover each key method once (the first key set of its
+                // kind); the other key sets of a method differ only in the column type.
+                if (threads > 8 && !firstOfItsMethod(keys))
+                {
+                    continue;
+                }
+                SCOPED_TRACE(shape.name + " keys " + keys[0] + (keys.size() > 1 ? ",..." : "") +
+                             " threads " + std::to_string(threads));
+                AggregationSettings settings = shape.settings;
+                settings.max_threads = threads;
+                Aggregator aggregator(keys, describe(kAllAggregates), settings);
+                QueryContext context(threads);
+                const Block result = aggregator.execute(input, context);
+                EXPECT_EQ(testing::compareWithReference(result, keys.size(), kAllAggregates,
+                                                        reference),
+                          "");
+
+                // The stats name the path, and it is the one the data was shaped for.
+                const QueryStats& stats = context.stats();
+                EXPECT_EQ(stats.partials, std::min(threads, kRows / kMorselRows));
+                EXPECT_EQ(stats.single_level_partials + stats.two_level_partials, stats.partials);
+                if (threads == 1)
+                {
+                    EXPECT_EQ(stats.merge_path, MergePath::kNone);
+                }
+                else if (isFixedKey(keys))
+                {
+                    EXPECT_TRUE(stats.merge_path == MergePath::kParallelFixedRanges ||
+                                stats.merge_path == MergePath::kSerial)
+                        << mergePathName(stats.merge_path);
+                }
+                else if (threads >= shape.min_threads)
+                {
+                    EXPECT_EQ(stats.merge_path, shape.expected_path)
+                        << mergePathName(stats.merge_path);
+                }
+            }
+        }
+    }
+}
+
+TEST(Aggregator, WithoutKeysAndEmptyInput)
+{
+    const Block table = testing::makeTestTable(0, [](size_t) { return 0; }, 1);
+    const BlockView input = BlockView::of(table);
+    const std::vector<AggregateSpec> specs = {{"count", ""}, {"sum", "v_u32"}, {"avg", "v_i64"},
+                                              {"uniqExact", "v_str"}};
+    Aggregator aggregator({}, describe(specs));
+    QueryContext context(2);
+    const Block result = aggregator.execute(input, context);
+    EXPECT_EQ(testing::compareWithReference(result, 0, specs,
+                                            testing::referenceAggregate(input, {}, specs)),
+              "");
+    // GROUP BY over no rows: no groups.
+    Aggregator grouped({"k_u64"}, describe(specs));
+    QueryContext grouped_context(2);
+    EXPECT_EQ(grouped.execute(input, grouped_context).rows(), 0u);
+}
+
+TEST(Aggregator, UnknownColumnsAndBadTypesNameTheCulprit)
+{
+    const Block table = testing::makeTestTable(10, [](size_t row) { return row; }, 1);
+    const BlockView input = BlockView::of(table);
+    QueryContext context(1);
+    try
+    {
+        Aggregator({"nope"}, describe({{"count", ""}})).execute(input, context);
+        FAIL() << "expected an exception";
+    }
+    catch (const Exception& e)
+    {
+        EXPECT_EQ(e.code(), ErrorCode::kUnknownColumn);
+        EXPECT_NE(std::string(e.what()).find("'nope'"), std::string::npos);
+    }
+    try
+    {
+        Aggregator({"k_u8"}, describe({{"sum", "v_str"}})).execute(input, context);
+        FAIL() << "expected an exception";
+    }
+    catch (const Exception& e)
+    {
+        EXPECT_EQ(e.code(), ErrorCode::kTypeMismatch);
+        EXPECT_NE(std::string(e.what()).find("'v_str'"), std::string::npos);
+    }
+    try
+    {
+        Aggregator({"k_u8"}, describe({{"median", "v_u32"}})).execute(input, context);
+        FAIL() << "expected an exception";
+    }
+    catch (const Exception& e)
+    {
+        EXPECT_EQ(e.code(), ErrorCode::kUnknownFunction);
+    }
+}
+
+}  // namespace
+}  // namespace granary
