@@ -193,7 +193,7 @@ TEST(StringHashMap, MergeCopiesForeignKeysIntoTheTargetArena)
                                          std::to_string(i),
                      1);
         }
-        target.merge(source, [](uint64_t& t, uint64_t s) { t += s; });
+        target.merge(source, [](uint64_t& t, uint64_t s) { t += s; }, &target_arena);
     }  // the source and its arena are gone
     EXPECT_EQ((testing::stringContentsOf<decltype(target), uint64_t>(target)), oracle);
 }

@@ -1,0 +1,26 @@
+#pragma once
+
+// Granary's embedding API: GROUP BY with aggregates over column views of the caller's own
+// memory, on as many threads as asked, with per-query settings, memory limit, cancellation and
+// statistics (per-phase wall time, work and span, merge path).
+//
+//   granary::BlockView input;
+//   input.add("region", granary::ColumnView::of(granary::TypeId::UInt32, regions, rows));
+//   input.add("user", granary::ColumnView::of(granary::TypeId::UInt64, users, rows));
+//   granary::Aggregator aggregator({"region"}, {{"count", {}, "hits"},
+//                                              {"uniqExact", {"user"}, "users"}});
+//   granary::QueryContext context(/*threads=*/8, /*memory_limit_bytes=*/1 << 30);
+//   granary::Block result = aggregator.execute(input, context);
+//
+// Errors are granary::Exception (with a code) or granary::MemoryLimitExceeded.
+
+#include "alloc/memory_tracker.h"
+#include "engine/aggregation/aggregation_settings.h"
+#include "engine/aggregation/aggregator.h"
+#include "engine/columns/block.h"
+#include "engine/columns/column.h"
+#include "engine/columns/column_view.h"
+#include "engine/columns/types.h"
+#include "engine/common/exception.h"
+#include "engine/exec/query_context.h"
+#include "engine/exec/query_stats.h"

@@ -1,0 +1,123 @@
+// The seed's pathologies as tests: count(DISTINCT) merges at many threads where some partial
+// sets stay single-level (ClickBench Q5 became slower from 80 to 112 threads because those
+// were converted one after another), and large keyed distinct states merged bucket-parallel.
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "engine/aggregation/aggregator.h"
+#include "reference_aggregator.h"
+#include "test_table.h"
+
+namespace granary
+{
+namespace
+{
+
+constexpr size_t kMorselRows = 100;
+constexpr size_t kMorsels = 300;
+
+AggregationSettings distinctSettings(size_t threads)
+{
+    AggregationSettings settings;
+    settings.max_threads = threads;
+    settings.morsel_rows = kMorselRows;
+    settings.deterministic_morsels = true;
+    // A partial set of two morsels' values (200) is two-level, one of one morsel (100) not.
+    settings.distinct.two_level_threshold = 150;
+    settings.distinct.parallel_merge_min_average_size = 50;
+    return settings;
+}
+
+/// count(DISTINCT v) where every row holds a new value.
+QueryStats countDistinct(size_t threads, const Block& table, uint64_t& result)
+{
+    Aggregator aggregator({}, {{"uniqExact", {"k_u64"}, "distinct"}}, distinctSettings(threads));
+    QueryContext context(threads);
+    const Block block = aggregator.execute(BlockView::of(table), context);
+    result = block.columns[0].column.valueAt<uint64_t>(0);
+    return context.stats();
+}
+
+TEST(ParallelMerge, Q5PathologyConvertsMixedSetsInParallel)
+{
+    const Block table =
+        testing::makeTestTable(kMorsels * kMorselRows, [](size_t row) { return row + 1; }, 3);
+    const uint64_t expected = kMorsels * kMorselRows;
+
+    uint64_t at_8 = 0;
+    const QueryStats stats_8 = countDistinct(8, table, at_8);
+    EXPECT_EQ(at_8, expected);
+    EXPECT_EQ(stats_8.distinct_merge_path, MergePath::kParallelTwoLevel);
+    EXPECT_EQ(stats_8.single_level_sets, 0u);
+
+    uint64_t at_256 = 0;
+    const QueryStats stats_256 = countDistinct(256, table, at_256);
+    EXPECT_EQ(at_256, expected);
+    // 300 morsels over 256 workers: 44 workers hold two morsels (two-level), 212 hold one.
+    EXPECT_EQ(stats_256.distinct_merge_path, MergePath::kParallelConvertMixed);
+    EXPECT_EQ(stats_256.single_level_sets, 212u);
+    EXPECT_EQ(stats_256.two_level_sets, 44u);
+    const PhaseStats& convert = stats_256.phase(QueryPhase::kConvert);
+    EXPECT_EQ(convert.tasks, 212u);
+    // Independent tasks: the longest one is a small part of all the conversion work.
+    EXPECT_LT(convert.span_seconds * 10, convert.work_seconds) << stats_256.toString();
+    const PhaseStats& merge = stats_256.phase(QueryPhase::kMerge);
+    EXPECT_EQ(merge.tasks, 256u);
+}
+
+TEST(ParallelMerge, AllSingleLevelSetsAboveTheThresholdAreConvertedToo)
+{
+    const Block table =
+        testing::makeTestTable(kMorsels * kMorselRows, [](size_t row) { return row + 1; }, 3);
+    AggregationSettings settings = distinctSettings(64);
+    settings.distinct.two_level_threshold = 1'000'000;
+    Aggregator aggregator({}, {{"uniqExact", {"k_u64"}, "distinct"}}, settings);
+    QueryContext context(64);
+    const Block block = aggregator.execute(BlockView::of(table), context);
+    EXPECT_EQ(block.columns[0].column.valueAt<uint64_t>(0), kMorsels * kMorselRows);
+    EXPECT_EQ(context.stats().distinct_merge_path, MergePath::kParallelConvertAllSingle);
+    EXPECT_EQ(context.stats().phase(QueryPhase::kConvert).tasks, 64u);
+
+    // Small sets: one thread merges them.
+    AggregationSettings small = settings;
+    small.distinct.parallel_merge_min_average_size = 1'000'000;
+    QueryContext small_context(64);
+    Aggregator({}, {{"uniqExact", {"k_u64"}, "distinct"}}, small)
+        .execute(BlockView::of(table), small_context);
+    EXPECT_EQ(small_context.stats().distinct_merge_path, MergePath::kSerial);
+}
+
+TEST(ParallelMerge, LargeKeyedDistinctStatesMergeBucketParallel)
+{
+    // 4 groups (RegionID-like), each with thousands of distinct values (UserID-like).
+    const size_t rows = 40'000;
+    Block grouped = testing::makeTestTable(rows, [](size_t row) { return (row % 4) + 1; }, 5);
+    grouped.columns.push_back({"user", Column(TypeId::UInt64)});
+    for (size_t row = 0; row < rows; ++row)
+    {
+        grouped.columns.back().column.append(uint64_t{row * 7 + 1});
+    }
+    const std::vector<testing::AggregateSpec> specs = {{"uniqExact", "user"}, {"count", ""}};
+    const BlockView grouped_input = BlockView::of(grouped);
+    const auto reference = testing::referenceAggregate(grouped_input, {"k_u64"}, specs);
+
+    AggregationSettings settings;
+    settings.max_threads = 4;
+    settings.morsel_rows = 1000;
+    settings.deterministic_morsels = true;
+    settings.distinct.two_level_threshold = 1000;
+    settings.distinct.parallel_state_merge_min_size = 500;
+    Aggregator aggregator({"k_u64"},
+                          {{"uniqExact", {"user"}, "users"}, {"count", {}, "rows"}}, settings);
+    QueryContext context(4);
+    const Block result = aggregator.execute(grouped_input, context);
+    EXPECT_EQ(testing::compareWithReference(result, 1, specs, reference), "");
+    // 4 groups × 3 merges each (4 partials), all large.
+    EXPECT_EQ(context.stats().parallel_state_merges, 12u);
+    EXPECT_GT(context.stats().phase(QueryPhase::kMerge).tasks, 256u);
+}
+
+}  // namespace
+}  // namespace granary
