@@ -9,15 +9,18 @@ namespace granary
 
 /// Grower policy: capacity is a power of two (slot = hash & mask), the table grows when it
 /// holds more than MaxLoadPercent of its capacity.
-template <size_t InitialSizeDegree = 8, size_t MaxLoadPercent = 50>
+/// InitialSizeDegree: 2^8 cells by default, a small table stays within a few pages.
+/// MaxLoadPercent: 50 by default, short probe sequences; two-level buckets use more (memory).
+/// FastGrowthLimitDegree: below 2^23 cells (still cache-sized) grow 4x, fewer rehashes while
+/// they are cheap; above it, and always when the limit is 0, grow 2x to bound the slack.
+template <size_t InitialSizeDegree = 8, size_t MaxLoadPercent = 50,
+          size_t FastGrowthLimitDegree = 23>
 class HashTableGrower
 {
 public:
     static_assert(MaxLoadPercent > 0 && MaxLoadPercent < 100, "linear probing needs empty slots");
-    /// 2^8 cells: a small table stays within a few pages, tiny GROUP BYs stay cheap.
     static constexpr size_t kInitialSizeDegree = InitialSizeDegree;
-    /// Below 2^23 cells (a table still in L2/L3 range) grow 4x: fewer rehashes while cheap.
-    static constexpr size_t kFastGrowthLimitDegree = 23;
+    static constexpr size_t kFastGrowthLimitDegree = FastGrowthLimitDegree;
     static constexpr size_t kMaxLoadPercent = MaxLoadPercent;
 
     size_t sizeDegree() const { return size_degree_; }

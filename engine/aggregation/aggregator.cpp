@@ -166,9 +166,11 @@ Block aggregateByKey(const Plan& plan, const AggregationSettings& settings,
     {
         path = MergePath::kNone;
     }
-    else if (total_groups / partials.size() < settings.parallel_merge_min_average_size &&
-             all_single)
+    else if (all_single && total_groups / partials.size() < settings.parallel_merge_min_average_size &&
+             !(plan.layout->hasNonTrivialDestroy() && total_groups >= kMergeBuckets))
     {
+        // Few groups: one thread beats any plan. Not when the states are heavy (distinct
+        // sets) and there are groups enough to spread over the buckets.
         path = MergePath::kSerial;
     }
     else if constexpr (!Method::kHasTwoLevel)

@@ -1,0 +1,186 @@
+// Aggregation benchmarks: GROUP BY and count(DISTINCT) through the engine's Aggregator, at 1
+// and 2 threads (the 1->2 speedup is reported by the 2-thread run) and at 256 oversubscribed
+// threads (for work/span: what unlimited cores could give). Counters: rows/s, speedup,
+// work/span, per-phase times, peak tracked memory and bytes per distinct key per partial.
+#include <benchmark/benchmark.h>
+#include <sys/resource.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "engine/aggregation/aggregator.h"
+
+namespace granary
+{
+namespace
+{
+
+/// 20M rows per input, as in the issue; GRANARY_BENCH_ROWS overrides for quick runs.
+size_t benchRows()
+{
+    const char* rows = std::getenv("GRANARY_BENCH_ROWS");
+    return rows != nullptr ? std::stoull(rows) : 20'000'000;
+}
+
+/// Regions in the RegionID-like key (ClickBench hits has about 9,000 of them).
+constexpr size_t kRegions = 9'000;
+/// Users per region draw: the UserID-like column has this many distinct values.
+constexpr size_t kUsers = 10'000'000;
+
+/// A UInt64 key column with `distinct` random values drawn uniformly, plus a UInt32 value
+/// column and a Zipf-like RegionID (UInt32) column.
+struct Input
+{
+    Block block;
+    BlockView view;
+};
+
+const Input& input(size_t distinct)
+{
+    static std::map<size_t, Input> cache;
+    Input& data = cache[distinct];
+    if (data.block.columns.empty())
+    {
+        const size_t rows = benchRows();
+        std::mt19937_64 random(distinct);
+        std::vector<uint64_t> pool(distinct);
+        for (auto& key : pool)
+        {
+            key = random();
+        }
+        Column key(TypeId::UInt64);
+        Column value(TypeId::UInt32);
+        Column region(TypeId::UInt32);
+        key.resizeFixed(rows);
+        value.resizeFixed(rows);
+        region.resizeFixed(rows);
+        for (size_t row = 0; row < rows; ++row)
+        {
+            key.mutableData<uint64_t>()[row] = pool[random() % distinct];
+            value.mutableData<uint32_t>()[row] = static_cast<uint32_t>(random() % 10'000);
+            // Squaring a uniform draw concentrates rows on low region ids (a few heavy regions).
+            const double u = static_cast<double>(random() % 1'000'000) / 1'000'000;
+            region.mutableData<uint32_t>()[row] = static_cast<uint32_t>(u * u * kRegions);
+        }
+        data.block.columns.push_back({"key", std::move(key)});
+        data.block.columns.push_back({"value", std::move(value)});
+        data.block.columns.push_back({"region", std::move(region)});
+        data.view = BlockView::of(data.block);
+    }
+    return data;
+}
+
+size_t peakResidentBytes()
+{
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return static_cast<size_t>(usage.ru_maxrss) * 1024;
+}
+
+/// Best time of each benchmark at 1 thread, so the 2-thread run can report the speedup.
+std::map<std::string, double>& singleThreadSeconds()
+{
+    static std::map<std::string, double> seconds;
+    return seconds;
+}
+
+void runAggregation(benchmark::State& state, const std::string& name, size_t distinct,
+                    const std::vector<std::string>& keys,
+                    const std::vector<AggregateDescription>& aggregates, size_t threads)
+{
+    const Input& data = input(distinct);
+    AggregationSettings settings;
+    settings.max_threads = threads;
+    const Aggregator aggregator(keys, aggregates, settings);
+    QueryStats stats;
+    size_t groups = 0;
+    double best_seconds = 1e300;
+    for (auto _ : state)
+    {
+        QueryContext context(threads);
+        const Block result = aggregator.execute(data.view, context);
+        groups = result.rows();
+        stats = context.stats();
+        best_seconds = std::min(best_seconds, stats.totalWall());
+    }
+    const double rows = static_cast<double>(data.view.rows());
+    state.counters["rows/s"] =
+        benchmark::Counter(rows * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+    state.counters["groups"] = static_cast<double>(groups);
+    state.counters["work/span"] = stats.totalWork() / stats.totalSpan();
+    state.counters["work_ms"] = stats.totalWork() * 1e3;
+    state.counters["span_ms"] = stats.totalSpan() * 1e3;
+    for (size_t p = 0; p < kQueryPhaseCount; ++p)
+    {
+        state.counters[std::string(phaseName(static_cast<QueryPhase>(p))) + "_ms"] =
+            stats.phases[p].wall_seconds * 1e3;
+    }
+    state.counters["partials"] = static_cast<double>(stats.partials);
+    state.counters["peak_tracked_MB"] = static_cast<double>(stats.peak_memory_bytes) / 1e6;
+    state.counters["peak_rss_MB"] = static_cast<double>(peakResidentBytes()) / 1e6;
+    if (!keys.empty() && groups > 0 && stats.partials > 0)
+    {
+        state.counters["bytes/key/partial"] = static_cast<double>(stats.peak_memory_bytes) /
+                                              static_cast<double>(groups * stats.partials);
+    }
+    if (threads == 1)
+    {
+        singleThreadSeconds()[name] = best_seconds;
+    }
+    else if (singleThreadSeconds().count(name))
+    {
+        state.counters["speedup_vs_1"] = singleThreadSeconds()[name] / best_seconds;
+    }
+    state.SetLabel(std::string(mergePathName(stats.merge_path)) + "/" +
+                   std::string(mergePathName(stats.distinct_merge_path)));
+}
+
+void registerCase(const std::string& name, size_t distinct, std::vector<std::string> keys,
+                  std::vector<AggregateDescription> aggregates, std::vector<size_t> threads)
+{
+    for (size_t t : threads)
+    {
+        benchmark::RegisterBenchmark((name + "/threads:" + std::to_string(t)).c_str(),
+                                     [=](benchmark::State& state)
+                                     { runAggregation(state, name, distinct, keys, aggregates, t); })
+            ->Unit(benchmark::kMillisecond)
+            ->Iterations(t > 2 ? 1 : 2)
+            ->UseRealTime();
+    }
+}
+
+void registerAll()
+{
+    const std::vector<AggregateDescription> count_sum_avg = {
+        {"count", {}, "c"}, {"sum", {"value"}, "s"}, {"avg", {"value"}, "a"}};
+    for (size_t distinct : {1'000, 100'000, 1'000'000, 10'000'000})
+    {
+        registerCase("BM_GroupBy/count_sum_avg/" + std::to_string(distinct), distinct, {"key"},
+                     count_sum_avg, {1, 2});
+    }
+    registerCase("BM_GroupBy/count/10000000", 10'000'000, {"key"}, {{"count", {}, "c"}}, {1, 2});
+    registerCase("BM_CountDistinct/10000000", 10'000'000, {}, {{"uniqExact", {"key"}, "u"}},
+                 {1, 2});
+    registerCase("BM_RegionDistinctUsers", kUsers, {"region"}, {{"uniqExact", {"key"}, "u"}},
+                 {1, 2});
+    // 256 partials on 2 cores: the merge plans at the scale of a 256-thread machine.
+    registerCase("BM_GroupBy/count_sum_avg/10000000", 10'000'000, {"key"}, count_sum_avg, {256});
+    registerCase("BM_CountDistinct/10000000", 10'000'000, {}, {{"uniqExact", {"key"}, "u"}},
+                 {256});
+}
+
+}  // namespace
+}  // namespace granary
+
+int main(int argc, char** argv)
+{
+    benchmark::Initialize(&argc, argv);
+    granary::registerAll();
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}
