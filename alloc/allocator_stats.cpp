@@ -29,7 +29,10 @@ std::optional<T> readMallctl(const char* name)
 
 }  // namespace
 
-bool jemallocActive() { return readJemallocStringOption("version").has_value(); }
+bool jemallocActive()
+{
+    return readJemallocStringOption("version").has_value();
+}
 
 std::optional<AllocatorStats> readAllocatorStats()
 {

@@ -1,11 +1,11 @@
 #include "alloc/arena.h"
 
-#include "alloc/memory_tracker.h"
-
 #include <algorithm>
 #include <cstdlib>
 #include <new>
 #include <utility>
+
+#include "alloc/memory_tracker.h"
 
 namespace granary
 {
@@ -22,7 +22,10 @@ Arena::Arena(size_t initial_chunk_bytes, size_t max_chunk_bytes)
 {
 }
 
-Arena::~Arena() { freeChunks(); }
+Arena::~Arena()
+{
+    freeChunks();
+}
 
 Arena::Arena(Arena&& other) noexcept
     : head_(std::exchange(other.head_, nullptr)),

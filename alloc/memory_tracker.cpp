@@ -35,7 +35,8 @@ void MemoryTracker::allocate(size_t bytes)
         throw MemoryLimitExceeded(bytes, after - bytes, limit_bytes_);
     }
     size_t peak = peak_bytes_.load(std::memory_order_relaxed);
-    while (after > peak && !peak_bytes_.compare_exchange_weak(peak, after, std::memory_order_relaxed))
+    while (after > peak &&
+           !peak_bytes_.compare_exchange_weak(peak, after, std::memory_order_relaxed))
     {
     }
 }

@@ -60,8 +60,7 @@ private:
 class MemoryTrackerScope
 {
 public:
-    explicit MemoryTrackerScope(MemoryTracker* tracker)
-        : previous_(MemoryTracker::current_)
+    explicit MemoryTrackerScope(MemoryTracker* tracker) : previous_(MemoryTracker::current_)
     {
         MemoryTracker::current_ = tracker;
     }

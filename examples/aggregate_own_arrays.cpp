@@ -27,11 +27,10 @@ int main()
 
     granary::AggregationSettings settings;
     settings.max_threads = 4;
-    granary::Aggregator aggregator({"region"},
-                                   {{"count", {}, "hits"},
-                                    {"sum", {"amount"}, "total"},
-                                    {"uniqExact", {"user"}, "users"}},
-                                   settings);
+    granary::Aggregator aggregator(
+        {"region"},
+        {{"count", {}, "hits"}, {"sum", {"amount"}, "total"}, {"uniqExact", {"user"}, "users"}},
+        settings);
     granary::QueryContext context(settings.max_threads, /*memory_limit_bytes=*/512 << 20);
     try
     {
@@ -39,15 +38,17 @@ int main()
         uint64_t total_hits = 0;
         for (size_t row = 0; row < result.rows(); ++row)
         {
-            std::printf("region %u: hits %llu total %.2f users %llu\n",
-                        result.columns[0].column.valueAt<uint32_t>(row),
-                        static_cast<unsigned long long>(result.columns[1].column.valueAt<uint64_t>(row)),
-                        result.columns[2].column.valueAt<double>(row),
-                        static_cast<unsigned long long>(result.columns[3].column.valueAt<uint64_t>(row)));
+            std::printf(
+                "region %u: hits %llu total %.2f users %llu\n",
+                result.columns[0].column.valueAt<uint32_t>(row),
+                static_cast<unsigned long long>(result.columns[1].column.valueAt<uint64_t>(row)),
+                result.columns[2].column.valueAt<double>(row),
+                static_cast<unsigned long long>(result.columns[3].column.valueAt<uint64_t>(row)));
             total_hits += result.columns[1].column.valueAt<uint64_t>(row);
         }
         std::printf("groups %zu, rows %llu\n%s", result.rows(),
-                    static_cast<unsigned long long>(total_hits), context.stats().toString().c_str());
+                    static_cast<unsigned long long>(total_hits),
+                    context.stats().toString().c_str());
         return total_hits == rows ? 0 : 1;
     }
     catch (const granary::Exception& e)

@@ -89,16 +89,16 @@ using HashMapCellWithSavedHash = MapCellOf<HashSetCellWithSavedHash<Key, Hash>, 
 template <typename Key, typename Mapped, typename Hash, bool SaveHash>
 struct CellFor
 {
-    using Set = std::conditional_t<SaveHash, HashSetCellWithSavedHash<Key, Hash>,
-                                   HashSetCell<Key, Hash>>;
+    using Set =
+        std::conditional_t<SaveHash, HashSetCellWithSavedHash<Key, Hash>, HashSetCell<Key, Hash>>;
     using type = MapCellOf<Set, Mapped>;
 };
 
 template <typename Key, typename Hash, bool SaveHash>
 struct CellFor<Key, void, Hash, SaveHash>
 {
-    using type = std::conditional_t<SaveHash, HashSetCellWithSavedHash<Key, Hash>,
-                                    HashSetCell<Key, Hash>>;
+    using type =
+        std::conditional_t<SaveHash, HashSetCellWithSavedHash<Key, Hash>, HashSetCell<Key, Hash>>;
 };
 
 template <typename Key, typename Mapped, typename Hash, bool SaveHash = false>

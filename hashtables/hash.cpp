@@ -21,8 +21,8 @@ uint64_t hashBytes(const char* data, size_t length)
     if (length <= 32)
     {
         // The last word overlaps the third: no byte outside [data, data + length) is read.
-        const uint64_t front = multiplyFold(load64(data) ^ kGoldenMultiplier,
-                                            load64(data + 8) ^ kSecondMultiplier);
+        const uint64_t front =
+            multiplyFold(load64(data) ^ kGoldenMultiplier, load64(data + 8) ^ kSecondMultiplier);
         const uint64_t back = multiplyFold(load64(data + 16) ^ kThirdMultiplier,
                                            load64(data + length - 8) ^ kGoldenMultiplier);
         return multiplyFold(front ^ length, back ^ kSecondMultiplier);

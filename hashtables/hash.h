@@ -57,7 +57,10 @@ inline uint64_t loadTail(const char* p, size_t length)
     return first | (middle << (8 * (length / 2))) | (last << (8 * (length - 1)));
 }
 
-inline uint64_t hashInt64(uint64_t key) { return multiplyFold(key, kGoldenMultiplier); }
+inline uint64_t hashInt64(uint64_t key)
+{
+    return multiplyFold(key, kGoldenMultiplier);
+}
 
 inline uint64_t hashWords(uint64_t a, uint64_t b)
 {
@@ -75,7 +78,10 @@ inline uint64_t hashShortWords(uint64_t w0, uint64_t w1, uint64_t w2, size_t len
 /// Hash of arbitrary bytes. Two independent lanes over 32-byte strides keep the multiplier busy.
 uint64_t hashBytes(const char* data, size_t length);
 
-inline uint64_t hashString(std::string_view s) { return hashBytes(s.data(), s.size()); }
+inline uint64_t hashString(std::string_view s)
+{
+    return hashBytes(s.data(), s.size());
+}
 
 }  // namespace hashing
 

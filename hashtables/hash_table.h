@@ -148,7 +148,7 @@ public:
         {
             f(zero_cell_);
         }
-        for (Cell* cell = cells_, *end = cells_ + grower_.capacity(); cell != end; ++cell)
+        for (Cell *cell = cells_, *end = cells_ + grower_.capacity(); cell != end; ++cell)
         {
             if (!cell->isZero())
             {
@@ -159,8 +159,7 @@ public:
     template <typename F>
     void forEachCell(F&& f) const
     {
-        const_cast<HashTable*>(this)->forEachCell(
-            [&](const Cell& cell) { f(cell); });
+        const_cast<HashTable*>(this)->forEachCell([&](const Cell& cell) { f(cell); });
     }
 
     size_t size() const { return element_count_ + (has_zero_ ? 1 : 0); }
@@ -353,14 +352,15 @@ private:
     void rehashInto(const Grower& target)
     {
         // Allocate first: if the allocation throws (memory limit), the table is unchanged.
-        Cell* new_cells = static_cast<Cell*>(AllocatorType::allocate(target.capacity() * sizeof(Cell)));
+        Cell* new_cells =
+            static_cast<Cell*>(AllocatorType::allocate(target.capacity() * sizeof(Cell)));
         Cell* old_cells = cells_;
         const size_t old_capacity = grower_.capacity();
         const bool old_is_shared = old_cells == sharedEmptyCells();
         cells_ = new_cells;
         grower_ = target;
         ++grow_count_;
-        for (Cell* cell = old_cells, *end = old_cells + old_capacity; cell != end; ++cell)
+        for (Cell *cell = old_cells, *end = old_cells + old_capacity; cell != end; ++cell)
         {
             if (cell->isZero())
             {

@@ -99,11 +99,8 @@ public:
     template <typename F>
     void forEach(F&& f)
     {
-        forEachSubTable(
-            [&]<size_t Index>(auto& table)
-            {
-                table.forEachCell([&](auto& cell) { visit<Index>(cell, f); });
-            });
+        forEachSubTable([&]<size_t Index>(auto& table)
+                        { table.forEachCell([&](auto& cell) { visit<Index>(cell, f); }); });
     }
     template <typename F>
     void forEach(F&& f) const
@@ -115,12 +112,14 @@ public:
     template <typename F>
     void forEachSubTable(F&& f)
     {
-        forEachIndex([&]<size_t Index>() { f.template operator()<Index>(std::get<Index>(tables_)); });
+        forEachIndex([&]<size_t Index>()
+                     { f.template operator()<Index>(std::get<Index>(tables_)); });
     }
     template <typename F>
     void forEachSubTable(F&& f) const
     {
-        forEachIndex([&]<size_t Index>() { f.template operator()<Index>(std::get<Index>(tables_)); });
+        forEachIndex([&]<size_t Index>()
+                     { f.template operator()<Index>(std::get<Index>(tables_)); });
     }
 
     template <size_t Index>
@@ -224,7 +223,8 @@ private:
         [&]<size_t... Indices>(std::index_sequence<Indices...>)
         {
             (f.template operator()<Indices>(), ...);
-        }(std::make_index_sequence<kSubTableCount>());
+        }
+        (std::make_index_sequence<kSubTableCount>());
     }
 
     template <typename Cell>

@@ -108,8 +108,8 @@ void runAggregation(benchmark::State& state, const std::string& name, size_t dis
         best_seconds = std::min(best_seconds, stats.totalWall());
     }
     const double rows = static_cast<double>(data.view.rows());
-    state.counters["rows/s"] =
-        benchmark::Counter(rows * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+    state.counters["rows/s"] = benchmark::Counter(rows * static_cast<double>(state.iterations()),
+                                                  benchmark::Counter::kIsRate);
     state.counters["groups"] = static_cast<double>(groups);
     state.counters["work/span"] = stats.totalWork() / stats.totalSpan();
     state.counters["work_ms"] = stats.totalWork() * 1e3;
@@ -144,9 +144,9 @@ void registerCase(const std::string& name, size_t distinct, std::vector<std::str
 {
     for (size_t t : threads)
     {
-        benchmark::RegisterBenchmark((name + "/threads:" + std::to_string(t)).c_str(),
-                                     [=](benchmark::State& state)
-                                     { runAggregation(state, name, distinct, keys, aggregates, t); })
+        benchmark::RegisterBenchmark(
+            (name + "/threads:" + std::to_string(t)).c_str(), [=](benchmark::State& state)
+            { runAggregation(state, name, distinct, keys, aggregates, t); })
             ->Unit(benchmark::kMillisecond)
             ->Iterations(t > 2 ? 1 : 2)
             ->UseRealTime();
@@ -169,8 +169,7 @@ void registerAll()
                  {1, 2});
     // 256 partials on 2 cores: the merge plans at the scale of a 256-thread machine.
     registerCase("BM_GroupBy/count_sum_avg/10000000", 10'000'000, {"key"}, count_sum_avg, {256});
-    registerCase("BM_CountDistinct/10000000", 10'000'000, {}, {{"uniqExact", {"key"}, "u"}},
-                 {256});
+    registerCase("BM_CountDistinct/10000000", 10'000'000, {}, {{"uniqExact", {"key"}, "u"}}, {256});
 }
 
 }  // namespace

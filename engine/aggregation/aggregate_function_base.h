@@ -34,8 +34,8 @@ public:
     }
     void destroy(char* place) const noexcept override { state(place).~State(); }
 
-    void addBatch(const ColumnView* arguments, size_t first_row, size_t count,
-                  char* const* places, size_t state_offset, Arena& arena) const override
+    void addBatch(const ColumnView* arguments, size_t first_row, size_t count, char* const* places,
+                  size_t state_offset, Arena& arena) const override
     {
         for (size_t i = 0; i < count; ++i)
         {

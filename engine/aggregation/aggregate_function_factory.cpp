@@ -29,10 +29,10 @@ void expectArgumentCount(std::string_view function, const std::vector<AggregateA
 {
     if (args.size() != count)
     {
-        throw Exception(ErrorCode::kBadArguments,
-                        "aggregate function " + std::string(function) + " takes " +
-                            std::to_string(count) + " argument(s), got " +
-                            std::to_string(args.size()));
+        throw Exception(ErrorCode::kBadArguments, "aggregate function " + std::string(function) +
+                                                      " takes " + std::to_string(count) +
+                                                      " argument(s), got " +
+                                                      std::to_string(args.size()));
     }
 }
 
@@ -68,20 +68,19 @@ AggregateFunctionPtr chosenValue(const AggregateArgument& argument)
 
 AggregateFunctionPtr uniqExact(const AggregateArgument& argument, const DistinctSettings& settings)
 {
-    return dispatchType(argument.type,
-                        [&]<typename T>(TypeTag<T>) -> AggregateFunctionPtr
-                        {
-                            if constexpr (std::is_same_v<T, std::string_view>)
-                            {
-                                return std::make_shared<UniqExactFunction<StringDistinctTraits>>(
-                                    settings);
-                            }
-                            else
-                            {
-                                return std::make_shared<
-                                    UniqExactFunction<NumberDistinctTraits<T>>>(settings);
-                            }
-                        });
+    return dispatchType(
+        argument.type,
+        [&]<typename T>(TypeTag<T>) -> AggregateFunctionPtr
+        {
+            if constexpr (std::is_same_v<T, std::string_view>)
+            {
+                return std::make_shared<UniqExactFunction<StringDistinctTraits>>(settings);
+            }
+            else
+            {
+                return std::make_shared<UniqExactFunction<NumberDistinctTraits<T>>>(settings);
+            }
+        });
 }
 
 bool isUniqExactName(const std::string& name)

@@ -63,7 +63,7 @@ void appendResults(const AggregateLayout& layout, char* state, Block& block, siz
     for (size_t i = 0; i < entries.size(); ++i)
     {
         entries[i].function->insertResultInto(state + entries[i].offset,
-                                               block.columns[first_column + i].column);
+                                              block.columns[first_column + i].column);
     }
 }
 
@@ -127,8 +127,7 @@ std::vector<std::unique_ptr<Partial>> runPartialPhase(const Plan& plan,
 }
 
 template <typename Method>
-Block aggregateByKey(const Plan& plan, const AggregationSettings& settings,
-                     QueryContext& context)
+Block aggregateByKey(const Plan& plan, const AggregationSettings& settings, QueryContext& context)
 {
     using Partial = PartialAggregate<Method>;
     QueryStats& stats = context.stats();
@@ -166,7 +165,8 @@ Block aggregateByKey(const Plan& plan, const AggregationSettings& settings,
     {
         path = MergePath::kNone;
     }
-    else if (all_single && total_groups / partials.size() < settings.parallel_merge_min_average_size &&
+    else if (all_single &&
+             total_groups / partials.size() < settings.parallel_merge_min_average_size &&
              !(plan.layout->hasNonTrivialDestroy() && total_groups >= kMergeBuckets))
     {
         // Few groups: one thread beats any plan. Not when the states are heavy (distinct
@@ -191,13 +191,13 @@ Block aggregateByKey(const Plan& plan, const AggregationSettings& settings,
     }
     stats.merge_path = path;
 
-    const bool two_level_result = path == MergePath::kParallelConvertAllSingle ||
-                                  path == MergePath::kParallelConvertMixed ||
-                                  path == MergePath::kParallelTwoLevel ||
-                                  (path == MergePath::kNone && target.isTwoLevel());
+    const bool two_level_result =
+        path == MergePath::kParallelConvertAllSingle || path == MergePath::kParallelConvertMixed ||
+        path == MergePath::kParallelTwoLevel || (path == MergePath::kNone && target.isTwoLevel());
     if constexpr (Method::kHasTwoLevel)
     {
-        if (path == MergePath::kParallelConvertAllSingle || path == MergePath::kParallelConvertMixed)
+        if (path == MergePath::kParallelConvertAllSingle ||
+            path == MergePath::kParallelConvertMixed)
         {
             // Every single-level partial becomes two-level, each as its own task: never one
             // after another on one thread (the seed's Q5 pathology).
@@ -270,10 +270,9 @@ Block aggregateByKey(const Plan& plan, const AggregationSettings& settings,
         {
             fragments.resize(kMergeBuckets);
             context.runTasks(finalize, kMergeBuckets,
-                             [&](size_t bucket, TaskTimer&)
-                             {
-                                 fragments[bucket] = finalizeGroups<Method>(
-                                     target.twoLevel().bucket(bucket), plan);
+                             [&](size_t bucket, TaskTimer&) {
+                                 fragments[bucket] =
+                                     finalizeGroups<Method>(target.twoLevel().bucket(bucket), plan);
                              });
         }
     }
@@ -353,7 +352,8 @@ Block dispatch(const Plan& plan, const AggregationSettings& settings, QueryConte
 {
     switch (chooseKeyMethod(plan.key_types))
     {
-        case KeyMethodKind::kNone: return aggregateWithoutKey(plan, settings, context);
+        case KeyMethodKind::kNone:
+            return aggregateWithoutKey(plan, settings, context);
         case KeyMethodKind::kFixed8:
             return aggregateByKey<FixedKeyMethod<uint8_t>>(plan, settings, context);
         case KeyMethodKind::kFixed16:
@@ -403,13 +403,14 @@ Block Aggregator::execute(const BlockView& input, QueryContext& context) const
         std::vector<AggregateArgument> arguments;
         for (const std::string& argument : aggregate.arguments)
         {
-            const ColumnView column = resolveColumn(input, argument,
-                                                    "arguments of " + aggregate.function);
+            const ColumnView column =
+                resolveColumn(input, argument, "arguments of " + aggregate.function);
             entry.arguments.push_back(column);
             arguments.push_back({argument, column.type});
         }
         entry.function = createAggregateFunction(aggregate.function, arguments, settings_.distinct);
-        entry.result_name = aggregate.result_name.empty() ? aggregate.function : aggregate.result_name;
+        entry.result_name =
+            aggregate.result_name.empty() ? aggregate.function : aggregate.result_name;
         entries.push_back(std::move(entry));
     }
     plan.layout = std::make_unique<AggregateLayout>(std::move(entries));

@@ -69,11 +69,16 @@ KeyMethodKind chooseKeyMethod(const std::vector<TypeId>& key_types)
     {
         switch (fixedWidth(key_types[0]))
         {
-            case 0: return KeyMethodKind::kString;
-            case 1: return KeyMethodKind::kFixed8;
-            case 2: return KeyMethodKind::kFixed16;
-            case 4: return KeyMethodKind::kNumber32;
-            case 8: return KeyMethodKind::kNumber64;
+            case 0:
+                return KeyMethodKind::kString;
+            case 1:
+                return KeyMethodKind::kFixed8;
+            case 2:
+                return KeyMethodKind::kFixed16;
+            case 4:
+                return KeyMethodKind::kNumber32;
+            case 8:
+                return KeyMethodKind::kNumber64;
         }
     }
     size_t total_width = 0;
@@ -100,15 +105,24 @@ std::string_view keyMethodName(KeyMethodKind kind)
 {
     switch (kind)
     {
-        case KeyMethodKind::kNone: return "without_key";
-        case KeyMethodKind::kFixed8: return "fixed8";
-        case KeyMethodKind::kFixed16: return "fixed16";
-        case KeyMethodKind::kNumber32: return "number32";
-        case KeyMethodKind::kNumber64: return "number64";
-        case KeyMethodKind::kPacked16: return "packed16";
-        case KeyMethodKind::kPacked32: return "packed32";
-        case KeyMethodKind::kString: return "string";
-        case KeyMethodKind::kSerialized: return "serialized";
+        case KeyMethodKind::kNone:
+            return "without_key";
+        case KeyMethodKind::kFixed8:
+            return "fixed8";
+        case KeyMethodKind::kFixed16:
+            return "fixed16";
+        case KeyMethodKind::kNumber32:
+            return "number32";
+        case KeyMethodKind::kNumber64:
+            return "number64";
+        case KeyMethodKind::kPacked16:
+            return "packed16";
+        case KeyMethodKind::kPacked32:
+            return "packed32";
+        case KeyMethodKind::kString:
+            return "string";
+        case KeyMethodKind::kSerialized:
+            return "serialized";
     }
     return "unknown";
 }

@@ -198,7 +198,7 @@ struct SerializedKeyMethod
 /// Which method suits the key column types.
 enum class KeyMethodKind
 {
-    kNone,        ///< No GROUP BY keys.
+    kNone,  ///< No GROUP BY keys.
     kFixed8,
     kFixed16,
     kNumber32,

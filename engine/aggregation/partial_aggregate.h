@@ -24,7 +24,10 @@ StatePointer& mappedOf(Cell* cell)
 {
     return cell->mapped();
 }
-inline StatePointer& mappedOf(StatePointer* mapped) { return *mapped; }
+inline StatePointer& mappedOf(StatePointer* mapped)
+{
+    return *mapped;
+}
 
 /// Calls f(key, state) for every group of a table of any kind.
 template <typename Table, typename F>
@@ -157,11 +160,7 @@ public:
     }
     size_t conversions() const { return conversions_; }
 
-    auto& twoLevel()
-        requires Method::kHasTwoLevel
-    {
-        return *two_level_;
-    }
+    auto& twoLevel() requires Method::kHasTwoLevel { return *two_level_; }
 
 private:
     template <typename Table>
@@ -187,10 +186,9 @@ private:
     {
         if constexpr (Method::kHasTwoLevel)
         {
-            if (!two_level_ &&
-                (single_->size() > settings_.group_by_two_level_threshold ||
-                 single_->bufferBytes() + arena_.bytesUsed() >
-                     settings_.group_by_two_level_threshold_bytes))
+            if (!two_level_ && (single_->size() > settings_.group_by_two_level_threshold ||
+                                single_->bufferBytes() + arena_.bytesUsed() >
+                                    settings_.group_by_two_level_threshold_bytes))
             {
                 convertToTwoLevel();
             }

@@ -18,9 +18,9 @@ struct ColumnView
 {
     TypeId type = TypeId::UInt8;
     size_t rows = 0;
-    const void* data = nullptr;        ///< Fixed-width values.
-    const char* chars = nullptr;       ///< String bytes.
-    const uint64_t* offsets = nullptr; ///< String row boundaries, rows + 1 entries.
+    const void* data = nullptr;         ///< Fixed-width values.
+    const char* chars = nullptr;        ///< String bytes.
+    const uint64_t* offsets = nullptr;  ///< String row boundaries, rows + 1 entries.
 
     template <typename T>
     static ColumnView of(TypeId type, const T* values, size_t rows)

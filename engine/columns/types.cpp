@@ -30,11 +30,17 @@ constexpr std::array<TypeInfo, 13> kTypes = {{
     {TypeId::String, "String", 0},
 }};
 
-const TypeInfo& info(TypeId type) { return kTypes[static_cast<size_t>(type)]; }
+const TypeInfo& info(TypeId type)
+{
+    return kTypes[static_cast<size_t>(type)];
+}
 
 }  // namespace
 
-std::string_view typeName(TypeId type) { return info(type).name; }
+std::string_view typeName(TypeId type)
+{
+    return info(type).name;
+}
 
 std::optional<TypeId> typeFromName(std::string_view name)
 {
@@ -48,9 +54,15 @@ std::optional<TypeId> typeFromName(std::string_view name)
     return std::nullopt;
 }
 
-size_t fixedWidth(TypeId type) { return info(type).width; }
+size_t fixedWidth(TypeId type)
+{
+    return info(type).width;
+}
 
-bool isInteger(TypeId type) { return !isFloat(type) && !isString(type); }
+bool isInteger(TypeId type)
+{
+    return !isFloat(type) && !isString(type);
+}
 
 bool isSignedInteger(TypeId type)
 {
@@ -58,6 +70,9 @@ bool isSignedInteger(TypeId type)
            type == TypeId::Int64;
 }
 
-bool isFloat(TypeId type) { return type == TypeId::Float32 || type == TypeId::Float64; }
+bool isFloat(TypeId type)
+{
+    return type == TypeId::Float32 || type == TypeId::Float64;
+}
 
 }  // namespace granary

@@ -34,7 +34,10 @@ std::optional<TypeId> typeFromName(std::string_view name);
 
 /// Bytes per value of a fixed-width type; 0 for String.
 size_t fixedWidth(TypeId type);
-inline bool isString(TypeId type) { return type == TypeId::String; }
+inline bool isString(TypeId type)
+{
+    return type == TypeId::String;
+}
 bool isInteger(TypeId type);  ///< UInt*, Int*, Date and DateTime.
 bool isSignedInteger(TypeId type);
 bool isFloat(TypeId type);
@@ -52,19 +55,32 @@ decltype(auto) dispatchType(TypeId type, F&& f)
 {
     switch (type)
     {
-        case TypeId::UInt8: return f(TypeTag<uint8_t>{});
-        case TypeId::UInt16: return f(TypeTag<uint16_t>{});
-        case TypeId::UInt32: return f(TypeTag<uint32_t>{});
-        case TypeId::UInt64: return f(TypeTag<uint64_t>{});
-        case TypeId::Int8: return f(TypeTag<int8_t>{});
-        case TypeId::Int16: return f(TypeTag<int16_t>{});
-        case TypeId::Int32: return f(TypeTag<int32_t>{});
-        case TypeId::Int64: return f(TypeTag<int64_t>{});
-        case TypeId::Float32: return f(TypeTag<float>{});
-        case TypeId::Float64: return f(TypeTag<double>{});
-        case TypeId::Date: return f(TypeTag<uint16_t>{});
-        case TypeId::DateTime: return f(TypeTag<uint32_t>{});
-        case TypeId::String: return f(TypeTag<std::string_view>{});
+        case TypeId::UInt8:
+            return f(TypeTag<uint8_t>{});
+        case TypeId::UInt16:
+            return f(TypeTag<uint16_t>{});
+        case TypeId::UInt32:
+            return f(TypeTag<uint32_t>{});
+        case TypeId::UInt64:
+            return f(TypeTag<uint64_t>{});
+        case TypeId::Int8:
+            return f(TypeTag<int8_t>{});
+        case TypeId::Int16:
+            return f(TypeTag<int16_t>{});
+        case TypeId::Int32:
+            return f(TypeTag<int32_t>{});
+        case TypeId::Int64:
+            return f(TypeTag<int64_t>{});
+        case TypeId::Float32:
+            return f(TypeTag<float>{});
+        case TypeId::Float64:
+            return f(TypeTag<double>{});
+        case TypeId::Date:
+            return f(TypeTag<uint16_t>{});
+        case TypeId::DateTime:
+            return f(TypeTag<uint32_t>{});
+        case TypeId::String:
+            return f(TypeTag<std::string_view>{});
     }
     __builtin_unreachable();
 }

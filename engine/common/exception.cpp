@@ -7,21 +7,36 @@ std::string_view errorCodeName(ErrorCode code)
 {
     switch (code)
     {
-        case ErrorCode::kOk: return "OK";
-        case ErrorCode::kBadArguments: return "BAD_ARGUMENTS";
-        case ErrorCode::kUnknownColumn: return "UNKNOWN_IDENTIFIER";
-        case ErrorCode::kUnknownFunction: return "UNKNOWN_FUNCTION";
-        case ErrorCode::kTypeMismatch: return "TYPE_MISMATCH";
-        case ErrorCode::kSyntaxError: return "SYNTAX_ERROR";
-        case ErrorCode::kQueryCancelled: return "QUERY_WAS_CANCELLED";
-        case ErrorCode::kMemoryLimitExceeded: return "MEMORY_LIMIT_EXCEEDED";
-        case ErrorCode::kLogicalError: return "LOGICAL_ERROR";
-        case ErrorCode::kCannotParseInput: return "CANNOT_PARSE_INPUT";
-        case ErrorCode::kUnknownTable: return "UNKNOWN_TABLE";
-        case ErrorCode::kTableAlreadyExists: return "TABLE_ALREADY_EXISTS";
-        case ErrorCode::kCorruptedData: return "CORRUPTED_DATA";
-        case ErrorCode::kCannotOpenFile: return "CANNOT_OPEN_FILE";
-        case ErrorCode::kNotImplemented: return "NOT_IMPLEMENTED";
+        case ErrorCode::kOk:
+            return "OK";
+        case ErrorCode::kBadArguments:
+            return "BAD_ARGUMENTS";
+        case ErrorCode::kUnknownColumn:
+            return "UNKNOWN_IDENTIFIER";
+        case ErrorCode::kUnknownFunction:
+            return "UNKNOWN_FUNCTION";
+        case ErrorCode::kTypeMismatch:
+            return "TYPE_MISMATCH";
+        case ErrorCode::kSyntaxError:
+            return "SYNTAX_ERROR";
+        case ErrorCode::kQueryCancelled:
+            return "QUERY_WAS_CANCELLED";
+        case ErrorCode::kMemoryLimitExceeded:
+            return "MEMORY_LIMIT_EXCEEDED";
+        case ErrorCode::kLogicalError:
+            return "LOGICAL_ERROR";
+        case ErrorCode::kCannotParseInput:
+            return "CANNOT_PARSE_INPUT";
+        case ErrorCode::kUnknownTable:
+            return "UNKNOWN_TABLE";
+        case ErrorCode::kTableAlreadyExists:
+            return "TABLE_ALREADY_EXISTS";
+        case ErrorCode::kCorruptedData:
+            return "CORRUPTED_DATA";
+        case ErrorCode::kCannotOpenFile:
+            return "CANNOT_OPEN_FILE";
+        case ErrorCode::kNotImplemented:
+            return "NOT_IMPLEMENTED";
     }
     return "UNKNOWN";
 }

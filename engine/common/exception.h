@@ -34,8 +34,7 @@ std::string_view errorCodeName(ErrorCode code);
 class Exception : public std::runtime_error
 {
 public:
-    Exception(ErrorCode code, const std::string& message)
-        : std::runtime_error(message), code_(code)
+    Exception(ErrorCode code, const std::string& message) : std::runtime_error(message), code_(code)
     {
     }
     ErrorCode code() const { return code_; }

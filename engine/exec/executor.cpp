@@ -1,10 +1,10 @@
 #include "engine/exec/executor.h"
 
+#include <tbb/global_control.h>
+
 #include <algorithm>
 #include <mutex>
 #include <thread>
-
-#include <tbb/global_control.h>
 
 namespace granary
 {

@@ -1,12 +1,12 @@
 #pragma once
 
-#include <cstddef>
-#include <memory>
-
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 #include <tbb/partitioner.h>
 #include <tbb/task_arena.h>
+
+#include <cstddef>
+#include <memory>
 
 namespace granary
 {

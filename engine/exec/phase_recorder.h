@@ -82,7 +82,10 @@ public:
         : recorder_(recorder), started_ns_(threadCpuNanoseconds())
     {
     }
-    ~TaskTimer() { recorder_.addTask(own_ns_ + (threadCpuNanoseconds() - started_ns_), nested_span_ns_); }
+    ~TaskTimer()
+    {
+        recorder_.addTask(own_ns_ + (threadCpuNanoseconds() - started_ns_), nested_span_ns_);
+    }
     TaskTimer(const TaskTimer&) = delete;
     TaskTimer& operator=(const TaskTimer&) = delete;
 

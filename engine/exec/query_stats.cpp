@@ -9,10 +9,14 @@ std::string_view phaseName(QueryPhase phase)
 {
     switch (phase)
     {
-        case QueryPhase::kPartial: return "partial";
-        case QueryPhase::kConvert: return "convert";
-        case QueryPhase::kMerge: return "merge";
-        case QueryPhase::kFinalize: return "finalize";
+        case QueryPhase::kPartial:
+            return "partial";
+        case QueryPhase::kConvert:
+            return "convert";
+        case QueryPhase::kMerge:
+            return "merge";
+        case QueryPhase::kFinalize:
+            return "finalize";
     }
     return "unknown";
 }
@@ -21,12 +25,18 @@ std::string_view mergePathName(MergePath path)
 {
     switch (path)
     {
-        case MergePath::kNone: return "none";
-        case MergePath::kSerial: return "serial";
-        case MergePath::kParallelConvertMixed: return "parallel_convert_mixed";
-        case MergePath::kParallelConvertAllSingle: return "parallel_convert_all_single";
-        case MergePath::kParallelTwoLevel: return "parallel_two_level";
-        case MergePath::kParallelFixedRanges: return "parallel_fixed_ranges";
+        case MergePath::kNone:
+            return "none";
+        case MergePath::kSerial:
+            return "serial";
+        case MergePath::kParallelConvertMixed:
+            return "parallel_convert_mixed";
+        case MergePath::kParallelConvertAllSingle:
+            return "parallel_convert_all_single";
+        case MergePath::kParallelTwoLevel:
+            return "parallel_two_level";
+        case MergePath::kParallelFixedRanges:
+            return "parallel_fixed_ranges";
     }
     return "unknown";
 }

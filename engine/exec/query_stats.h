@@ -33,12 +33,12 @@ struct PhaseStats
 /// How partial results were merged.
 enum class MergePath
 {
-    kNone,                        ///< Zero or one partial: nothing to merge.
-    kSerial,                      ///< Small single-level partials merged on one thread.
-    kParallelConvertMixed,        ///< Some partials two-level: the others converted in parallel.
-    kParallelConvertAllSingle,    ///< All single-level but large: all converted in parallel.
-    kParallelTwoLevel,            ///< All partials already two-level.
-    kParallelFixedRanges,         ///< Direct-mapped tables merged by key ranges in parallel.
+    kNone,                      ///< Zero or one partial: nothing to merge.
+    kSerial,                    ///< Small single-level partials merged on one thread.
+    kParallelConvertMixed,      ///< Some partials two-level: the others converted in parallel.
+    kParallelConvertAllSingle,  ///< All single-level but large: all converted in parallel.
+    kParallelTwoLevel,          ///< All partials already two-level.
+    kParallelFixedRanges,       ///< Direct-mapped tables merged by key ranges in parallel.
 };
 std::string_view mergePathName(MergePath path);
 

@@ -1,9 +1,8 @@
 #include "engine/aggregation/aggregator.h"
 
-#include <algorithm>
-
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -21,20 +20,32 @@ using testing::AggregateSpec;
 
 /// Every aggregate function, over argument types that exercise each state kind.
 const std::vector<AggregateSpec> kAllAggregates = {
-    {"count", ""},        {"count", "v_u32"},   {"sum", "v_u32"},     {"sum", "v_i64"},
-    {"sum", "v_f64"},     {"sum", "v_i8"},      {"avg", "v_big"},     {"avg", "v_i64"},
-    {"min", "v_i64"},     {"max", "v_f64"},     {"min", "v_str"},     {"max", "v_str"},
-    {"any", "v_u32"},     {"any", "v_str"},     {"uniqExact", "v_u32"}, {"uniqExact", "v_str"},
+    {"count", ""},     {"count", "v_u32"}, {"sum", "v_u32"},       {"sum", "v_i64"},
+    {"sum", "v_f64"},  {"sum", "v_i8"},    {"avg", "v_big"},       {"avg", "v_i64"},
+    {"min", "v_i64"},  {"max", "v_f64"},   {"min", "v_str"},       {"max", "v_str"},
+    {"any", "v_u32"},  {"any", "v_str"},   {"uniqExact", "v_u32"}, {"uniqExact", "v_str"},
     {"min", "k_date"},
 };
 
 /// Key sets covering every key method.
 const std::vector<std::vector<std::string>> kKeySets = {
-    {"k_u8"},          {"k_i8"},           {"k_u16"},          {"k_date"},
-    {"k_u32"},         {"k_i32"},          {"k_f32"},          {"k_dt"},
-    {"k_u64"},         {"k_i64"},          {"k_f64"},          {"k_str"},
-    {"k_u32", "k_u16"}, {"k_u64", "k_i32"}, {"k_u64", "k_i64", "k_u32"},
-    {"k_str", "k_u32"}, {"k_u8", "k_str", "k_f64"},
+    {"k_u8"},
+    {"k_i8"},
+    {"k_u16"},
+    {"k_date"},
+    {"k_u32"},
+    {"k_i32"},
+    {"k_f32"},
+    {"k_dt"},
+    {"k_u64"},
+    {"k_i64"},
+    {"k_f64"},
+    {"k_str"},
+    {"k_u32", "k_u16"},
+    {"k_u64", "k_i32"},
+    {"k_u64", "k_i64", "k_u32"},
+    {"k_str", "k_u32"},
+    {"k_u8", "k_str", "k_f64"},
 };
 
 /// Rows per morsel in these tests: small, so that 256 workers all get morsels.
@@ -59,8 +70,8 @@ std::vector<AggregateDescription> describe(const std::vector<AggregateSpec>& spe
 
 bool isFixedKey(const std::vector<std::string>& keys)
 {
-    return keys.size() == 1 && (keys[0] == "k_u8" || keys[0] == "k_i8" || keys[0] == "k_u16" ||
-                                keys[0] == "k_date");
+    return keys.size() == 1 &&
+           (keys[0] == "k_u8" || keys[0] == "k_i8" || keys[0] == "k_u16" || keys[0] == "k_date");
 }
 
 bool firstOfItsMethod(const std::vector<std::string>& keys)
@@ -71,8 +82,8 @@ bool firstOfItsMethod(const std::vector<std::string>& keys)
         std::vector<TypeId> types;
         for (const auto& name : candidate)
         {
-            types.push_back(name == "k_u8"    ? TypeId::UInt8
-                            : name == "k_i8"  ? TypeId::Int8
+            types.push_back(name == "k_u8"                        ? TypeId::UInt8
+                            : name == "k_i8"                      ? TypeId::Int8
                             : name == "k_u16" || name == "k_date" ? TypeId::UInt16
                             : name == "k_u32" || name == "k_i32" || name == "k_f32" ||
                                     name == "k_dt"
@@ -175,9 +186,9 @@ TEST(Aggregator, MatchesTheReferenceForEveryKeyKindFunctionShapeAndThreadCount)
                 Aggregator aggregator(keys, describe(kAllAggregates), settings);
                 QueryContext context(threads);
                 const Block result = aggregator.execute(input, context);
-                EXPECT_EQ(testing::compareWithReference(result, keys.size(), kAllAggregates,
-                                                        reference),
-                          "");
+                EXPECT_EQ(
+                    testing::compareWithReference(result, keys.size(), kAllAggregates, reference),
+                    "");
 
                 // The stats name the path, and it is the one the data was shaped for.
                 const QueryStats& stats = context.stats();
@@ -205,10 +216,11 @@ TEST(Aggregator, MatchesTheReferenceForEveryKeyKindFunctionShapeAndThreadCount)
 
 TEST(Aggregator, WithoutKeysAndEmptyInput)
 {
-    const Block table = testing::makeTestTable(0, [](size_t) { return 0; }, 1);
+    const Block table = testing::makeTestTable(
+        0, [](size_t) { return 0; }, 1);
     const BlockView input = BlockView::of(table);
-    const std::vector<AggregateSpec> specs = {{"count", ""}, {"sum", "v_u32"}, {"avg", "v_i64"},
-                                              {"uniqExact", "v_str"}};
+    const std::vector<AggregateSpec> specs = {
+        {"count", ""}, {"sum", "v_u32"}, {"avg", "v_i64"}, {"uniqExact", "v_str"}};
     Aggregator aggregator({}, describe(specs));
     QueryContext context(2);
     const Block result = aggregator.execute(input, context);
@@ -223,7 +235,8 @@ TEST(Aggregator, WithoutKeysAndEmptyInput)
 
 TEST(Aggregator, UnknownColumnsAndBadTypesNameTheCulprit)
 {
-    const Block table = testing::makeTestTable(10, [](size_t row) { return row; }, 1);
+    const Block table = testing::makeTestTable(
+        10, [](size_t row) { return row; }, 1);
     const BlockView input = BlockView::of(table);
     QueryContext context(1);
     try

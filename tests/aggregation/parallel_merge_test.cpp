@@ -42,8 +42,8 @@ QueryStats countDistinct(size_t threads, const Block& table, uint64_t& result)
 
 TEST(ParallelMerge, Q5PathologyConvertsMixedSetsInParallel)
 {
-    const Block table =
-        testing::makeTestTable(kMorsels * kMorselRows, [](size_t row) { return row + 1; }, 3);
+    const Block table = testing::makeTestTable(
+        kMorsels * kMorselRows, [](size_t row) { return row + 1; }, 3);
     const uint64_t expected = kMorsels * kMorselRows;
 
     uint64_t at_8 = 0;
@@ -69,8 +69,8 @@ TEST(ParallelMerge, Q5PathologyConvertsMixedSetsInParallel)
 
 TEST(ParallelMerge, AllSingleLevelSetsAboveTheThresholdAreConvertedToo)
 {
-    const Block table =
-        testing::makeTestTable(kMorsels * kMorselRows, [](size_t row) { return row + 1; }, 3);
+    const Block table = testing::makeTestTable(
+        kMorsels * kMorselRows, [](size_t row) { return row + 1; }, 3);
     AggregationSettings settings = distinctSettings(64);
     settings.distinct.two_level_threshold = 1'000'000;
     Aggregator aggregator({}, {{"uniqExact", {"k_u64"}, "distinct"}}, settings);
@@ -93,7 +93,8 @@ TEST(ParallelMerge, LargeKeyedDistinctStatesMergeBucketParallel)
 {
     // 4 groups (RegionID-like), each with thousands of distinct values (UserID-like).
     const size_t rows = 40'000;
-    Block grouped = testing::makeTestTable(rows, [](size_t row) { return (row % 4) + 1; }, 5);
+    Block grouped = testing::makeTestTable(
+        rows, [](size_t row) { return (row % 4) + 1; }, 5);
     grouped.columns.push_back({"user", Column(TypeId::UInt64)});
     for (size_t row = 0; row < rows; ++row)
     {
@@ -109,8 +110,8 @@ TEST(ParallelMerge, LargeKeyedDistinctStatesMergeBucketParallel)
     settings.deterministic_morsels = true;
     settings.distinct.two_level_threshold = 1000;
     settings.distinct.parallel_state_merge_min_size = 500;
-    Aggregator aggregator({"k_u64"},
-                          {{"uniqExact", {"user"}, "users"}, {"count", {}, "rows"}}, settings);
+    Aggregator aggregator({"k_u64"}, {{"uniqExact", {"user"}, "users"}, {"count", {}, "rows"}},
+                          settings);
     QueryContext context(4);
     const Block result = aggregator.execute(grouped_input, context);
     EXPECT_EQ(testing::compareWithReference(result, 1, specs, reference), "");

@@ -32,7 +32,7 @@ struct Expected
 {
     Value value;
     std::set<std::string> any_of;  ///< for any(): printed values of the group
-    bool is_float_sum = false;      ///< compare with a relative tolerance
+    bool is_float_sum = false;     ///< compare with a relative tolerance
 };
 
 /// key (printed) → expected results in spec order.

@@ -73,7 +73,8 @@ inline Block makeTestTable(size_t rows, const std::function<uint64_t(size_t)>& g
         v_u32.append(static_cast<uint32_t>(random() % 1000));
         v_i64.append(static_cast<int64_t>(random() % 2000001) - 1000000);
         v_f64.append(static_cast<double>(random() % 100000) / 7.0);
-        v_big.append(std::numeric_limits<uint64_t>::max() - random() % 1000);  // avg overflows 64 bits
+        v_big.append(std::numeric_limits<uint64_t>::max() -
+                     random() % 1000);  // avg overflows 64 bits
         v_str.appendString(std::string(random() % 30, static_cast<char>('a' + random() % 26)));
         v_i8.append(static_cast<int8_t>(random()));
     }

@@ -98,14 +98,15 @@ struct Case
 using SavedHashMap64 = HashTable<HashMapCellWithSavedHash<uint64_t, uint64_t, IntHash>, IntHash>;
 using HighLoadMap = HashMap<uint64_t, uint64_t, IntHash, HashTableGrower<4, 75>>;
 
-using MapCases = ::testing::Types<
-    Case<uint64_t, HashMap<uint64_t, uint64_t>>, Case<uint32_t, HashMap<uint32_t, uint64_t>>,
-    Case<int64_t, HashMap<int64_t, uint64_t>>, Case<int32_t, HashMap<int32_t, uint64_t>>,
-    Case<uint64_t, SavedHashMap64>, Case<uint64_t, HighLoadMap>,
-    Case<PackedKey16, HashMap<PackedKey16, uint64_t>>,
-    Case<PackedKey32, HashMap<PackedKey32, uint64_t>>,
-    Case<uint64_t, TwoLevelHashMap<uint64_t, uint64_t>>,
-    Case<PackedKey16, TwoLevelHashMap<PackedKey16, uint64_t>>>;
+using MapCases =
+    ::testing::Types<Case<uint64_t, HashMap<uint64_t, uint64_t>>,
+                     Case<uint32_t, HashMap<uint32_t, uint64_t>>,
+                     Case<int64_t, HashMap<int64_t, uint64_t>>,
+                     Case<int32_t, HashMap<int32_t, uint64_t>>, Case<uint64_t, SavedHashMap64>,
+                     Case<uint64_t, HighLoadMap>, Case<PackedKey16, HashMap<PackedKey16, uint64_t>>,
+                     Case<PackedKey32, HashMap<PackedKey32, uint64_t>>,
+                     Case<uint64_t, TwoLevelHashMap<uint64_t, uint64_t>>,
+                     Case<PackedKey16, TwoLevelHashMap<PackedKey16, uint64_t>>>;
 
 template <typename T>
 class HashMapTest : public ::testing::Test
@@ -240,8 +241,7 @@ void expectConversionKeepsEverything()
     for (size_t b = 0; b < two_level.kBucketCount; ++b)
     {
         two_level.bucket(b).forEachCell(
-            [&](const auto& cell)
-            { EXPECT_EQ(two_level.bucketOf(two_level.cellHash(cell)), b); });
+            [&](const auto& cell) { EXPECT_EQ(two_level.bucketOf(two_level.cellHash(cell)), b); });
     }
 }
 
@@ -451,8 +451,7 @@ TEST(EmplaceBatch, StringTablesTakeThePrefetchingLoop)
     Arena arena;
     StringHashMap<uint64_t> table(&arena);
     std::unordered_map<std::string, uint64_t> oracle;
-    emplaceBatch(table, keys.data(), keys.size(),
-                 [&](uint64_t* count, bool, size_t) { ++*count; });
+    emplaceBatch(table, keys.data(), keys.size(), [&](uint64_t* count, bool, size_t) { ++*count; });
     for (const auto& s : storage)
     {
         ++oracle[s];

@@ -17,8 +17,8 @@ namespace
 {
 
 /// Length classes around every dispatch boundary, plus very long strings.
-const std::vector<size_t> kBoundaryLengths = {0, 1, 2, 7, 8, 9, 15, 16, 17, 23, 24, 25, 31, 32, 33,
-                                              63, 64, 65, 200, 70000};
+const std::vector<size_t> kBoundaryLengths = {0,  1,  2,  7,  8,  9,  15, 16, 17,  23,
+                                              24, 25, 31, 32, 33, 63, 64, 65, 200, 70000};
 
 std::string randomString(std::mt19937_64& random, size_t length, int alphabet)
 {
@@ -59,8 +59,8 @@ std::vector<std::string> trickyStrings()
 }
 
 template <typename Table>
-void addCount(Table& table, std::unordered_map<std::string, uint64_t>& oracle,
-              std::string_view key, uint64_t value)
+void addCount(Table& table, std::unordered_map<std::string, uint64_t>& oracle, std::string_view key,
+              uint64_t value)
 {
     bool inserted;
     *table.emplace(key, inserted) += value;
@@ -189,11 +189,12 @@ TEST(StringHashMap, MergeCopiesForeignKeysIntoTheTargetArena)
         StringHashMap<uint64_t> source(&source_arena);
         for (int i = 0; i < 500; ++i)
         {
-            addCount(source, oracle, std::string(30 + i % 50, static_cast<char>('a' + i % 26)) +
-                                         std::to_string(i),
+            addCount(source, oracle,
+                     std::string(30 + i % 50, static_cast<char>('a' + i % 26)) + std::to_string(i),
                      1);
         }
-        target.merge(source, [](uint64_t& t, uint64_t s) { t += s; }, &target_arena);
+        target.merge(
+            source, [](uint64_t& t, uint64_t s) { t += s; }, &target_arena);
     }  // the source and its arena are gone
     EXPECT_EQ((testing::stringContentsOf<decltype(target), uint64_t>(target)), oracle);
 }

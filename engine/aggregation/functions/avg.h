@@ -15,9 +15,9 @@ namespace granary
 template <typename T>
 struct AvgState
 {
-    using Sum = std::conditional_t<std::is_floating_point_v<T>, double,
-                                   std::conditional_t<std::is_signed_v<T>, __int128,
-                                                      unsigned __int128>>;
+    using Sum =
+        std::conditional_t<std::is_floating_point_v<T>, double,
+                           std::conditional_t<std::is_signed_v<T>, __int128, unsigned __int128>>;
     Sum sum{};
     uint64_t count = 0;
 };
@@ -43,10 +43,9 @@ public:
     }
     void insertResult(const State& state, Column& to) const
     {
-        const double result = state.count == 0
-                                  ? std::numeric_limits<double>::quiet_NaN()
-                                  : static_cast<double>(state.sum) /
-                                        static_cast<double>(state.count);
+        const double result =
+            state.count == 0 ? std::numeric_limits<double>::quiet_NaN()
+                             : static_cast<double>(state.sum) / static_cast<double>(state.count);
         to.append(result);
     }
 };

@@ -55,8 +55,8 @@ public:
 
     void create(char* place, Arena& arena) const override { new (place) Set(&arena); }
 
-    void addBatch(const ColumnView* arguments, size_t first_row, size_t count,
-                  char* const* places, size_t state_offset, Arena&) const override
+    void addBatch(const ColumnView* arguments, size_t first_row, size_t count, char* const* places,
+                  size_t state_offset, Arena&) const override
     {
         for (size_t i = 0; i < count; ++i)
         {
