@@ -1,9 +1,22 @@
 #include "alloc/memory_tracker.h"
 
+// Weak, so that builds without jemalloc (sanitizers) link and count requested sizes.
+extern "C" size_t nallocx(size_t size, int flags) __attribute__((weak));
+
 namespace granary
 {
 
 thread_local MemoryTracker* MemoryTracker::current_ = nullptr;
+
+size_t allocationSize(size_t bytes)
+{
+    if (nallocx == nullptr || bytes == 0)
+    {
+        return bytes;
+    }
+    const size_t real = nallocx(bytes, 0);
+    return real == 0 ? bytes : real;
+}
 
 namespace
 {

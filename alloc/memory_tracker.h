@@ -72,19 +72,24 @@ private:
     MemoryTracker* previous_;
 };
 
-/// Charges the current thread's tracker, if any: the hook of every tracked allocator.
+/// Bytes the allocator really reserves for a request of `bytes`: jemalloc rounds large
+/// requests up to size classes (up to 25% more), which a limit must count.
+size_t allocationSize(size_t bytes);
+
+/// Charges the current thread's tracker, if any, with the real size of a `bytes` request:
+/// the hook of every tracked allocator.
 inline void trackAllocation(size_t bytes)
 {
     if (MemoryTracker* tracker = MemoryTracker::current())
     {
-        tracker->allocate(bytes);
+        tracker->allocate(allocationSize(bytes));
     }
 }
 inline void trackDeallocation(size_t bytes)
 {
     if (MemoryTracker* tracker = MemoryTracker::current())
     {
-        tracker->deallocate(bytes);
+        tracker->deallocate(allocationSize(bytes));
     }
 }
 

@@ -158,6 +158,7 @@ Block aggregateByKey(const Plan& plan, const AggregationSettings& settings, Quer
         total_groups += partial->size();
     }
     const bool all_single = stats.single_level_partials == partials.size();
+    const size_t average_groups = total_groups / partials.size();
 
     // Choose the merge path.
     MergePath path;
@@ -165,12 +166,11 @@ Block aggregateByKey(const Plan& plan, const AggregationSettings& settings, Quer
     {
         path = MergePath::kNone;
     }
-    else if (all_single &&
-             total_groups / partials.size() < settings.parallel_merge_min_average_size &&
-             !(plan.layout->hasNonTrivialDestroy() && total_groups >= kMergeBuckets))
+    else if (all_single && average_groups < settings.parallel_merge_min_average_size &&
+             !(plan.layout->hasNonTrivialDestroy() && average_groups >= kMergeBuckets))
     {
         // Few groups: one thread beats any plan. Not when the states are heavy (distinct
-        // sets) and there are groups enough to spread over the buckets.
+        // sets) and each partial has groups enough to spread over the buckets.
         path = MergePath::kSerial;
     }
     else if constexpr (!Method::kHasTwoLevel)

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <thread>
 
 #include "alloc/allocator_stats.h"
@@ -69,6 +70,12 @@ TEST(MemoryLimit, QueryOverItsLimitStopsWithACatchableErrorNearTheLimit)
     running = false;
     sampler.join();
     EXPECT_TRUE(stopped);
+    std::printf(
+        "limit %zu B: tracked peak %zu B (%.1f%%), allocator peak above baseline %zu B "
+        "(%.1f%%)\n",
+        limit, context.memory().peakBytes(),
+        100.0 * static_cast<double>(context.memory().peakBytes()) / limit,
+        peak_allocated - baseline, 100.0 * static_cast<double>(peak_allocated - baseline) / limit);
     // The tracked peak never passes the limit; what the allocator saw stays within 10% of it.
     EXPECT_LE(context.memory().peakBytes(), limit);
     if (jemallocActive())
