@@ -14,6 +14,10 @@ elseif(NOT GRANARY_SANITIZE STREQUAL "")
     message(FATAL_ERROR "GRANARY_SANITIZE must be address, thread, undefined or empty, "
                         "not '${GRANARY_SANITIZE}'")
 endif()
+# oneTBB's scheduler is not instrumented: under TSan the executor runs regions on std::threads.
+if(GRANARY_SANITIZE STREQUAL "thread")
+    add_compile_definitions(GRANARY_TSAN_EXECUTOR=1)
+endif()
 if(GRANARY_SANITIZER_FLAGS)
     add_compile_options(${GRANARY_SANITIZER_FLAGS} -g)
     add_link_options(${GRANARY_SANITIZER_FLAGS})
