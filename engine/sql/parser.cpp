@@ -1,0 +1,945 @@
+#include "engine/sql/parser.h"
+
+#include <algorithm>
+#include <array>
+#include <initializer_list>
+#include <optional>
+#include <string>
+
+#include "engine/sql/keywords.h"
+#include "engine/sql/lexer.h"
+#include "engine/sql/sql_types.h"
+#include "engine/sql/syntax_error.h"
+
+namespace granary::sql
+{
+namespace
+{
+
+struct OperatorToken
+{
+    TokenKind token;
+    BinaryOperator op;
+};
+
+constexpr std::array<OperatorToken, 6> kComparisonOperators = {{
+    {TokenKind::Equals, BinaryOperator::Equals},
+    {TokenKind::NotEquals, BinaryOperator::NotEquals},
+    {TokenKind::Less, BinaryOperator::Less},
+    {TokenKind::LessOrEquals, BinaryOperator::LessOrEquals},
+    {TokenKind::Greater, BinaryOperator::Greater},
+    {TokenKind::GreaterOrEquals, BinaryOperator::GreaterOrEquals},
+}};
+
+constexpr std::array<OperatorToken, 2> kAdditiveOperators = {{
+    {TokenKind::Plus, BinaryOperator::Plus},
+    {TokenKind::Minus, BinaryOperator::Minus},
+}};
+
+constexpr std::array<OperatorToken, 3> kMultiplicativeOperators = {{
+    {TokenKind::Star, BinaryOperator::Multiply},
+    {TokenKind::Slash, BinaryOperator::Divide},
+    {TokenKind::Percent, BinaryOperator::Modulo},
+}};
+
+/// The largest integer a leading minus turns into an Int64 literal: -9223372036854775808.
+constexpr uint64_t kMaxNegatableInteger = uint64_t{1} << 63;
+
+template <size_t N>
+std::optional<BinaryOperator> operatorFor(const std::array<OperatorToken, N>& table, TokenKind kind)
+{
+    for (const OperatorToken& entry : table)
+    {
+        if (entry.token == kind)
+        {
+            return entry.op;
+        }
+    }
+    return std::nullopt;
+}
+
+/// "A", "A or B", "A, B or C".
+std::string joinAlternatives(const std::vector<std::string>& alternatives)
+{
+    std::string joined;
+    for (size_t i = 0; i < alternatives.size(); ++i)
+    {
+        if (i > 0)
+        {
+            joined += i + 1 == alternatives.size() ? " or " : ", ";
+        }
+        joined += alternatives[i];
+    }
+    return joined;
+}
+
+/// Recursive descent over the token list. Every check of the current token that fails
+/// records what it looked for; a syntax error lists everything looked for at the position
+/// where parsing stopped ("expected ',', FROM or WHERE but found 'FORM'"). The grammar needs
+/// at most four tokens of lookahead and never backtracks, so that position is the current one.
+class Parser
+{
+public:
+    explicit Parser(std::string_view text) : text_(text), tokens_(tokenize(text)) {}
+
+    std::vector<Statement> script()
+    {
+        std::vector<Statement> statements;
+        while (true)
+        {
+            while (accept(TokenKind::Semicolon))
+            {
+            }
+            if (atKind(TokenKind::EndOfInput))
+            {
+                return statements;
+            }
+            statements.push_back(statement());
+            if (!accept(TokenKind::Semicolon))
+            {
+                expect(TokenKind::EndOfInput);
+                return statements;
+            }
+        }
+    }
+
+    Statement singleStatement()
+    {
+        Statement parsed = statement();
+        finishStatement();
+        return parsed;
+    }
+
+    SelectStatement singleSelect()
+    {
+        const SourcePosition position = current().position;
+        expectKeyword("SELECT");
+        SelectStatement select = selectBody(position);
+        finishStatement();
+        return select;
+    }
+
+    ExpressionPtr singleExpression()
+    {
+        ExpressionPtr parsed = expression();
+        expect(TokenKind::EndOfInput);
+        return parsed;
+    }
+
+private:
+    /// Counts one level of expression nesting for as long as it lives.
+    class NestingGuard
+    {
+    public:
+        explicit NestingGuard(Parser& parser) : parser_(parser)
+        {
+            if (parser_.depth_ == kMaxExpressionDepth)
+            {
+                parser_.failNesting(parser_.current().position);
+            }
+            ++parser_.depth_;
+        }
+        ~NestingGuard() { --parser_.depth_; }
+        NestingGuard(const NestingGuard&) = delete;
+        NestingGuard& operator=(const NestingGuard&) = delete;
+
+    private:
+        Parser& parser_;
+    };
+
+    // ---- Tokens and expectations ----
+
+    const Token& current() const { return tokens_[index_]; }
+    const Token& ahead(size_t distance) const
+    {
+        return tokens_[std::min(index_ + distance, tokens_.size() - 1)];
+    }
+    bool atKind(TokenKind kind, size_t distance = 0) const { return ahead(distance).kind == kind; }
+    bool atKeyword(std::string_view keyword, size_t distance = 0) const
+    {
+        const Token& token = ahead(distance);
+        return token.kind == TokenKind::Word && equalsIgnoringCase(token.text, keyword);
+    }
+    /// A name can be a bare word that is not reserved, or any quoted identifier.
+    bool atName() const
+    {
+        const Token& token = current();
+        return token.kind == TokenKind::QuotedIdentifier ||
+               (token.kind == TokenKind::Word && !isReservedKeyword(token.text));
+    }
+
+    const Token& advance()
+    {
+        const Token& token = current();
+        if (token.kind != TokenKind::EndOfInput)
+        {
+            ++index_;
+        }
+        expected_.clear();
+        return token;
+    }
+
+    void expecting(std::string_view what)
+    {
+        if (std::find(expected_.begin(), expected_.end(), what) == expected_.end())
+        {
+            expected_.emplace_back(what);
+        }
+    }
+
+    bool accept(TokenKind kind)
+    {
+        if (atKind(kind))
+        {
+            advance();
+            return true;
+        }
+        expecting(describeTokenKind(kind));
+        return false;
+    }
+
+    /// Accepts a keyword sequence such as GROUP BY. A reserved first word can start nothing
+    /// else, so once it matches the rest is required ("expected BY"); after a word that could
+    /// also be a name (PRIMARY, IF) the sequence is taken only when all of it is there.
+    bool acceptKeywords(std::initializer_list<std::string_view> keywords)
+    {
+        const std::string_view first = *keywords.begin();
+        if (atKeyword(first) && isReservedKeyword(first))
+        {
+            for (const std::string_view keyword : keywords)
+            {
+                if (!atKeyword(keyword))
+                {
+                    expecting(keyword);
+                    fail();
+                }
+                advance();
+            }
+            return true;
+        }
+        size_t distance = 0;
+        for (const std::string_view keyword : keywords)
+        {
+            if (!atKeyword(keyword, distance++))
+            {
+                std::string description;
+                for (const std::string_view word : keywords)
+                {
+                    description += description.empty() ? "" : " ";
+                    description += word;
+                }
+                expecting(description);
+                return false;
+            }
+        }
+        for (size_t i = 0; i < keywords.size(); ++i)
+        {
+            advance();
+        }
+        return true;
+    }
+    bool acceptKeyword(std::string_view keyword) { return acceptKeywords({keyword}); }
+
+    const Token& expect(TokenKind kind)
+    {
+        if (!atKind(kind))
+        {
+            expecting(describeTokenKind(kind));
+            fail();
+        }
+        return advance();
+    }
+    void expectKeyword(std::string_view keyword)
+    {
+        if (!acceptKeyword(keyword))
+        {
+            fail();
+        }
+    }
+
+    std::string expectName(std::string_view what)
+    {
+        if (!atName())
+        {
+            expecting(what);
+            fail();
+        }
+        const Token& token = advance();
+        return token.kind == TokenKind::QuotedIdentifier ? token.decoded : std::string(token.text);
+    }
+
+    [[noreturn]] void fail() const
+    {
+        failAt(current().position, "expected " + joinAlternatives(expected_) + " but found " +
+                                       describeToken(current()));
+    }
+    [[noreturn]] void failAt(const SourcePosition& position, const std::string& reason) const
+    {
+        throw SyntaxError(text_, position, reason);
+    }
+    [[noreturn]] void failNesting(const SourcePosition& position) const
+    {
+        failAt(position, "expression is nested deeper than " + std::to_string(kMaxExpressionDepth) +
+                             " levels");
+    }
+
+    // ---- Statements ----
+
+    void finishStatement()
+    {
+        accept(TokenKind::Semicolon);
+        expect(TokenKind::EndOfInput);
+    }
+
+    Statement statement()
+    {
+        const SourcePosition position = current().position;
+        if (acceptKeyword("SELECT"))
+        {
+            return selectBody(position);
+        }
+        if (acceptKeyword("CREATE"))
+        {
+            return createTableBody(position);
+        }
+        if (acceptKeyword("INSERT"))
+        {
+            return insertBody(position);
+        }
+        if (acceptKeyword("DROP"))
+        {
+            DropTableStatement drop{position, {}, false};
+            expectKeyword("TABLE");
+            drop.if_exists = acceptKeywords({"IF", "EXISTS"});
+            drop.table = expectName("table name");
+            return drop;
+        }
+        if (acceptKeyword("SHOW"))
+        {
+            expectKeyword("TABLES");
+            return ShowTablesStatement{position};
+        }
+        if (acceptKeyword("DESCRIBE") || acceptKeyword("DESC"))
+        {
+            acceptKeyword("TABLE");
+            return DescribeTableStatement{position, expectName("table name")};
+        }
+        fail();
+    }
+
+    SelectStatement selectBody(const SourcePosition& position)
+    {
+        SelectStatement select;
+        select.position = position;
+        do
+        {
+            select.items.push_back(selectItem());
+        } while (accept(TokenKind::Comma));
+        if (acceptKeyword("FROM"))
+        {
+            select.from = expectName("table name");
+        }
+        if (acceptKeyword("WHERE"))
+        {
+            select.where = expression();
+        }
+        if (acceptKeywords({"GROUP", "BY"}))
+        {
+            select.group_by = expressionList();
+        }
+        if (acceptKeyword("HAVING"))
+        {
+            select.having = expression();
+        }
+        if (acceptKeywords({"ORDER", "BY"}))
+        {
+            do
+            {
+                OrderByItem item{expression(), false};
+                if (acceptKeyword("DESC"))
+                {
+                    item.descending = true;
+                }
+                else
+                {
+                    acceptKeyword("ASC");
+                }
+                select.order_by.push_back(std::move(item));
+            } while (accept(TokenKind::Comma));
+        }
+        if (acceptKeyword("LIMIT"))
+        {
+            const uint64_t first = rowCount();
+            if (accept(TokenKind::Comma))
+            {
+                select.offset = first;
+                select.limit = rowCount();
+            }
+            else
+            {
+                select.limit = first;
+                if (acceptKeyword("OFFSET"))
+                {
+                    select.offset = rowCount();
+                }
+            }
+        }
+        else if (acceptKeyword("OFFSET"))
+        {
+            select.offset = rowCount();
+        }
+        return select;
+    }
+
+    SelectItem selectItem()
+    {
+        if (atKind(TokenKind::Star))
+        {
+            return {expressionNode(Asterisk{}, advance().position), std::nullopt};
+        }
+        expecting(describeTokenKind(TokenKind::Star));
+        SelectItem item{expression(), std::nullopt};
+        if (acceptKeyword("AS"))
+        {
+            item.alias = expectName("alias");
+        }
+        else if (atName())
+        {
+            item.alias = expectName("alias");
+        }
+        else
+        {
+            expecting("alias");
+        }
+        return item;
+    }
+
+    uint64_t rowCount()
+    {
+        if (!atKind(TokenKind::Integer))
+        {
+            expecting("non-negative integer");
+            fail();
+        }
+        return advance().integer_value;
+    }
+
+    CreateTableStatement createTableBody(const SourcePosition& position)
+    {
+        CreateTableStatement create;
+        create.position = position;
+        create.or_replace = acceptKeywords({"OR", "REPLACE"});
+        expectKeyword("TABLE");
+        create.if_not_exists = acceptKeywords({"IF", "NOT", "EXISTS"});
+        create.table = expectName("table name");
+        expect(TokenKind::LeftParen);
+        do
+        {
+            const SourcePosition element = current().position;
+            if (acceptKeywords({"PRIMARY", "KEY"}))
+            {
+                setOnce(create.primary_key, keyList(), element, "PRIMARY KEY");
+            }
+            else
+            {
+                create.columns.push_back(columnDefinition());
+            }
+        } while (accept(TokenKind::Comma));
+        expect(TokenKind::RightParen);
+        storageClauses(create);
+        return create;
+    }
+
+    /// ENGINE, ORDER BY, PRIMARY KEY and SETTINGS, in any order, each at most once.
+    void storageClauses(CreateTableStatement& create)
+    {
+        while (true)
+        {
+            const SourcePosition clause = current().position;
+            if (acceptKeyword("ENGINE"))
+            {
+                if (create.engine)
+                {
+                    failAt(clause, "ENGINE is given twice");
+                }
+                expect(TokenKind::Equals);
+                create.engine = expectName("engine name");
+                if (accept(TokenKind::LeftParen) && !accept(TokenKind::RightParen))
+                {
+                    create.engine_arguments = expressionList();
+                    expect(TokenKind::RightParen);
+                }
+            }
+            else if (acceptKeywords({"ORDER", "BY"}))
+            {
+                setOnce(create.order_by, keyList(), clause, "ORDER BY");
+            }
+            else if (acceptKeywords({"PRIMARY", "KEY"}))
+            {
+                setOnce(create.primary_key, keyList(), clause, "PRIMARY KEY");
+            }
+            else if (acceptKeyword("SETTINGS"))
+            {
+                if (!create.settings.empty())
+                {
+                    failAt(clause, "SETTINGS is given twice");
+                }
+                do
+                {
+                    Setting setting;
+                    setting.name = expectName("setting name");
+                    expect(TokenKind::Equals);
+                    setting.value = literalValue();
+                    create.settings.push_back(std::move(setting));
+                } while (accept(TokenKind::Comma));
+            }
+            else
+            {
+                return;
+            }
+        }
+    }
+
+    /// Key lists are never empty once given, so an empty one means "not given yet".
+    void setOnce(std::vector<ExpressionPtr>& target, std::vector<ExpressionPtr> keys,
+                 const SourcePosition& clause, std::string_view name) const
+    {
+        if (!target.empty())
+        {
+            failAt(clause, std::string(name) + " is given twice");
+        }
+        target = std::move(keys);
+    }
+
+    /// (key, key...) or a single key expression.
+    std::vector<ExpressionPtr> keyList()
+    {
+        if (accept(TokenKind::LeftParen))
+        {
+            std::vector<ExpressionPtr> keys = expressionList();
+            expect(TokenKind::RightParen);
+            return keys;
+        }
+        return {expression()};
+    }
+
+    ColumnDefinition columnDefinition()
+    {
+        ColumnDefinition column;
+        column.name = expectName("column name");
+        column.type = dataType();
+        column.not_null = acceptKeywords({"NOT", "NULL"});
+        if (acceptKeyword("DEFAULT"))
+        {
+            column.default_value = expression();
+        }
+        return column;
+    }
+
+    TypeId dataType()
+    {
+        if (!atKind(TokenKind::Word))
+        {
+            expecting("data type");
+            fail();
+        }
+        const Token& name = advance();
+        const std::optional<TypeId> type = typeFromSqlName(name.text);
+        if (!type)
+        {
+            failAt(name.position, "unknown data type '" + std::string(name.text) + "'");
+        }
+        if (equalsIgnoringCase(name.text, "DOUBLE"))
+        {
+            acceptKeyword("PRECISION");
+        }
+        if (sqlTypeTakesLength(name.text) && accept(TokenKind::LeftParen))
+        {
+            if (!atKind(TokenKind::Integer) || current().integer_value == 0)
+            {
+                expecting("positive length");
+                fail();
+            }
+            advance();
+            expect(TokenKind::RightParen);
+        }
+        return *type;
+    }
+
+    /// A setting's value: a number (possibly negative) or a string.
+    LiteralValue literalValue()
+    {
+        if (atKind(TokenKind::String))
+        {
+            return advance().decoded;
+        }
+        if (atKind(TokenKind::Minus) && negatable(ahead(1)))
+        {
+            advance();
+            return negated(advance());
+        }
+        if (atKind(TokenKind::Integer))
+        {
+            return advance().integer_value;
+        }
+        if (atKind(TokenKind::Float))
+        {
+            return advance().float_value;
+        }
+        expecting("literal");
+        fail();
+    }
+
+    InsertStatement insertBody(const SourcePosition& position)
+    {
+        InsertStatement insert;
+        insert.position = position;
+        expectKeyword("INTO");
+        insert.table = expectName("table name");
+        if (accept(TokenKind::LeftParen))
+        {
+            do
+            {
+                insert.columns.push_back(expectName("column name"));
+            } while (accept(TokenKind::Comma));
+            expect(TokenKind::RightParen);
+        }
+        if (acceptKeywords({"FROM", "INFILE"}))
+        {
+            insert.infile = expect(TokenKind::String).decoded;
+            if (acceptKeyword("FORMAT"))
+            {
+                insert.format = expectName("format name");
+            }
+        }
+        else
+        {
+            expectKeyword("FORMAT");
+            insert.format = expectName("format name");
+        }
+        return insert;
+    }
+
+    // ---- Expressions, lowest precedence first ----
+
+    ExpressionPtr expressionNode(Expression::Node node, const SourcePosition& position) const
+    {
+        ExpressionPtr built = makeExpression(std::move(node), position);
+        if (built->height > kMaxExpressionDepth)
+        {
+            failNesting(position);
+        }
+        return built;
+    }
+
+    ExpressionPtr binaryNode(BinaryOperator op, ExpressionPtr left, ExpressionPtr right,
+                             const SourcePosition& position) const
+    {
+        return expressionNode(BinaryOperation{op, std::move(left), std::move(right)}, position);
+    }
+
+    std::vector<ExpressionPtr> expressionList()
+    {
+        std::vector<ExpressionPtr> list;
+        do
+        {
+            list.push_back(expression());
+        } while (accept(TokenKind::Comma));
+        return list;
+    }
+
+    ExpressionPtr expression()
+    {
+        ExpressionPtr left = conjunction();
+        while (atKeyword("OR"))
+        {
+            const SourcePosition position = advance().position;
+            left = binaryNode(BinaryOperator::Or, std::move(left), conjunction(), position);
+        }
+        expecting("operator");
+        return left;
+    }
+
+    ExpressionPtr conjunction()
+    {
+        ExpressionPtr left = negation();
+        while (atKeyword("AND"))
+        {
+            const SourcePosition position = advance().position;
+            left = binaryNode(BinaryOperator::And, std::move(left), negation(), position);
+        }
+        return left;
+    }
+
+    ExpressionPtr negation()
+    {
+        if (!atKeyword("NOT"))
+        {
+            return comparison();
+        }
+        const SourcePosition position = advance().position;
+        NestingGuard guard(*this);
+        return expressionNode(UnaryOperation{UnaryOperator::Not, negation()}, position);
+    }
+
+    /// Comparisons, [NOT] LIKE, [NOT] ILIKE and [NOT] IN, left-associative as in ClickHouse.
+    ExpressionPtr comparison()
+    {
+        ExpressionPtr left = additive();
+        while (true)
+        {
+            const SourcePosition position = current().position;
+            if (const std::optional<BinaryOperator> op =
+                    operatorFor(kComparisonOperators, current().kind))
+            {
+                advance();
+                left = binaryNode(*op, std::move(left), additive(), position);
+                continue;
+            }
+            const bool negated = atKeyword("NOT") && (atKeyword("LIKE", 1) ||
+                                                      atKeyword("ILIKE", 1) || atKeyword("IN", 1));
+            if (negated)
+            {
+                advance();
+            }
+            if (atKeyword("LIKE") || atKeyword("ILIKE"))
+            {
+                const bool case_insensitive = atKeyword("ILIKE");
+                advance();
+                const BinaryOperator op =
+                    case_insensitive ? (negated ? BinaryOperator::NotILike : BinaryOperator::ILike)
+                                     : (negated ? BinaryOperator::NotLike : BinaryOperator::Like);
+                left = binaryNode(op, std::move(left), additive(), position);
+            }
+            else if (atKeyword("IN"))
+            {
+                advance();
+                left =
+                    expressionNode(InList{std::move(left), parenthesizedList(), negated}, position);
+            }
+            else
+            {
+                return left;
+            }
+        }
+    }
+
+    std::vector<ExpressionPtr> parenthesizedList()
+    {
+        expect(TokenKind::LeftParen);
+        NestingGuard guard(*this);
+        std::vector<ExpressionPtr> list = expressionList();
+        expect(TokenKind::RightParen);
+        return list;
+    }
+
+    template <size_t N>
+    ExpressionPtr binaryChain(const std::array<OperatorToken, N>& operators,
+                              ExpressionPtr (Parser::*operand)())
+    {
+        ExpressionPtr left = (this->*operand)();
+        while (const std::optional<BinaryOperator> op = operatorFor(operators, current().kind))
+        {
+            const SourcePosition position = advance().position;
+            left = binaryNode(*op, std::move(left), (this->*operand)(), position);
+        }
+        return left;
+    }
+
+    ExpressionPtr additive() { return binaryChain(kAdditiveOperators, &Parser::multiplicative); }
+    ExpressionPtr multiplicative() { return binaryChain(kMultiplicativeOperators, &Parser::unary); }
+
+    static bool negatable(const Token& token)
+    {
+        return token.kind == TokenKind::Float ||
+               (token.kind == TokenKind::Integer && token.integer_value <= kMaxNegatableInteger);
+    }
+
+    /// The literal -number; -0 stays UInt64 0, as 0 is.
+    static LiteralValue negated(const Token& number)
+    {
+        if (number.kind == TokenKind::Float)
+        {
+            return -number.float_value;
+        }
+        if (number.integer_value == 0)
+        {
+            return uint64_t{0};
+        }
+        return -static_cast<int64_t>(number.integer_value - 1) - 1;
+    }
+
+    /// A minus directly before a number makes a negative literal (so IN (-1, 6) holds two
+    /// literals); before anything else it negates.
+    ExpressionPtr unary()
+    {
+        if (!atKind(TokenKind::Minus))
+        {
+            return primary();
+        }
+        const SourcePosition position = advance().position;
+        if (negatable(current()))
+        {
+            return expressionNode(Literal{negated(advance())}, position);
+        }
+        NestingGuard guard(*this);
+        return expressionNode(UnaryOperation{UnaryOperator::Negate, unary()}, position);
+    }
+
+    ExpressionPtr primary()
+    {
+        const Token& token = current();
+        const SourcePosition position = token.position;
+        switch (token.kind)
+        {
+            case TokenKind::Integer:
+                advance();
+                return expressionNode(Literal{token.integer_value}, position);
+            case TokenKind::Float:
+                advance();
+                return expressionNode(Literal{token.float_value}, position);
+            case TokenKind::String:
+                advance();
+                return expressionNode(Literal{token.decoded}, position);
+            case TokenKind::LeftParen:
+            {
+                advance();
+                NestingGuard guard(*this);
+                ExpressionPtr inner = expression();
+                expect(TokenKind::RightParen);
+                return inner;
+            }
+            case TokenKind::Word:
+                if (atKeyword("CASE"))
+                {
+                    return caseExpression();
+                }
+                if (atKeyword("EXTRACT") && atKind(TokenKind::LeftParen, 1) &&
+                    atKind(TokenKind::Word, 2) && atKeyword("FROM", 3))
+                {
+                    return extract();
+                }
+                if (isReservedKeyword(token.text))
+                {
+                    break;
+                }
+                return nameOrCall(std::string(token.text));
+            case TokenKind::QuotedIdentifier:
+                return nameOrCall(token.decoded);
+            default:
+                break;
+        }
+        expecting("expression");
+        fail();
+    }
+
+    ExpressionPtr nameOrCall(std::string name)
+    {
+        const SourcePosition position = advance().position;
+        // Not accept(): a '(' is not worth listing among the expectations after every name.
+        if (!atKind(TokenKind::LeftParen))
+        {
+            return expressionNode(ColumnRef{std::move(name)}, position);
+        }
+        advance();
+        NestingGuard guard(*this);
+        FunctionCall call{std::move(name), {}, false};
+        if (atKind(TokenKind::Star))
+        {
+            call.arguments.push_back(expressionNode(Asterisk{}, advance().position));
+        }
+        else
+        {
+            expecting(describeTokenKind(TokenKind::Star));
+            call.distinct = acceptKeyword("DISTINCT");
+            const bool no_arguments = !call.distinct && atKind(TokenKind::RightParen);
+            if (!no_arguments)
+            {
+                if (!call.distinct)
+                {
+                    expecting(describeTokenKind(TokenKind::RightParen));
+                }
+                call.arguments = expressionList();
+            }
+        }
+        expect(TokenKind::RightParen);
+        return expressionNode(std::move(call), position);
+    }
+
+    ExpressionPtr caseExpression()
+    {
+        const SourcePosition position = advance().position;
+        NestingGuard guard(*this);
+        CaseExpression case_expression;
+        if (!atKeyword("WHEN"))
+        {
+            expecting("WHEN");
+            case_expression.operand = expression();
+        }
+        expectKeyword("WHEN");
+        do
+        {
+            ExpressionPtr condition = expression();
+            expectKeyword("THEN");
+            case_expression.branches.push_back({std::move(condition), expression()});
+        } while (acceptKeyword("WHEN"));
+        if (acceptKeyword("ELSE"))
+        {
+            case_expression.else_result = expression();
+        }
+        expectKeyword("END");
+        return expressionNode(std::move(case_expression), position);
+    }
+
+    /// extract(part FROM source); the caller saw `extract ( word FROM`.
+    ExpressionPtr extract()
+    {
+        const SourcePosition position = advance().position;
+        advance();
+        const Token& part_name = advance();
+        const std::optional<DatePart> part = datePartFromName(part_name.text);
+        if (!part)
+        {
+            failAt(part_name.position,
+                   "unknown date part '" + std::string(part_name.text) +
+                       "' in extract: expected YEAR, QUARTER, MONTH, WEEK, DAY, HOUR, MINUTE or "
+                       "SECOND");
+        }
+        advance();
+        NestingGuard guard(*this);
+        ExpressionPtr source = expression();
+        expect(TokenKind::RightParen);
+        return expressionNode(Extract{*part, std::move(source)}, position);
+    }
+
+    std::string_view text_;
+    std::vector<Token> tokens_;
+    size_t index_ = 0;
+    size_t depth_ = 0;
+    /// What the checks at the current token looked for, in the order they looked.
+    std::vector<std::string> expected_;
+};
+
+}  // namespace
+
+Statement parseStatement(std::string_view text)
+{
+    return Parser(text).singleStatement();
+}
+
+std::vector<Statement> parseScript(std::string_view text)
+{
+    return Parser(text).script();
+}
+
+SelectStatement parseSelect(std::string_view text)
+{
+    return Parser(text).singleSelect();
+}
+
+ExpressionPtr parseExpression(std::string_view text)
+{
+    return Parser(text).singleExpression();
+}
+
+}  // namespace granary::sql

@@ -1,0 +1,65 @@
+#include "engine/sql/statement.h"
+
+#include <algorithm>
+
+namespace granary::sql
+{
+
+bool operator==(const SelectStatement& left, const SelectStatement& right)
+{
+    const auto same_item = [](const SelectItem& a, const SelectItem& b)
+    { return sameExpression(a.expression, b.expression) && a.alias == b.alias; };
+    const auto same_order = [](const OrderByItem& a, const OrderByItem& b)
+    { return sameExpression(a.expression, b.expression) && a.descending == b.descending; };
+    return std::equal(left.items.begin(), left.items.end(), right.items.begin(), right.items.end(),
+                      same_item) &&
+           left.from == right.from && sameExpression(left.where, right.where) &&
+           sameExpressions(left.group_by, right.group_by) &&
+           sameExpression(left.having, right.having) &&
+           std::equal(left.order_by.begin(), left.order_by.end(), right.order_by.begin(),
+                      right.order_by.end(), same_order) &&
+           left.limit == right.limit && left.offset == right.offset;
+}
+
+bool operator==(const CreateTableStatement& left, const CreateTableStatement& right)
+{
+    const auto same_column = [](const ColumnDefinition& a, const ColumnDefinition& b)
+    {
+        return a.name == b.name && a.type == b.type && a.not_null == b.not_null &&
+               sameExpression(a.default_value, b.default_value);
+    };
+    const auto same_setting = [](const Setting& a, const Setting& b)
+    { return a.name == b.name && a.value == b.value; };
+    return left.table == right.table && left.or_replace == right.or_replace &&
+           left.if_not_exists == right.if_not_exists &&
+           std::equal(left.columns.begin(), left.columns.end(), right.columns.begin(),
+                      right.columns.end(), same_column) &&
+           sameExpressions(left.primary_key, right.primary_key) && left.engine == right.engine &&
+           sameExpressions(left.engine_arguments, right.engine_arguments) &&
+           sameExpressions(left.order_by, right.order_by) &&
+           std::equal(left.settings.begin(), left.settings.end(), right.settings.begin(),
+                      right.settings.end(), same_setting);
+}
+
+bool operator==(const InsertStatement& left, const InsertStatement& right)
+{
+    return left.table == right.table && left.columns == right.columns &&
+           left.infile == right.infile && left.format == right.format;
+}
+
+bool operator==(const DropTableStatement& left, const DropTableStatement& right)
+{
+    return left.table == right.table && left.if_exists == right.if_exists;
+}
+
+bool operator==(const ShowTablesStatement&, const ShowTablesStatement&)
+{
+    return true;
+}
+
+bool operator==(const DescribeTableStatement& left, const DescribeTableStatement& right)
+{
+    return left.table == right.table;
+}
+
+}  // namespace granary::sql
