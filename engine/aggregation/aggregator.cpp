@@ -10,6 +10,8 @@
 #include "engine/aggregation/partial_aggregate.h"
 #include "engine/aggregation/result_builder.h"
 #include "engine/common/exception.h"
+#include "engine/observe/profile_events.h"
+#include "engine/observe/resource_snapshot.h"
 
 namespace granary
 {
@@ -119,8 +121,9 @@ std::vector<std::unique_ptr<Partial>> runPartialPhase(const Plan& plan,
                                context.checkCancelled();
                                TaskTimer timer(recorder);
                                const size_t first = morsel * morsel_rows;
-                               partials[worker]->aggregate(
-                                   first, std::min(morsel_rows, plan.rows - first));
+                               const size_t rows = std::min(morsel_rows, plan.rows - first);
+                               partials[worker]->aggregate(first, rows);
+                               ProfileEvents::increment(ProfileEvent::RowsRead, rows);
                            }
                        });
     return partials;
@@ -138,6 +141,11 @@ Block aggregateByKey(const Plan& plan, const AggregationSettings& settings, Quer
     std::vector<Partial*> partials;
     for (auto& partial : all_partials)
     {
+        if (partial)
+        {
+            ProfileEvents::increment(ProfileEvent::ArenaBytes, partial->arena().bytesReserved());
+            ProfileEvents::increment(ProfileEvent::TwoLevelConversions, partial->conversions());
+        }
         if (partial && partial->rows() > 0)
         {
             partials.push_back(partial.get());
@@ -211,7 +219,11 @@ Block aggregateByKey(const Plan& plan, const AggregationSettings& settings, Quer
             }
             PhaseRecorder convert(stats.phase(QueryPhase::kConvert));
             context.runTasks(convert, to_convert.size(),
-                             [&](size_t i, TaskTimer&) { to_convert[i]->convertToTwoLevel(); });
+                             [&](size_t i, TaskTimer&)
+                             {
+                                 to_convert[i]->convertToTwoLevel();
+                                 ProfileEvents::increment(ProfileEvent::TwoLevelConversions);
+                             });
         }
     }
 
@@ -237,6 +249,7 @@ Block aggregateByKey(const Plan& plan, const AggregationSettings& settings, Quer
                 merge, kMergeBuckets,
                 [&](size_t bucket, TaskTimer& timer)
                 {
+                    ProfileEvents::increment(ProfileEvent::MergeTasks);
                     MergeContext merge_context{&context, &merge, &timer};
                     for (Partial* source : sources)
                     {
@@ -417,7 +430,14 @@ Block Aggregator::execute(const BlockView& input, QueryContext& context) const
 
     QueryStats& stats = context.stats();
     stats.input_rows += plan.rows;
-    Block result = dispatch(plan, settings_, context);
+    const ResourceSnapshot before = ResourceSnapshot::take();
+    Block result;
+    {
+        ProfileEventsThreadScope events(context.profileEvents());
+        result = dispatch(plan, settings_, context);
+    }
+    stats.resources = ResourceSnapshot::take() - before;
+    stats.profile_events = context.profileEvents().snapshot();
     stats.result_rows = result.rows();
     stats.peak_memory_bytes = context.memory().peakBytes();
     return result;

@@ -9,6 +9,7 @@
 #include "engine/exec/executor.h"
 #include "engine/exec/phase_recorder.h"
 #include "engine/exec/query_stats.h"
+#include "engine/observe/profile_events.h"
 
 namespace granary
 {
@@ -29,6 +30,9 @@ public:
     QueryStats& stats() { return stats_; }
     const QueryStats& stats() const { return stats_; }
     size_t threads() const { return executor_.threads(); }
+
+    /// The query's event counters: tasks are attached to them while they run.
+    QueryProfileEvents& profileEvents() { return profile_events_; }
 
     void cancel() { cancelled_.store(true, std::memory_order_relaxed); }
     bool isCancelled() const { return cancelled_.load(std::memory_order_relaxed); }
@@ -65,6 +69,7 @@ public:
                           {
                               checkCancelled();
                               MemoryTrackerScope scope(&memory_);
+                              ProfileEventsThreadScope events(profile_events_);
                               body(i);
                           });
     }
@@ -84,6 +89,7 @@ public:
                 {
                     checkCancelled();
                     MemoryTrackerScope scope(&memory_);
+                    ProfileEventsThreadScope events(profile_events_);
                     const int64_t start = threadCpuNanoseconds();
                     body(i);
                     const int64_t own = threadCpuNanoseconds() - start;
@@ -106,6 +112,7 @@ private:
     Executor executor_;
     MemoryTracker memory_;
     std::atomic<bool> cancelled_{false};
+    QueryProfileEvents profile_events_;
     QueryStats stats_;
 };
 

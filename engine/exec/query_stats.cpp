@@ -107,6 +107,28 @@ std::string QueryStats::toString() const
     std::snprintf(line, sizeof(line), "rows in %zu, rows out %zu, peak tracked memory %zu bytes\n",
                   input_rows, result_rows, peak_memory_bytes);
     out += line;
+    if (resources.allocator_stats_available)
+    {
+        std::snprintf(line, sizeof(line),
+                      "allocator: allocated %+lld B, resident %+lld B; page faults minor %llu "
+                      "major %llu\n",
+                      static_cast<long long>(resources.allocated_bytes),
+                      static_cast<long long>(resources.resident_bytes),
+                      static_cast<unsigned long long>(resources.minor_page_faults),
+                      static_cast<unsigned long long>(resources.major_page_faults));
+        out += line;
+    }
+    for (size_t i = 0; i < kProfileEventCount; ++i)
+    {
+        const auto event = static_cast<ProfileEvent>(i);
+        if (profile_events[event] != 0)
+        {
+            std::snprintf(line, sizeof(line), "event %-24s %llu\n",
+                          std::string(profileEventName(event)).c_str(),
+                          static_cast<unsigned long long>(profile_events[event]));
+            out += line;
+        }
+    }
     return out;
 }
 

@@ -5,6 +5,9 @@
 #include <string>
 #include <string_view>
 
+#include "engine/observe/profile_event.h"
+#include "engine/observe/resource_snapshot.h"
+
 namespace granary
 {
 
@@ -55,7 +58,9 @@ struct QueryStats
     size_t parallel_state_merges = 0;  ///< Keyed distinct states merged bucket-parallel.
     size_t input_rows = 0;
     size_t result_rows = 0;
-    size_t peak_memory_bytes = 0;  ///< Tracked (tables, arenas), at most the memory limit.
+    size_t peak_memory_bytes = 0;       ///< Tracked (tables, arenas), at most the memory limit.
+    ProfileEventCounts profile_events;  ///< Counted by the query's tasks only.
+    ResourceUsage resources;  ///< Allocator bytes and page faults, process-wide, over the query.
 
     PhaseStats& phase(QueryPhase p) { return phases[static_cast<size_t>(p)]; }
     const PhaseStats& phase(QueryPhase p) const { return phases[static_cast<size_t>(p)]; }

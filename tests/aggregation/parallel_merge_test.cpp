@@ -117,6 +117,12 @@ TEST(ParallelMerge, LargeKeyedDistinctStatesMergeBucketParallel)
     EXPECT_EQ(testing::compareWithReference(result, 1, specs, reference), "");
     // 4 groups × 3 merges each (4 partials), all large.
     EXPECT_EQ(context.stats().parallel_state_merges, 12u);
+    // The query's events count exactly its own work.
+    const ProfileEventCounts& events = context.stats().profile_events;
+    EXPECT_EQ(events[ProfileEvent::RowsRead], rows);
+    EXPECT_EQ(events[ProfileEvent::MergeTasks],
+              context.stats().merge_path == MergePath::kSerial ? 0u : 256u);
+    EXPECT_GT(events[ProfileEvent::ArenaBytes], 0u);
     EXPECT_GT(context.stats().phase(QueryPhase::kMerge).tasks, 256u);
 }
 
