@@ -22,7 +22,8 @@ SimdLevel levelFromEnvironment()
     const std::optional<SimdLevel> level = parseSimdLevel(requested);
     if (!level)
     {
-        std::fprintf(stderr, "granary: ignoring GRANARY_SIMD=%s (use scalar, sse, avx2 or avx512)\n",
+        std::fprintf(stderr,
+                     "granary: ignoring GRANARY_SIMD=%s (use scalar, sse, avx2 or avx512)\n",
                      requested);
         return widest;
     }
@@ -36,7 +37,10 @@ SimdLevel levelFromEnvironment()
 
 }  // namespace
 
-std::string_view simdLevelName(SimdLevel level) { return kLevelNames[static_cast<size_t>(level)]; }
+std::string_view simdLevelName(SimdLevel level)
+{
+    return kLevelNames[static_cast<size_t>(level)];
+}
 
 std::optional<SimdLevel> parseSimdLevel(std::string_view name)
 {

@@ -9,7 +9,7 @@ BUILD_TYPE="${BUILD_TYPE:-Release}"
 # Each line: a Debian package the build or the tests need.
 GRANARY_PACKAGES=(
     cmake ninja-build g++ pkg-config
-    libjemalloc-dev libabsl-dev libtbb-dev libgtest-dev libgmock-dev libbenchmark-dev
+    libjemalloc-dev libabsl-dev libtbb-dev libgtest-dev libgmock-dev libbenchmark-dev libhyperscan-dev
 )
 
 granary_install_missing_packages() {

@@ -1,6 +1,7 @@
 // Hash-table benchmark: Granary's tables against absl::flat_hash_map and std::unordered_map on
 // the same data in the same run. Throughput is in rows per second ("rows/s" counter).
 #include <absl/container/flat_hash_map.h>
+#include <absl/container/flat_hash_set.h>
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -13,6 +14,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "alloc/arena.h"
+#include "engine/datagen/url_generator.h"
 #include "hashtables/batch.h"
 #include "hashtables/hash_map.h"
 #include "hashtables/merge.h"
@@ -94,16 +97,6 @@ const std::vector<uint64_t>& integerKeys(size_t distinct, Distribution distribut
         }
     }
     return keys;
-}
-
-size_t distinctIn(const std::vector<uint64_t>& keys)
-{
-    absl::flat_hash_map<uint64_t, char> seen;
-    for (uint64_t key : keys)
-    {
-        seen[key];
-    }
-    return seen.size();
 }
 
 void reportRows(benchmark::State& state, size_t rows_per_iteration, size_t groups)
@@ -207,7 +200,129 @@ void mergeStandard(Table& merged, const Table& partial)
     }
 }
 
+/// URL-like strings: `distinct` different URLs (from the generator the synthetic hits table
+/// uses), drawn uniformly or Zipf into benchRows() rows of views into the pool.
+struct StringKeys
+{
+    std::vector<std::string> pool;
+    std::vector<std::string_view> rows;
+};
+
+const StringKeys& stringKeys(size_t distinct, Distribution distribution)
+{
+    static std::map<std::pair<size_t, Distribution>, StringKeys> cache;
+    StringKeys& keys = cache[{distinct, distribution}];
+    if (keys.rows.empty())
+    {
+        datagen::UrlGenerator generator(distinct);
+        absl::flat_hash_set<std::string> seen;
+        while (keys.pool.size() < distinct)
+        {
+            std::string url = generator.nextUrl();
+            if (seen.insert(url).second)
+            {
+                keys.pool.push_back(std::move(url));
+            }
+        }
+        const auto indices = drawIndices(benchRows(), distinct, distribution, distinct + 2);
+        keys.rows.resize(indices.size());
+        for (size_t i = 0; i < indices.size(); ++i)
+        {
+            keys.rows[i] = keys.pool[indices[i]];
+        }
+    }
+    return keys;
+}
+
+/// Granary: the length-dispatched string table with keys copied into an arena, batched.
+struct GranaryStringCount
+{
+    static constexpr const char* kName = "granary";
+    static size_t count(const std::vector<std::string_view>& rows)
+    {
+        Arena arena;
+        StringHashMap<uint64_t> table(&arena);
+        emplaceBatch(table, rows.data(), rows.size(),
+                     [](uint64_t* count, bool, size_t) { ++*count; });
+        return table.size();
+    }
+};
+
+/// absl with owned std::string keys and heterogeneous lookup by string_view (no copy on hits).
+struct AbslStringCount
+{
+    static constexpr const char* kName = "absl";
+    static size_t count(const std::vector<std::string_view>& rows)
+    {
+        absl::flat_hash_map<std::string, uint64_t> table;
+        for (std::string_view key : rows)
+        {
+            auto it = table.find(absl::string_view(key.data(), key.size()));
+            if (it == table.end())
+            {
+                table.emplace(std::string(key), 1);
+            }
+            else
+            {
+                ++it->second;
+            }
+        }
+        return table.size();
+    }
+};
+
+struct TransparentStringHash
+{
+    using is_transparent = void;
+    size_t operator()(std::string_view key) const { return std::hash<std::string_view>()(key); }
+};
+
+struct StdStringCount
+{
+    static constexpr const char* kName = "std";
+    static size_t count(const std::vector<std::string_view>& rows)
+    {
+        std::unordered_map<std::string, uint64_t, TransparentStringHash, std::equal_to<>> table;
+        for (std::string_view key : rows)
+        {
+            auto it = table.find(key);
+            if (it == table.end())
+            {
+                table.emplace(std::string(key), 1);
+            }
+            else
+            {
+                ++it->second;
+            }
+        }
+        return table.size();
+    }
+};
+
+template <typename Impl>
+void registerStringCount(Distribution distribution, size_t distinct)
+{
+    const std::string name = std::string("BM_CountByString/") + Impl::kName + "/" +
+                             distributionName(distribution) + "/" + std::to_string(distinct);
+    benchmark::RegisterBenchmark(name.c_str(),
+                                 [=](benchmark::State& state)
+                                 {
+                                     const auto& keys = stringKeys(distinct, distribution);
+                                     size_t groups = 0;
+                                     for (auto _ : state)
+                                     {
+                                         groups = Impl::count(keys.rows);
+                                         benchmark::DoNotOptimize(groups);
+                                     }
+                                     reportRows(state, keys.rows.size(), groups);
+                                 })
+        ->Unit(benchmark::kMillisecond)
+        ->MinTime(1.0);
+}
+
 const std::vector<size_t> kDistinctCounts = {1'000, 100'000, 1'000'000, 10'000'000};
+/// String cardinalities: 10M distinct URLs (about 1 GB of keys) would not fit beside the rows.
+const std::vector<size_t> kDistinctStrings = {1'000, 100'000, 1'000'000};
 
 template <typename Impl>
 void registerCount(Distribution distribution, size_t distinct)
@@ -225,9 +340,9 @@ void registerMerge(Distribution distribution, size_t distinct, MergeInto merge_i
 {
     const std::string name = std::string("BM_Merge/") + Impl::kName + "/" +
                              distributionName(distribution) + "/" + std::to_string(distinct);
-    benchmark::RegisterBenchmark(name.c_str(),
-                                 [=](benchmark::State& state)
-                                 { mergePartials<Impl>(state, distinct, distribution, merge_into); })
+    benchmark::RegisterBenchmark(
+        name.c_str(), [=](benchmark::State& state)
+        { mergePartials<Impl>(state, distinct, distribution, merge_into); })
         ->Unit(benchmark::kMillisecond)
         ->MinTime(1.0);
 }
@@ -245,6 +360,15 @@ void registerAll()
     }
     for (Distribution distribution : {Distribution::kUniform, Distribution::kZipf})
     {
+        for (size_t distinct : kDistinctStrings)
+        {
+            registerStringCount<GranaryStringCount>(distribution, distinct);
+            registerStringCount<AbslStringCount>(distribution, distinct);
+            registerStringCount<StdStringCount>(distribution, distinct);
+        }
+    }
+    for (Distribution distribution : {Distribution::kUniform, Distribution::kZipf})
+    {
         for (size_t distinct : kDistinctCounts)
         {
             registerMerge<GranaryCount>(
@@ -257,6 +381,60 @@ void registerAll()
     }
 }
 
+/// Prints the usual table, then a summary: per benchmark case, the rows/s of each
+/// implementation and Granary's ratio to each baseline, all from this run.
+class RatioSummaryReporter : public benchmark::ConsoleReporter
+{
+public:
+    void ReportRuns(const std::vector<Run>& runs) override
+    {
+        ConsoleReporter::ReportRuns(runs);
+        for (const Run& run : runs)
+        {
+            if (run.run_type != Run::RT_Iteration)
+            {
+                continue;
+            }
+            // "BM_CountByKey/granary/uniform/1000/min_time:1.000" -> case and implementation.
+            const std::string name = run.benchmark_name();
+            const size_t first = name.find('/');
+            const size_t second = name.find('/', first + 1);
+            const size_t options = name.find("/min_time");
+            const std::string impl = name.substr(first + 1, second - first - 1);
+            const std::string label = name.substr(0, first) + name.substr(second, options - second);
+            auto counter = run.counters.find("rows/s");
+            if (counter != run.counters.end())
+            {
+                if (rows_per_second_.find(label) == rows_per_second_.end())
+                {
+                    order_.push_back(label);
+                }
+                rows_per_second_[label][impl] = counter->second.value;
+            }
+        }
+    }
+
+    void Finalize() override
+    {
+        ConsoleReporter::Finalize();
+        std::printf("\n%-40s %14s %14s %14s %12s %12s\n", "summary (rows/s)", "granary", "absl",
+                    "std", "vs absl", "vs std");
+        for (const std::string& label : order_)
+        {
+            auto& by_impl = rows_per_second_[label];
+            const double granary = by_impl["granary"];
+            std::printf("%-40s %14.3e %14.3e %14.3e %11.2fx %11.2fx\n", label.c_str(), granary,
+                        by_impl["absl"], by_impl["std"],
+                        by_impl["absl"] > 0 ? granary / by_impl["absl"] : 0.0,
+                        by_impl["std"] > 0 ? granary / by_impl["std"] : 0.0);
+        }
+    }
+
+private:
+    std::vector<std::string> order_;
+    std::map<std::string, std::map<std::string, double>> rows_per_second_;
+};
+
 }  // namespace
 }  // namespace granary
 
@@ -264,7 +442,8 @@ int main(int argc, char** argv)
 {
     benchmark::Initialize(&argc, argv);
     granary::registerAll();
-    benchmark::RunSpecifiedBenchmarks();
+    granary::RatioSummaryReporter reporter;
+    benchmark::RunSpecifiedBenchmarks(&reporter);
     benchmark::Shutdown();
     return 0;
 }

@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "simd/case_sensitivity.h"
+#include "simd/search_options.h"
 
 namespace granary::simd::internal
 {
@@ -14,14 +14,10 @@ namespace granary::simd::internal
 /// the haystack byte wherever the needle byte is a letter, then comparing with the lower case.
 constexpr uint8_t kAsciiCaseBit = 0x20;
 
-/// Which two needle bytes the first filter compares.
-enum class FilterPairChoice : uint8_t
+inline bool isAsciiLetter(uint8_t byte)
 {
-    /// needle[0] and needle[1], as in the classic two-character filter.
-    FirstTwo,
-    /// The pair rarest by a static byte-frequency table of URL-like text.
-    RarestInUrls,
-};
+    return (byte | kAsciiCaseBit) >= 'a' && (byte | kAsciiCaseBit) <= 'z';
+}
 
 /// Everything the kernels need to look for one needle, prepared once per needle.
 struct SearchPlan
@@ -40,7 +36,7 @@ struct SearchPlan
     uint64_t head_mask = 0;
 };
 
-/// Prepares the plan for `needle` (which must not be empty).
+/// Prepares the plan for `needle`. Kernels never see an empty needle: callers answer it directly.
 SearchPlan makeSearchPlan(std::string_view needle, CaseSensitivity case_sensitivity,
                           FilterPairChoice pair_choice);
 
