@@ -248,33 +248,41 @@ struct GranaryStringCount
     }
 };
 
-/// absl with owned std::string keys and heterogeneous lookup by string_view (no copy on hits).
+struct TransparentStringHash
+{
+    using is_transparent = void;
+    size_t operator()(std::string_view key) const { return std::hash<std::string_view>()(key); }
+};
+
+/// A baseline map with owned std::string keys, looked up by view (no copy on hits): absl with
+/// its heterogeneous lookup, std with a transparent hash.
+template <typename Map, typename ToKeyView>
+size_t countOwnedStrings(const std::vector<std::string_view>& rows, ToKeyView to_key_view)
+{
+    Map table;
+    for (std::string_view key : rows)
+    {
+        auto it = table.find(to_key_view(key));
+        if (it == table.end())
+        {
+            table.emplace(std::string(key), 1);
+        }
+        else
+        {
+            ++it->second;
+        }
+    }
+    return table.size();
+}
+
 struct AbslStringCount
 {
     static constexpr const char* kName = "absl";
     static size_t count(const std::vector<std::string_view>& rows)
     {
-        absl::flat_hash_map<std::string, uint64_t> table;
-        for (std::string_view key : rows)
-        {
-            auto it = table.find(absl::string_view(key.data(), key.size()));
-            if (it == table.end())
-            {
-                table.emplace(std::string(key), 1);
-            }
-            else
-            {
-                ++it->second;
-            }
-        }
-        return table.size();
+        return countOwnedStrings<absl::flat_hash_map<std::string, uint64_t>>(
+            rows, [](std::string_view key) { return absl::string_view(key.data(), key.size()); });
     }
-};
-
-struct TransparentStringHash
-{
-    using is_transparent = void;
-    size_t operator()(std::string_view key) const { return std::hash<std::string_view>()(key); }
 };
 
 struct StdStringCount
@@ -282,20 +290,9 @@ struct StdStringCount
     static constexpr const char* kName = "std";
     static size_t count(const std::vector<std::string_view>& rows)
     {
-        std::unordered_map<std::string, uint64_t, TransparentStringHash, std::equal_to<>> table;
-        for (std::string_view key : rows)
-        {
-            auto it = table.find(key);
-            if (it == table.end())
-            {
-                table.emplace(std::string(key), 1);
-            }
-            else
-            {
-                ++it->second;
-            }
-        }
-        return table.size();
+        return countOwnedStrings<
+            std::unordered_map<std::string, uint64_t, TransparentStringHash, std::equal_to<>>>(
+            rows, [](std::string_view key) { return key; });
     }
 };
 
