@@ -79,6 +79,19 @@ Block finalizeGroups(Table& table, const Plan& plan)
     {
         keys.emplace_back(type);
     }
+    // Appending millions of values one by one would regrow every column many times.
+    if constexpr (requires { table.size(); })
+    {
+        const size_t groups = table.size();
+        for (Column& key : keys)
+        {
+            key.reserve(groups);
+        }
+        for (Block::Entry& entry : fragment.columns)
+        {
+            entry.column.reserve(groups);
+        }
+    }
     forEachGroup(table,
                  [&](const auto& key, StatePointer state)
                  {
