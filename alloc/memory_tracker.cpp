@@ -6,7 +6,7 @@ extern "C" size_t nallocx(size_t size, int flags) __attribute__((weak));
 namespace granary
 {
 
-thread_local MemoryTracker* MemoryTracker::current_ = nullptr;
+constinit thread_local MemoryTracker* MemoryTracker::current_ = nullptr;
 
 size_t allocationSize(size_t bytes)
 {

@@ -48,7 +48,8 @@ public:
 
 private:
     friend class MemoryTrackerScope;
-    static thread_local MemoryTracker* current_;
+    // constinit: no dynamic initialization, so other files read it without a TLS wrapper call.
+    static constinit thread_local MemoryTracker* current_;
 
     const size_t limit_bytes_;
     std::atomic<size_t> used_bytes_{0};
