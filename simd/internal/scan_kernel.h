@@ -278,7 +278,6 @@ class ColumnScan
 public:
     ColumnScan(const SearchPlan& plan, StringColumnView column, Visitor& visitor)
         : plan_(plan),
-          filter_(plan),
           visitor_(visitor),
           chars_(column.chars),
           cursor_(column.offsets, column.rows),
@@ -294,17 +293,22 @@ public:
         {
             return;
         }
+        // Locals rather than members: the visitors store bytes, which may alias any member, and
+        // would make the loop reload the filter and its bounds from memory on every iteration.
+        const PairFilter<Vector, kFoldCase> filter(plan_);
+        const char* const chars = chars_;
+        const uint64_t end = end_;
         uint64_t block = begin_;
         uint64_t resume = begin_;
         const size_t step_reach = plan_.second_position + kStepBytes;
-        while (end_ - block >= step_reach)
+        while (end - block >= step_reach)
         {
             for (size_t line = 0; line < kStepBytes; line += kCacheLineBytes)
             {
-                prefetch(chars_, block + kPrefetchBytes + line);
+                prefetch(chars, block + kPrefetchBytes + line);
             }
-            const uint64_t low = filter_.blockCandidates(chars_ + block);
-            const uint64_t high = filter_.blockCandidates(chars_ + block + kBlockBytes);
+            const uint64_t low = filter.blockCandidates(chars + block);
+            const uint64_t high = filter.blockCandidates(chars + block + kBlockBytes);
             if ((low | high) != 0) [[unlikely]]
             {
                 resume = visitCandidates(low, block, resume);
@@ -315,9 +319,9 @@ public:
             block += kStepBytes;
         }
         const size_t block_reach = plan_.second_position + kBlockBytes;
-        while (end_ - block >= block_reach)
+        while (end - block >= block_reach)
         {
-            resume = visitCandidates(filter_.blockCandidates(chars_ + block), block, resume);
+            resume = visitCandidates(filter.blockCandidates(chars + block), block, resume);
             block += kBlockBytes;
         }
         scanTail(resume > block ? resume : block);
@@ -433,7 +437,6 @@ private:
     }
 
     const SearchPlan& plan_;
-    const PairFilter<Vector, kFoldCase> filter_;
     Visitor& visitor_;
     const char* chars_;
     RowCursor cursor_;
