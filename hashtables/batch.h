@@ -30,9 +30,9 @@ void prefetchSlot(const Table& table, const Key& key, uint64_t hash)
 
 /// Emplaces keys[0..count) into `table`, calling on_cell(emplace_result, inserted, row) for
 /// each row, in row order. Hashes are computed a batch at a time, so the probes of later rows
-/// can be prefetched while earlier rows are inserted. Tables with an emplaceMany (single- and
-/// two-level) run their own tight loop; the others (string and direct-mapped tables) prefetch the
-/// slot of each key kPrefetchRowsAhead rows ahead here.
+/// can be prefetched while earlier rows are inserted. Single-level tables run their own tight
+/// loop (emplaceMany); the others (two-level, string and direct-mapped tables) prefetch the slot
+/// of each key kPrefetchRowsAhead rows ahead here.
 template <typename Table, typename Key, typename OnCell>
 void emplaceBatch(Table& table, const Key* keys, size_t count, OnCell&& on_cell)
 {

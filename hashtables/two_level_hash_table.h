@@ -48,23 +48,6 @@ public:
     }
     Cell* emplace(const Key& key, bool& inserted) { return emplace(key, hash(key), inserted); }
 
-    /// Same contract as HashTable::emplaceMany. A two-level table is large by construction,
-    /// so the cells of later rows are always prefetched.
-    template <typename OnCell>
-    void emplaceMany(const Key* keys, const uint64_t* hashes, size_t count, OnCell&& on_cell)
-    {
-        for (size_t i = 0; i < count; ++i)
-        {
-            if (i + kPrefetchRowsAhead < count)
-            {
-                prefetch(hashes[i + kPrefetchRowsAhead]);
-            }
-            bool inserted;
-            Cell* cell = emplace(keys[i], hashes[i], inserted);
-            on_cell(cell, inserted, i);
-        }
-    }
-
     Cell* find(const Key& key, uint64_t hash) { return buckets_[bucketOf(hash)].find(key, hash); }
     Cell* find(const Key& key) { return find(key, hash(key)); }
     const Cell* find(const Key& key) const

@@ -258,32 +258,30 @@ Block aggregateByKey(const Plan& plan, const AggregationSettings& settings, Quer
         else if (path != MergePath::kNone)
         {
             // 256 independent tasks; each merges its bucket (or key range) of every source.
-            context.runTasks(
-                merge, kMergeBuckets,
-                [&](size_t bucket, TaskTimer& timer)
-                {
-                    ProfileEvents::increment(ProfileEvent::MergeTasks);
-                    MergeContext merge_context{&context, &merge, &timer};
-                    for (Partial* source : sources)
-                    {
-                        if constexpr (Method::kHasTwoLevel)
-                        {
-                            mergeGroups(target.twoLevel().bucket(bucket),
-                                        source->twoLevel().bucket(bucket), *plan.layout,
-                                        merge_context);
-                        }
-                        else
-                        {
-                            const size_t slots = Method::Single::kSlotCount;
-                            mergeTables(
-                                target.single(),
-                                source->single().slotRange(bucket * slots / kMergeBuckets,
-                                                           (bucket + 1) * slots / kMergeBuckets),
-                                [&](StatePointer& into, StatePointer from)
-                                { plan.layout->mergeStates(into, from, merge_context); });
-                        }
-                    }
-                });
+            context.runTasks(merge, kMergeBuckets,
+                             [&](size_t bucket, TaskTimer& timer)
+                             {
+                                 ProfileEvents::increment(ProfileEvent::MergeTasks);
+                                 MergeContext merge_context{&context, &merge, &timer};
+                                 for (Partial* source : sources)
+                                 {
+                                     if constexpr (Method::kHasTwoLevel)
+                                     {
+                                         mergeGroups(target.twoLevel().bucket(bucket),
+                                                     source->twoLevel().bucket(bucket),
+                                                     *plan.layout, merge_context);
+                                     }
+                                     else
+                                     {
+                                         const size_t slots = Method::Single::kSlotCount;
+                                         mergeGroups(target.single(),
+                                                     source->single().slotRange(
+                                                         bucket * slots / kMergeBuckets,
+                                                         (bucket + 1) * slots / kMergeBuckets),
+                                                     *plan.layout, merge_context);
+                                     }
+                                 }
+                             });
         }
     }
 

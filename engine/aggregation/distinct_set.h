@@ -170,7 +170,7 @@ public:
     {
         Traits::merge(target.two_level_->bucket(bucket), source.two_level_->bucket(bucket));
     }
-    static constexpr size_t kBucketCount = 256;
+    static constexpr size_t kBucketCount = TwoLevel::kBucketCount;
 
     /// Frees the elements (a source after it was merged away); the set stays usable.
     void clear()

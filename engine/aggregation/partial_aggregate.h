@@ -46,8 +46,8 @@ void forEachGroup(Table& table, F&& f)
 /// Folds the groups of `source` into `target` (same table kind): new keys take over the
 /// source's states, existing ones merge them. String keys keep pointing into the source's
 /// arena, which lives until the result is built, so no arena is shared between threads.
-template <typename Table>
-void mergeGroups(Table& target, const Table& source, const AggregateLayout& layout,
+template <typename Table, typename Source>
+void mergeGroups(Table& target, const Source& source, const AggregateLayout& layout,
                  MergeContext& context)
 {
     auto merge_states = [&](StatePointer& into, StatePointer from)
