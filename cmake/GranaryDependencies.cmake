@@ -41,3 +41,38 @@ if(GRANARY_BUILD_BENCHMARKS)
         granary_missing_package("Google Benchmark" "libbenchmark-dev")
     endif()
 endif()
+
+find_package(CLI11 CONFIG QUIET)
+if(NOT CLI11_FOUND)
+    granary_missing_package("CLI11" "libcli11-dev")
+endif()
+
+find_package(fmt CONFIG QUIET)
+if(NOT fmt_FOUND)
+    granary_missing_package("fmt" "libfmt-dev")
+endif()
+
+find_package(nlohmann_json CONFIG QUIET)
+if(NOT nlohmann_json_FOUND)
+    granary_missing_package("nlohmann-json" "nlohmann-json3-dev")
+endif()
+
+pkg_check_modules(RE2 QUIET IMPORTED_TARGET re2)
+if(NOT RE2_FOUND)
+    granary_missing_package("RE2" "libre2-dev")
+endif()
+
+pkg_check_modules(LZ4 QUIET IMPORTED_TARGET liblz4)
+if(NOT LZ4_FOUND)
+    granary_missing_package("liblz4" "liblz4-dev")
+endif()
+
+pkg_check_modules(HWLOC QUIET IMPORTED_TARGET hwloc)
+if(NOT HWLOC_FOUND)
+    granary_missing_package("hwloc" "libhwloc-dev")
+endif()
+
+pkg_check_modules(LIBEDIT QUIET IMPORTED_TARGET libedit)
+if(NOT LIBEDIT_FOUND)
+    granary_missing_package("libedit" "libedit-dev")
+endif()
