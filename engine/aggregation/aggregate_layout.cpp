@@ -1,6 +1,9 @@
 #include "engine/aggregation/aggregate_layout.h"
 
 #include <algorithm>
+#include <string>
+
+#include "engine/common/exception.h"
 
 namespace granary
 {
@@ -9,6 +12,12 @@ AggregateLayout::AggregateLayout(std::vector<Entry> entries) : entries_(std::mov
 {
     for (Entry& entry : entries_)
     {
+        if (entry.argument_columns.size() > kMaxArguments)
+        {
+            throw Exception(ErrorCode::kBadArguments, entry.function->name() + " takes at most " +
+                                                          std::to_string(kMaxArguments) +
+                                                          " arguments");
+        }
         const size_t alignment = entry.function->stateAlignment();
         total_size_ = (total_size_ + alignment - 1) / alignment * alignment;
         entry.offset = total_size_;
@@ -57,22 +66,34 @@ void AggregateLayout::mergeStates(char* target, char* source, MergeContext& cont
     }
 }
 
-void AggregateLayout::addBatch(size_t first_row, size_t count, char* const* places,
-                               Arena& arena) const
+AggregateLayout::Arguments AggregateLayout::gatherArguments(const Entry& entry,
+                                                            const ColumnView* columns)
+{
+    Arguments arguments;
+    for (size_t i = 0; i < entry.argument_columns.size(); ++i)
+    {
+        arguments[i] = columns[entry.argument_columns[i]];
+    }
+    return arguments;
+}
+
+void AggregateLayout::addBatch(const ColumnView* columns, size_t first_row, size_t count,
+                               char* const* places, Arena& arena) const
 {
     for (const Entry& entry : entries_)
     {
-        entry.function->addBatch(entry.arguments.data(), first_row, count, places, entry.offset,
-                                 arena);
+        const Arguments arguments = gatherArguments(entry, columns);
+        entry.function->addBatch(arguments.data(), first_row, count, places, entry.offset, arena);
     }
 }
 
-void AggregateLayout::addBatchSinglePlace(size_t first_row, size_t count, char* place,
-                                          Arena& arena) const
+void AggregateLayout::addBatchSinglePlace(const ColumnView* columns, size_t first_row, size_t count,
+                                          char* place, Arena& arena) const
 {
     for (const Entry& entry : entries_)
     {
-        entry.function->addBatchSinglePlace(entry.arguments.data(), first_row, count,
+        const Arguments arguments = gatherArguments(entry, columns);
+        entry.function->addBatchSinglePlace(arguments.data(), first_row, count,
                                             place + entry.offset, arena);
     }
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -20,7 +21,8 @@ public:
     struct Entry
     {
         AggregateFunctionPtr function;
-        std::vector<ColumnView> arguments;
+        /// Positions of the arguments among a morsel's columns.
+        std::vector<size_t> argument_columns;
         std::string result_name;
         size_t offset = 0;
     };
@@ -35,11 +37,20 @@ public:
     char* createStates(Arena& arena) const;
     void destroyStates(char* place) const noexcept;
     void mergeStates(char* target, char* source, MergeContext& context) const;
-    /// Adds rows [first_row, first_row + count): row first_row + i to places[i].
-    void addBatch(size_t first_row, size_t count, char* const* places, Arena& arena) const;
-    void addBatchSinglePlace(size_t first_row, size_t count, char* place, Arena& arena) const;
+    /// Functions take at most this many arguments.
+    static constexpr size_t kMaxArguments = 4;
+
+    /// Adds rows [first_row, first_row + count) of a morsel's `columns`: row first_row + i to
+    /// places[i].
+    void addBatch(const ColumnView* columns, size_t first_row, size_t count, char* const* places,
+                  Arena& arena) const;
+    void addBatchSinglePlace(const ColumnView* columns, size_t first_row, size_t count, char* place,
+                             Arena& arena) const;
 
 private:
+    using Arguments = std::array<ColumnView, kMaxArguments>;
+    static Arguments gatherArguments(const Entry& entry, const ColumnView* columns);
+
     std::vector<Entry> entries_;
     size_t total_size_ = 0;
     size_t alignment_ = 1;

@@ -25,22 +25,26 @@ constexpr size_t kMergeBuckets = 256;
 /// The resolved input of one aggregation.
 struct Plan
 {
-    std::vector<ColumnView> key_columns;
+    const AggregationInput* input = nullptr;
+    std::vector<size_t> key_columns;  ///< Positions among the input's columns.
     std::vector<TypeId> key_types;
     std::vector<std::string> key_names;
     std::unique_ptr<AggregateLayout> layout;
-    size_t rows = 0;
 };
 
-ColumnView resolveColumn(const BlockView& input, const std::string& name, std::string_view role)
+/// The position of column `name` among the input's columns.
+size_t resolveColumn(const AggregationInput& input, const std::string& name, std::string_view role)
 {
-    std::optional<ColumnView> column = input.find(name);
-    if (!column)
+    const std::vector<InputColumn>& columns = input.columns();
+    for (size_t i = 0; i < columns.size(); ++i)
     {
-        throw Exception(ErrorCode::kUnknownColumn,
-                        "unknown column '" + name + "' in " + std::string(role));
+        if (columns[i].name == name)
+        {
+            return i;
+        }
     }
-    return *column;
+    throw Exception(ErrorCode::kUnknownColumn,
+                    "unknown column '" + name + "' in " + std::string(role));
 }
 
 /// An empty block with the result's schema: the key columns, then the aggregates.
@@ -113,11 +117,12 @@ std::vector<std::unique_ptr<Partial>> runPartialPhase(const Plan& plan,
                                                       QueryContext& context, size_t min_workers,
                                                       MakePartial&& make_partial)
 {
-    const size_t morsel_rows = std::max<size_t>(settings.morsel_rows, 1);
-    const size_t morsels = (plan.rows + morsel_rows - 1) / morsel_rows;
+    const AggregationInput& input = *plan.input;
+    const size_t morsels = input.morsels();
     const size_t workers = std::max(min_workers, std::min(context.threads(), morsels));
     std::vector<std::unique_ptr<Partial>> partials(workers);
     std::atomic<size_t> next_morsel{0};
+    std::atomic<size_t> input_rows{0};
     PhaseRecorder recorder(context.stats().phase(QueryPhase::kPartial));
     // Dynamic: whoever is free takes the next morsel. Deterministic: worker w takes morsels
     // w, w + workers, ... (reproducible partial contents for tests and studies).
@@ -126,6 +131,8 @@ std::vector<std::unique_ptr<Partial>> runPartialPhase(const Plan& plan,
                        [&](size_t worker)
                        {
                            partials[worker] = make_partial();
+                           const std::unique_ptr<MorselBuffers> buffers = input.makeBuffers();
+                           std::vector<ColumnView> columns;
                            auto next = [&](size_t previous)
                            { return dynamic ? next_morsel++ : previous + workers; };
                            for (size_t morsel = dynamic ? next_morsel++ : worker; morsel < morsels;
@@ -133,12 +140,13 @@ std::vector<std::unique_ptr<Partial>> runPartialPhase(const Plan& plan,
                            {
                                context.checkCancelled();
                                TaskTimer timer(recorder);
-                               const size_t first = morsel * morsel_rows;
-                               const size_t rows = std::min(morsel_rows, plan.rows - first);
-                               partials[worker]->aggregate(first, rows);
+                               const size_t rows = input.produce(morsel, buffers.get(), columns);
+                               partials[worker]->aggregate(columns, rows);
+                               input_rows.fetch_add(rows, std::memory_order_relaxed);
                                ProfileEvents::increment(ProfileEvent::RowsRead, rows);
                            }
                        });
+    context.stats().input_rows += input_rows.load();
     return partials;
 }
 
@@ -408,16 +416,21 @@ Aggregator::Aggregator(std::vector<std::string> keys, std::vector<AggregateDescr
 
 Block Aggregator::execute(const BlockView& input, QueryContext& context) const
 {
-    input.checkEqualLengths();
+    const BlockViewInput morsels(input, settings_.morsel_rows);
+    return execute(morsels, context);
+}
+
+Block Aggregator::execute(const AggregationInput& input, QueryContext& context) const
+{
     // The calling thread's frees (partials at the end) are charged to the query too.
     MemoryTrackerScope memory_scope(&context.memory());
     Plan plan;
-    plan.rows = input.rows();
+    plan.input = &input;
     for (const std::string& key : keys_)
     {
-        const ColumnView column = resolveColumn(input, key, "GROUP BY");
+        const size_t column = resolveColumn(input, key, "GROUP BY");
         plan.key_columns.push_back(column);
-        plan.key_types.push_back(column.type);
+        plan.key_types.push_back(input.columns()[column].type);
         plan.key_names.push_back(key);
     }
     std::vector<AggregateLayout::Entry> entries;
@@ -427,10 +440,10 @@ Block Aggregator::execute(const BlockView& input, QueryContext& context) const
         std::vector<AggregateArgument> arguments;
         for (const std::string& argument : aggregate.arguments)
         {
-            const ColumnView column =
+            const size_t column =
                 resolveColumn(input, argument, "arguments of " + aggregate.function);
-            entry.arguments.push_back(column);
-            arguments.push_back({argument, column.type});
+            entry.argument_columns.push_back(column);
+            arguments.push_back({argument, input.columns()[column].type});
         }
         entry.function = createAggregateFunction(aggregate.function, arguments, settings_.distinct);
         entry.result_name =
@@ -440,7 +453,6 @@ Block Aggregator::execute(const BlockView& input, QueryContext& context) const
     plan.layout = std::make_unique<AggregateLayout>(std::move(entries));
 
     QueryStats& stats = context.stats();
-    stats.input_rows += plan.rows;
     const ResourceSnapshot before = ResourceSnapshot::take();
     Block result;
     {

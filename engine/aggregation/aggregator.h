@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/aggregation/aggregation_input.h"
 #include "engine/aggregation/aggregation_settings.h"
 #include "engine/columns/block.h"
 #include "engine/exec/query_context.h"
@@ -32,6 +33,8 @@ public:
     /// Throws Exception (unknown column, type mismatch, cancelled) or MemoryLimitExceeded;
     /// either way every state and table is freed. Statistics go to context.stats().
     Block execute(const BlockView& input, QueryContext& context) const;
+    /// The same over morsels produced on the query's threads (a scan with filters).
+    Block execute(const AggregationInput& input, QueryContext& context) const;
 
     const AggregationSettings& settings() const { return settings_; }
 

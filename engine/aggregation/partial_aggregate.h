@@ -71,11 +71,12 @@ public:
     using Key = typename Method::Key;
     using Single = typename Method::Single;
 
-    PartialAggregate(const AggregateLayout& layout, const std::vector<ColumnView>& keys,
+    /// `key_columns`: positions of the keys among each morsel's columns.
+    PartialAggregate(const AggregateLayout& layout, std::vector<size_t> key_columns,
                      const AggregationSettings& settings)
         : layout_(layout),
           settings_(settings),
-          extractor_(keys),
+          key_columns_(std::move(key_columns)),
           single_(Method::makeSingle(&arena_)),
           keys_(kAggregationBatchRows),
           places_(kAggregationBatchRows)
@@ -93,13 +94,19 @@ public:
     PartialAggregate(const PartialAggregate&) = delete;
     PartialAggregate& operator=(const PartialAggregate&) = delete;
 
-    /// Aggregates rows [first_row, first_row + count) of the input.
-    void aggregate(size_t first_row, size_t count)
+    /// Aggregates the `count` rows of a morsel's `columns`.
+    void aggregate(const std::vector<ColumnView>& columns, size_t count)
     {
-        for (size_t begin = first_row; begin < first_row + count; begin += kAggregationBatchRows)
+        std::vector<ColumnView> keys;
+        for (size_t column : key_columns_)
         {
-            const size_t rows = std::min(kAggregationBatchRows, first_row + count - begin);
-            extractor_.extract(begin, rows, keys_.data());
+            keys.push_back(columns[column]);
+        }
+        typename Method::Extractor extractor(keys);
+        for (size_t begin = 0; begin < count; begin += kAggregationBatchRows)
+        {
+            const size_t rows = std::min(kAggregationBatchRows, count - begin);
+            extractor.extract(begin, rows, keys_.data());
             if constexpr (Method::kHasTwoLevel)
             {
                 if (two_level_)
@@ -115,7 +122,7 @@ public:
             {
                 emplaceRows(*single_, rows);
             }
-            layout_.addBatch(begin, rows, places_.data(), arena_);
+            layout_.addBatch(columns.data(), begin, rows, places_.data(), arena_);
             rows_ += rows;
             convertIfLarge();
         }
@@ -209,7 +216,7 @@ private:
 
     const AggregateLayout& layout_;
     const AggregationSettings& settings_;
-    typename Method::Extractor extractor_;
+    std::vector<size_t> key_columns_;
     Arena arena_;
     std::unique_ptr<Single> single_;
     std::unique_ptr<typename TwoLevelOf<Method>::type> two_level_;
@@ -232,9 +239,9 @@ public:
     PartialAggregateWithoutKey(const PartialAggregateWithoutKey&) = delete;
     PartialAggregateWithoutKey& operator=(const PartialAggregateWithoutKey&) = delete;
 
-    void aggregate(size_t first_row, size_t count)
+    void aggregate(const std::vector<ColumnView>& columns, size_t count)
     {
-        layout_.addBatchSinglePlace(first_row, count, state_, arena_);
+        layout_.addBatchSinglePlace(columns.data(), 0, count, state_, arena_);
         rows_ += count;
     }
     char* state() { return state_; }
