@@ -50,6 +50,13 @@ public:
     void appendRange(const ColumnView& source, size_t begin, size_t count);
 
     void reserve(size_t rows, size_t string_bytes = 0);
+    /// Removes every row, keeping the buffers' capacity for reuse.
+    void clear()
+    {
+        bytes_.clear();
+        chars_.clear();
+        offsets_.resize(isString(type_) ? 1 : 0);
+    }
     /// Sets the row count of a fixed-width column, zero-filling new rows; for bulk writes
     /// through mutableData().
     void resizeFixed(size_t rows) { bytes_.resize(rows * width()); }

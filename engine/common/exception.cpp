@@ -37,6 +37,32 @@ std::string_view errorCodeName(ErrorCode code)
             return "CANNOT_OPEN_FILE";
         case ErrorCode::kNotImplemented:
             return "NOT_IMPLEMENTED";
+        case ErrorCode::kNotAnAggregate:
+            return "NOT_AN_AGGREGATE";
+        case ErrorCode::kUnknownPacketFromClient:
+            return "UNKNOWN_PACKET_FROM_CLIENT";
+        case ErrorCode::kUnexpectedPacketFromClient:
+            return "UNEXPECTED_PACKET_FROM_CLIENT";
+        case ErrorCode::kUnknownSetting:
+            return "UNKNOWN_SETTING";
+        case ErrorCode::kTooLargeSize:
+            return "TOO_LARGE_STRING_SIZE";
+        case ErrorCode::kTimeoutExceeded:
+            return "TIMEOUT_EXCEEDED";
+        case ErrorCode::kTooManyConnections:
+            return "NO_FREE_CONNECTION";
+        case ErrorCode::kNetworkError:
+            return "NETWORK_ERROR";
+        case ErrorCode::kChecksumDoesntMatch:
+            return "CHECKSUM_DOESNT_MATCH";
+        case ErrorCode::kUnknownCompressionMethod:
+            return "UNKNOWN_COMPRESSION_METHOD";
+        case ErrorCode::kUnknownType:
+            return "UNKNOWN_TYPE";
+        case ErrorCode::kQueryIsTooLarge:
+            return "QUERY_IS_TOO_LARGE";
+        case ErrorCode::kAuthenticationFailed:
+            return "AUTHENTICATION_FAILED";
     }
     return "UNKNOWN";
 }

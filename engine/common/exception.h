@@ -25,6 +25,19 @@ enum class ErrorCode : int
     kCorruptedData = 246,
     kCannotOpenFile = 76,
     kNotImplemented = 48,
+    kNotAnAggregate = 215,
+    kUnknownPacketFromClient = 101,
+    kUnexpectedPacketFromClient = 102,
+    kUnknownSetting = 115,
+    kTooLargeSize = 131,
+    kTimeoutExceeded = 159,
+    kTooManyConnections = 203,
+    kNetworkError = 210,
+    kChecksumDoesntMatch = 40,
+    kUnknownCompressionMethod = 89,
+    kUnknownType = 50,
+    kQueryIsTooLarge = 393,
+    kAuthenticationFailed = 516,
 };
 
 std::string_view errorCodeName(ErrorCode code);

@@ -96,6 +96,15 @@ std::string QueryStats::toString() const
                   single_level_partials, two_level_partials,
                   std::string(mergePathName(merge_path)).c_str());
     out += line;
+    if (!aggregates.empty())
+    {
+        out += "aggregates (" + std::to_string(aggregates.size()) + "):";
+        for (const std::string& aggregate : aggregates)
+        {
+            out += " " + aggregate;
+        }
+        out += "\n";
+    }
     if (single_level_sets + two_level_sets > 0)
     {
         std::snprintf(line, sizeof(line),

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "engine/observe/profile_event.h"
 #include "engine/observe/resource_snapshot.h"
@@ -58,6 +59,8 @@ struct QueryStats
     size_t parallel_state_merges = 0;  ///< Keyed distinct states merged bucket-parallel.
     size_t input_rows = 0;
     size_t result_rows = 0;
+    /// The aggregate functions the query computed, each once (after rewrites).
+    std::vector<std::string> aggregates;
     size_t peak_memory_bytes = 0;       ///< Tracked (tables, arenas), at most the memory limit.
     ProfileEventCounts profile_events;  ///< Counted by the query's tasks only.
     ResourceUsage resources;  ///< Allocator bytes and page faults, process-wide, over the query.

@@ -46,8 +46,8 @@ struct QueryResult
 {
     Block block;  ///< Named, typed result columns; empty for statements that return nothing.
     QueryStats stats;
-    size_t rows_read = 0;   ///< Rows scanned (after granule skipping).
-    size_t bytes_read = 0;  ///< Bytes of the columns scanned.
+    size_t rows_read = 0;     ///< Rows scanned (after granule skipping).
+    size_t bytes_read = 0;    ///< Bytes of the columns scanned.
     size_t rows_written = 0;  ///< INSERT: rows loaded.
     double elapsed_seconds = 0;
 };

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 
 namespace granary::sql
 {
@@ -14,6 +15,12 @@ struct SourcePosition
     size_t column = 1;
     size_t offset = 0;
 };
+
+/// "line 3, column 14": how error messages name a place in the query.
+inline std::string describePosition(const SourcePosition& position)
+{
+    return "line " + std::to_string(position.line) + ", column " + std::to_string(position.column);
+}
 
 /// Bytes 10xxxxxx continue a UTF-8 character and do not start a column of their own.
 inline bool isUtf8ContinuationByte(char c)

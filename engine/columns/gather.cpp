@@ -1,0 +1,73 @@
+#include "engine/columns/gather.h"
+
+#include <string>
+
+#include "engine/common/exception.h"
+
+namespace granary
+{
+namespace
+{
+
+void gatherStrings(const ColumnView& source, size_t begin, std::span<const uint32_t> offsets,
+                   Column& to)
+{
+    const size_t old_rows = to.size();
+    const uint64_t old_bytes = to.view().offsets[old_rows];
+    uint64_t new_bytes = 0;
+    for (const uint32_t offset : offsets)
+    {
+        new_bytes += source.offsets[begin + offset + 1] - source.offsets[begin + offset];
+    }
+    to.resizeStrings(old_rows + offsets.size(), old_bytes + new_bytes);
+    char* chars = to.mutableChars();
+    uint64_t* row_ends = to.mutableOffsets();
+    uint64_t end = old_bytes;
+    for (size_t i = 0; i < offsets.size(); ++i)
+    {
+        const std::string_view value = source.stringAt(begin + offsets[i]);
+        if (!value.empty())
+        {
+            std::memcpy(chars + end, value.data(), value.size());
+        }
+        end += value.size();
+        row_ends[old_rows + i + 1] = end;
+    }
+}
+
+}  // namespace
+
+void gatherRows(const ColumnView& source, size_t begin, std::span<const uint32_t> offsets,
+                Column& to)
+{
+    if (to.type() != source.type)
+    {
+        if (to.size() != 0)
+        {
+            throw Exception(ErrorCode::kLogicalError,
+                            "gatherRows: cannot append " + std::string(typeName(source.type)) +
+                                " rows to a non-empty " + std::string(typeName(to.type())) +
+                                " column");
+        }
+        to = Column(source.type);
+    }
+    if (isString(source.type))
+    {
+        gatherStrings(source, begin, offsets, to);
+        return;
+    }
+    dispatchFixedType(source.type,
+                      [&]<typename T>(TypeTag<T>)
+                      {
+                          const size_t old_rows = to.size();
+                          to.resizeFixed(old_rows + offsets.size());
+                          T* out = to.mutableData<T>() + old_rows;
+                          const T* values = static_cast<const T*>(source.data) + begin;
+                          for (size_t i = 0; i < offsets.size(); ++i)
+                          {
+                              out[i] = values[offsets[i]];
+                          }
+                      });
+}
+
+}  // namespace granary

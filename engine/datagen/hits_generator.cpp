@@ -1,0 +1,550 @@
+#include "engine/datagen/hits_generator.h"
+
+#include <algorithm>
+#include <array>
+#include <string>
+
+#include "engine/common/exception.h"
+#include "engine/datagen/hits_column_models.h"
+#include "engine/datagen/hits_schema.h"
+#include "engine/datagen/hits_targets.h"
+#include "engine/datagen/hits_text.h"
+#include "hashtables/hash.h"
+
+namespace granary::datagen
+{
+namespace targets = hits_targets;
+
+namespace
+{
+
+/// Tags that separate the random streams of one chunk (and of one entity kind).
+enum Stream : uint64_t
+{
+    kUserStream = 1,
+    kUserAttributes,
+    kCounterStream,
+    kTimeStream,
+    kPhraseStream,
+    kUrlStream,
+    kTitleStream,
+    kRefererStream,
+    kFlagStream,
+    kEngineStream,
+    kClientStream,
+    kWatchStream,
+    kStreamCount,
+};
+
+uint64_t chunkStreamSeed(uint64_t seed, size_t chunk, Stream stream)
+{
+    return mixSeed(seed, chunk * 1024 + stream);
+}
+
+constexpr size_t kUserHeavyHitters = targets::kHeavyUserRows.size();
+constexpr size_t kTailCounters = 8000;
+constexpr size_t kInventedRegions = 6000;
+constexpr size_t kMobileModels = 2000;
+constexpr double kMobileUserShare = 0.08;
+constexpr double kMobileRowShareOfMobileUser = targets::kMobileModelShare / kMobileUserShare;
+constexpr double kHotCounterIsLinkShare = 0.35;
+constexpr int64_t kHeavyClientIps[] = {-39921974, -1698104457, -1175819552, 1696638182, 1138507705};
+constexpr double kHeavyClientIpRows[] = {47008, 29121, 25333, 20220, 15778};
+/// The real table has rows on about 17 of July's 30 dates [T]; which ones is not published.
+constexpr std::array<int, 17> kActiveJulyDays = {2,  3,  4,  5,  8,  9,  10, 11, 12,
+                                                 15, 16, 17, 18, 22, 23, 24, 31};
+/// Moscow-time hourly traffic profile (night low, evening peak) [E].
+constexpr std::array<double, 24> kHourWeights = {3, 2, 1.5, 1, 1, 1.2, 2,   3, 4.5, 5.5, 6,   6,
+                                                 6, 6, 6,   6, 6, 6,   6.5, 7, 7,   6.5, 5.5, 4};
+constexpr std::string_view kPlantedReferer =
+    "http://irr.ru/index.php?showalbum/login-kupit-prodat,938303130";
+
+std::vector<int64_t> distinctRandomIds(Random& random, size_t count, int64_t low, int64_t high,
+                                       const std::vector<int64_t>& exclude)
+{
+    std::vector<int64_t> ids;
+    std::vector<int64_t> taken = exclude;
+    std::sort(taken.begin(), taken.end());
+    while (ids.size() < count)
+    {
+        const auto id = static_cast<int64_t>(
+            random.between(static_cast<uint64_t>(low), static_cast<uint64_t>(high)));
+        if (!std::binary_search(taken.begin(), taken.end(), id))
+        {
+            ids.push_back(id);
+            taken.insert(std::upper_bound(taken.begin(), taken.end(), id), id);
+        }
+    }
+    return ids;
+}
+
+/// Head values with their published row counts, then `tail` invented ids sharing the rest of
+/// the rows with Zipf-Mandelbrot weights 1 / (rank + 30).
+template <size_t HeadSize>
+WeightedChoice headAndTail(const std::array<targets::ValueRows, HeadSize>& head, size_t tail,
+                           int64_t tail_high, Random& random)
+{
+    std::vector<int64_t> values;
+    std::vector<double> weights;
+    double head_rows = 0;
+    for (const auto& [value, rows] : head)
+    {
+        values.push_back(value);
+        weights.push_back(rows);
+        head_rows += rows;
+    }
+    const std::vector<int64_t> invented = distinctRandomIds(random, tail, 1, tail_high, values);
+    double harmonic = 0;
+    for (size_t rank = 0; rank < tail; ++rank)
+    {
+        harmonic += 1.0 / static_cast<double>(rank + 30);
+    }
+    const double tail_rows = targets::kRealRows - head_rows;
+    for (size_t rank = 0; rank < tail; ++rank)
+    {
+        values.push_back(invented[rank]);
+        weights.push_back(tail_rows / static_cast<double>(rank + 30) / harmonic);
+    }
+    return WeightedChoice(std::move(values), weights);
+}
+
+SkewedIndex::Shape userShape(uint64_t rows)
+{
+    SkewedIndex::Shape shape;
+    for (const double heavy : targets::kHeavyUserRows)
+    {
+        shape.heavy_shares.push_back(heavy / targets::kRealRows);
+    }
+    shape.draws = static_cast<double>(rows);
+    shape.expected_distinct = targets::kUserDistinctShare * static_cast<double>(rows);
+    return shape;
+}
+
+SkewedIndex::Shape phraseShape(uint64_t rows)
+{
+    SkewedIndex::Shape shape;
+    shape.zipf_size = 1000;
+    // The top of a 1000-value Zipf head with this share lands near the top phrase's 0.07%.
+    shape.zipf_share = targets::kTopPhraseShare / targets::kPhraseNonEmptyShare * 7.485;
+    shape.draws = targets::kPhraseNonEmptyShare * static_cast<double>(rows);
+    shape.expected_distinct = targets::kPhraseDistinctShare * static_cast<double>(rows) - 1;
+    return shape;
+}
+
+SkewedIndex::Shape urlShape(uint64_t rows)
+{
+    SkewedIndex::Shape shape;
+    shape.heavy_shares.assign(targets::kTopUrlShares.begin(), targets::kTopUrlShares.end());
+    shape.zipf_size = 20000;
+    shape.zipf_share = 0.10;
+    shape.draws = static_cast<double>(rows);
+    shape.expected_distinct = targets::kUrlDistinctShare * static_cast<double>(rows);
+    return shape;
+}
+
+SkewedIndex::Shape hotCounterUrlShape(uint64_t rows)
+{
+    SkewedIndex::Shape shape;
+    shape.heavy_shares = {targets::kHotCounterTopUrlShare};
+    shape.zipf_size = 300;
+    shape.zipf_share = 0.35;
+    shape.draws = targets::kHotCounterShare * static_cast<double>(rows);
+    shape.expected_distinct = 0.5 * shape.draws;
+    return shape;
+}
+
+SkewedIndex::Shape refererShape(uint64_t rows)
+{
+    SkewedIndex::Shape shape;
+    shape.zipf_size = 10000;
+    shape.zipf_share = 0.05;
+    shape.draws = (1 - targets::kRefererEmptyShare) * static_cast<double>(rows);
+    shape.expected_distinct = targets::kRefererDistinctShare * static_cast<double>(rows);
+    return shape;
+}
+
+int64_t userIdOf(uint64_t seed, uint64_t user)
+{
+    if (user == 0)
+    {
+        return targets::kHeaviestUserId;
+    }
+    // Uniform magnitudes with 22.57% negative values give the published mean 2.529e18.
+    Random random(mixSeed(seed ^ 0x05E4, user));
+    const auto magnitude = static_cast<int64_t>(random.next() >> 1);
+    const int64_t id = random.chance(0.2257) ? -magnitude - 1 : magnitude;
+    return id == targets::kPlantedUserId ? id + 1 : id;
+}
+
+}  // namespace
+
+struct HitsGenerator::Models
+{
+    explicit Models(uint64_t rows, uint64_t seed)
+        : text(seed),
+          users(userShape(rows)),
+          phrases(phraseShape(rows)),
+          urls(urlShape(rows)),
+          hot_counter_urls(hotCounterUrlShape(rows)),
+          referers(refererShape(rows))
+    {
+        Random random(mixSeed(seed, 0xB01D));
+        counters = headAndTail(targets::kCounterRows, kTailCounters, 300000, random);
+        regions = headAndTail(targets::kRegionRows, kInventedRegions, 20000, random);
+
+        std::vector<int64_t> adv_values = {0};
+        std::vector<double> adv_rows = {targets::kRealRows * (1 - targets::kAdvEngineNonZeroShare)};
+        for (const auto& [value, count] : targets::kAdvEngineRows)
+        {
+            adv_values.push_back(value);
+            adv_rows.push_back(count);
+        }
+        adv_engines = WeightedChoice(adv_values, adv_rows);
+
+        std::vector<int64_t> days;
+        std::vector<double> day_weights;
+        for (const int day : kActiveJulyDays)
+        {
+            days.push_back(targets::kFirstDate + day - 2);
+            day_weights.push_back(1.0 + 0.5 * static_cast<double>(random.below(3)));
+        }
+        dates = WeightedChoice(days, day_weights);
+        std::vector<int64_t> hours(24);
+        for (size_t hour = 0; hour < 24; ++hour)
+        {
+            hours[hour] = static_cast<int64_t>(hour);
+        }
+        hour_of_day = WeightedChoice(hours, kHourWeights);
+
+        // Screen widths (weights in %); the obfuscated tail is added per user.
+        const std::vector<int64_t> widths = {1920, 1366, 1280, 1600, 1440, 1680,
+                                             1024, 1536, 2560, 1360, 1093, 800};
+        const std::array<double, 12> width_weights = {22, 17, 11, 9, 7, 7, 11, 3, 3, 4, 4, 2};
+        resolution_widths = WeightedChoice(widths, width_weights);
+        traffic_sources =
+            WeightedChoice({-1, 0, 1, 2, 3, 4, 5, 6, 7, 8},
+                           std::array<double, 10>{30, 25, 10, 20, 5, 2, 2, 5, 0.5, 0.5});
+        search_engines = WeightedChoice(
+            {2, 3, 1, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15},
+            std::array<double, 15>{55, 30, 5, 1, 1, 1, 1, 1, 1, 1, 1, 0.5, 0.5, 0.5, 0.5});
+
+        for (int k = 1; k <= targets::kPlantedUserRows; ++k)
+        {
+            planted_user_rows.push_back(rows * (2 * k - 1) / (2 * targets::kPlantedUserRows));
+        }
+        planted_url_hash = targets::kPlantedUrlHash;
+    }
+
+    HitsText text;
+    SkewedIndex users;
+    SkewedIndex phrases;
+    SkewedIndex urls;
+    SkewedIndex hot_counter_urls;
+    SkewedIndex referers;
+    WeightedChoice counters;
+    WeightedChoice regions;
+    WeightedChoice adv_engines;
+    WeightedChoice dates;
+    WeightedChoice hour_of_day;
+    WeightedChoice resolution_widths;
+    WeightedChoice traffic_sources;
+    WeightedChoice search_engines;
+    std::vector<uint64_t> planted_user_rows;
+    int64_t planted_url_hash;
+};
+
+namespace
+{
+
+/// What a row inherits from its user: users keep region, IP, screen and phone across rows.
+struct UserAttributes
+{
+    int32_t region;
+    int32_t client_ip;
+    int16_t resolution_width;
+    int16_t mobile_phone;
+    int64_t mobile_model;  ///< -1 when the user has no phone model.
+};
+
+UserAttributes userAttributes(const HitsGenerator::Models& models, uint64_t seed, uint64_t user)
+{
+    Random random(mixSeed(seed ^ kUserAttributes, user));
+    UserAttributes attributes{};
+    attributes.region = static_cast<int32_t>(models.regions.sample(random));
+    attributes.client_ip = static_cast<int32_t>(random.next());
+    int64_t width = models.resolution_widths.sample(random);
+    if (random.chance(0.3))
+    {
+        width += static_cast<int64_t>(random.below(301)) - 150;  // Obfuscated, non-standard widths.
+    }
+    attributes.resolution_width = static_cast<int16_t>(width);
+    attributes.mobile_model = -1;
+    if (user >= kUserHeavyHitters && random.chance(kMobileUserShare))
+    {
+        const double kind = random.unit();
+        attributes.mobile_model = kind < 0.7 ? 0
+                                  : kind < 0.76
+                                      ? 1
+                                      : 2 + static_cast<int64_t>(random.below(kMobileModels));
+        attributes.mobile_phone =
+            attributes.mobile_model == 0
+                ? std::array<int16_t, 4>{1, 5, 6, 7}[random.chance(0.85) ? 0 : 1 + random.below(3)]
+            : attributes.mobile_model == 1
+                ? int16_t{6}
+                : static_cast<int16_t>(1 + attributes.mobile_model % 200);
+    }
+    return attributes;
+}
+
+template <typename T>
+T* fixed(Block& block, size_t column)
+{
+    return block.columns[column].column.mutableData<T>();
+}
+
+int64_t hashText(std::string_view text)
+{
+    return static_cast<int64_t>(hashing::hashString(text));
+}
+
+}  // namespace
+
+HitsGenerator::HitsGenerator(uint64_t rows, uint64_t seed)
+    : rows_(rows), seed_(seed), models_(std::make_unique<const Models>(rows, seed))
+{
+}
+
+HitsGenerator::~HitsGenerator() = default;
+HitsGenerator::HitsGenerator(HitsGenerator&&) noexcept = default;
+HitsGenerator& HitsGenerator::operator=(HitsGenerator&&) noexcept = default;
+
+Block HitsGenerator::generateChunk(size_t chunk_index) const
+{
+    if (chunk_index >= chunkCount())
+    {
+        throw Exception(ErrorCode::kBadArguments, "hits chunk " + std::to_string(chunk_index) +
+                                                      " is past the last chunk (" +
+                                                      std::to_string(chunkCount()) + " chunks of " +
+                                                      std::to_string(rows_) + " rows)");
+    }
+    const Models& models = *models_;
+    const uint64_t first_row = chunk_index * kChunkRows;
+    const size_t rows = std::min<uint64_t>(kChunkRows, rows_ - first_row);
+
+    Block block;
+    for (const HitsColumnInfo& info : hitsSchema())
+    {
+        Column column(info.type);
+        if (isString(info.type))
+        {
+            column.reserve(rows, 0);
+        }
+        else
+        {
+            column.resizeFixed(rows);
+        }
+        block.columns.push_back({std::string(info.name), std::move(column)});
+    }
+    auto& url_column = block.columns[HitsColumn::URL].column;
+    auto& title_column = block.columns[HitsColumn::Title].column;
+    auto& referer_column = block.columns[HitsColumn::Referer].column;
+    auto& phrase_column = block.columns[HitsColumn::SearchPhrase].column;
+    auto& model_column = block.columns[HitsColumn::MobilePhoneModel].column;
+    url_column.reserve(rows, rows * 96);
+    title_column.reserve(rows, rows * 90);
+    referer_column.reserve(rows, rows * 80);
+
+    std::vector<Random> streams;
+    for (uint64_t stream = 0; stream < kStreamCount; ++stream)
+    {
+        streams.emplace_back(chunkStreamSeed(seed_, chunk_index, static_cast<Stream>(stream)));
+    }
+    auto* watch_ids = fixed<int64_t>(block, HitsColumn::WatchID);
+    auto* user_ids = fixed<int64_t>(block, HitsColumn::UserID);
+    auto* counter_ids = fixed<int32_t>(block, HitsColumn::CounterID);
+    auto* region_ids = fixed<int32_t>(block, HitsColumn::RegionID);
+    auto* client_ips = fixed<int32_t>(block, HitsColumn::ClientIP);
+    auto* event_times = fixed<uint32_t>(block, HitsColumn::EventTime);
+    auto* event_dates = fixed<uint16_t>(block, HitsColumn::EventDate);
+    auto* resolution_widths = fixed<int16_t>(block, HitsColumn::ResolutionWidth);
+    auto* window_widths = fixed<int16_t>(block, HitsColumn::WindowClientWidth);
+    auto* window_heights = fixed<int16_t>(block, HitsColumn::WindowClientHeight);
+    auto* mobile_phones = fixed<int16_t>(block, HitsColumn::MobilePhone);
+    auto* is_refresh = fixed<int16_t>(block, HitsColumn::IsRefresh);
+    auto* dont_count_hits = fixed<int16_t>(block, HitsColumn::DontCountHits);
+    auto* is_link = fixed<int16_t>(block, HitsColumn::IsLink);
+    auto* is_download = fixed<int16_t>(block, HitsColumn::IsDownload);
+    auto* adv_engines = fixed<int16_t>(block, HitsColumn::AdvEngineID);
+    auto* search_engines = fixed<int16_t>(block, HitsColumn::SearchEngineID);
+    auto* traffic_sources = fixed<int16_t>(block, HitsColumn::TraficSourceID);
+    auto* url_hashes = fixed<int64_t>(block, HitsColumn::URLHash);
+    auto* referer_hashes = fixed<int64_t>(block, HitsColumn::RefererHash);
+
+    Random& user_random = streams[kUserStream];
+    Random& counter_random = streams[kCounterStream];
+    Random& time_random = streams[kTimeStream];
+    Random& phrase_random = streams[kPhraseStream];
+    Random& url_random = streams[kUrlStream];
+    Random& title_random = streams[kTitleStream];
+    Random& referer_random = streams[kRefererStream];
+    Random& flag_random = streams[kFlagStream];
+    Random& engine_random = streams[kEngineStream];
+    Random& client_random = streams[kClientStream];
+    Random& watch_random = streams[kWatchStream];
+    const double heavy_ip_total = 197460 / targets::kRealRows;
+    std::string text;
+
+    for (size_t row = 0; row < rows; ++row)
+    {
+        const uint64_t global_row = first_row + row;
+        // Users.
+        const uint64_t user = models.users.sample(user_random);
+        const UserAttributes attributes = userAttributes(models, seed_, user);
+        const bool planted_user = std::binary_search(models.planted_user_rows.begin(),
+                                                     models.planted_user_rows.end(), global_row);
+        user_ids[row] = planted_user ? targets::kPlantedUserId : userIdOf(seed_, user);
+        region_ids[row] = user_random.chance(0.85)
+                              ? attributes.region
+                              : static_cast<int32_t>(models.regions.sample(user_random));
+        const double ip_unit = client_random.unit();
+        client_ips[row] = attributes.client_ip;
+        if (ip_unit < heavy_ip_total)
+        {
+            double total = 0;
+            for (size_t i = 0; i < std::size(kHeavyClientIps); ++i)
+            {
+                total += kHeavyClientIpRows[i] / targets::kRealRows;
+                if (ip_unit < total)
+                {
+                    client_ips[row] = static_cast<int32_t>(kHeavyClientIps[i]);
+                    break;
+                }
+            }
+        }
+        else if (ip_unit < heavy_ip_total + 0.1)
+        {
+            client_ips[row] = static_cast<int32_t>(client_random.next());
+        }
+        resolution_widths[row] = attributes.resolution_width;
+        window_widths[row] = static_cast<int16_t>(std::max<int64_t>(
+            0, attributes.resolution_width - static_cast<int64_t>(client_random.below(400))));
+        window_heights[row] = static_cast<int16_t>(300 + client_random.below(900));
+        watch_ids[row] = static_cast<int64_t>((watch_random.next() >> 2) | (1ULL << 62));
+
+        // Counter, time and flags.
+        const auto counter = static_cast<int32_t>(models.counters.sample(counter_random));
+        counter_ids[row] = counter;
+        const bool hot = counter == targets::kHotCounter;
+        const int64_t day = hot ? targets::kHotCounterDate : models.dates.sample(time_random);
+        const int64_t second_of_day = hot ? static_cast<int64_t>(time_random.below(86400))
+                                          : models.hour_of_day.sample(time_random) * 3600 +
+                                                static_cast<int64_t>(time_random.below(3600));
+        event_dates[row] = static_cast<uint16_t>(day);
+        event_times[row] =
+            static_cast<uint32_t>(day * 86400 + second_of_day - targets::kMoscowOffsetSeconds);
+        is_refresh[row] = flag_random.chance(targets::kIsRefreshShare);
+        dont_count_hits[row] = flag_random.chance(targets::kDontCountHitsShare);
+        is_link[row] = flag_random.chance(hot ? kHotCounterIsLinkShare : targets::kIsLinkShare);
+        is_download[row] = flag_random.chance(targets::kIsDownloadShare);
+        adv_engines[row] = static_cast<int16_t>(models.adv_engines.sample(engine_random));
+        traffic_sources[row] = static_cast<int16_t>(models.traffic_sources.sample(engine_random));
+
+        // URL and Title.
+        text.clear();
+        bool google_url = false;
+        int64_t url_hash = 0;
+        uint64_t title_index = 0;
+        if (hot)
+        {
+            const uint64_t index = models.hot_counter_urls.sample(url_random);
+            models.text.appendHotCounterUrl(index, text);
+            url_hash = index == 0 ? models.planted_url_hash : hashText(text);
+            title_index = (1ULL << 62) + index / 2;
+        }
+        else
+        {
+            const double kind = url_random.unit();
+            if (kind < targets::kUrlEmptyShare)
+            {
+                url_hash = hashText(text);
+            }
+            else if (kind < targets::kUrlEmptyShare + targets::kUrlGoogleShare)
+            {
+                google_url = true;
+                models.text.appendGoogleUrl(url_random.below(20000), text);
+                url_hash = hashText(text);
+            }
+            else
+            {
+                const uint64_t index = models.urls.sample(url_random);
+                models.text.appendUrl(index, text);
+                url_hash = hashText(text);
+                title_index = index / 2 + 1;
+            }
+        }
+        url_column.appendString(text);
+        url_hashes[row] = url_hash;
+        text.clear();
+        const double title_kind = title_random.unit();
+        if (title_kind < targets::kTitleGoogleShare)
+        {
+            models.text.appendGoogleTitle(title_random.below(5000), text);
+        }
+        else if (title_index != 0 && (hot || title_kind >= targets::kTitleEmptyShare))
+        {
+            models.text.appendTitle(title_index, text);
+        }
+        title_column.appendString(text);
+
+        // Referer.
+        text.clear();
+        if (hot && referer_random.chance(targets::kHotCounterPlantedRefererShare))
+        {
+            referer_column.appendString(kPlantedReferer);
+            referer_hashes[row] = targets::kPlantedRefererHash;
+            traffic_sources[row] = referer_random.chance(0.7) ? -1 : 6;
+        }
+        else
+        {
+            if (!referer_random.chance(targets::kRefererEmptyShare))
+            {
+                const uint64_t index = models.referers.sample(referer_random);
+                models.text.appendReferer(
+                    index, unitFromHash(mixSeed(seed_ ^ kRefererStream, index)), text);
+            }
+            referer_column.appendString(text);
+            referer_hashes[row] = hashText(text);
+        }
+
+        // Search: heavy users almost never search; URLs on google mostly come with a phrase.
+        text.clear();
+        const double search_share = google_url                 ? 0.5
+                                    : user < kUserHeavyHitters ? 0.005
+                                                               : targets::kPhraseNonEmptyShare;
+        if (phrase_random.chance(search_share))
+        {
+            models.text.appendSearchPhrase(models.phrases.sample(phrase_random), text);
+            search_engines[row] = static_cast<int16_t>(models.search_engines.sample(phrase_random));
+        }
+        else
+        {
+            search_engines[row] = 0;
+        }
+        phrase_column.appendString(text);
+
+        // Phones.
+        text.clear();
+        mobile_phones[row] = 0;
+        if (attributes.mobile_model >= 0 && flag_random.chance(kMobileRowShareOfMobileUser))
+        {
+            models.text.appendMobilePhoneModel(static_cast<uint64_t>(attributes.mobile_model),
+                                               text);
+            mobile_phones[row] = attributes.mobile_phone;
+        }
+        model_column.appendString(text);
+    }
+    generateFillerColumns(block, seed_, chunk_index);
+    return block;
+}
+
+}  // namespace granary::datagen

@@ -1,0 +1,432 @@
+#include "engine/datagen/hits_text.h"
+
+#include <array>
+#include <cmath>
+#include <string_view>
+
+#include "engine/datagen/hits_column_models.h"
+
+namespace granary::datagen
+{
+namespace
+{
+
+using namespace std::string_view_literals;
+
+constexpr std::array kCyrillicWords = {
+    "купить"sv,
+    "смотреть"sv,
+    "онлайн"sv,
+    "бесплатно"sv,
+    "погода"sv,
+    "новости"sv,
+    "москва"sv,
+    "фильм"sv,
+    "сериал"sv,
+    "игры"sv,
+    "скачать"sv,
+    "цена"sv,
+    "отзывы"sv,
+    "работа"sv,
+    "квартира"sv,
+    "аренда"sv,
+    "продажа"sv,
+    "авто"sv,
+    "машина"sv,
+    "запчасти"sv,
+    "ремонт"sv,
+    "одежда"sv,
+    "обувь"sv,
+    "детская"sv,
+    "женская"sv,
+    "мужская"sv,
+    "магазин"sv,
+    "каталог"sv,
+    "доставка"sv,
+    "рецепт"sv,
+    "торт"sv,
+    "салат"sv,
+    "музыка"sv,
+    "песни"sv,
+    "книги"sv,
+    "читать"sv,
+    "школа"sv,
+    "курсы"sv,
+    "русский"sv,
+    "язык"sv,
+    "карта"sv,
+    "метро"sv,
+    "билеты"sv,
+    "поезд"sv,
+    "самолет"sv,
+    "отель"sv,
+    "туры"sv,
+    "море"sv,
+    "дача"sv,
+    "сад"sv,
+    "огород"sv,
+    "телефон"sv,
+    "планшет"sv,
+    "ноутбук"sv,
+    "телевизор"sv,
+    "холодильник"sv,
+    "стиральная"sv,
+    "машинка"sv,
+    "диван"sv,
+    "кровать"sv,
+    "шкаф"sv,
+    "кухня"sv,
+    "ванная"sv,
+    "плитка"sv,
+    "обои"sv,
+    "краска"sv,
+    "банк"sv,
+    "кредит"sv,
+    "ипотека"sv,
+    "вклад"sv,
+    "курс"sv,
+    "доллара"sv,
+    "евро"sv,
+    "рубль"sv,
+    "гороскоп"sv,
+    "сонник"sv,
+    "знакомства"sv,
+    "чат"sv,
+    "форум"sv,
+    "блог"sv,
+    "фото"sv,
+    "видео"sv,
+    "клип"sv,
+    "мультфильм"sv,
+    "детей"sv,
+    "новый"sv,
+    "старый"sv,
+    "лучший"sv,
+    "дешево"sv,
+    "недорого"sv,
+    "санкт-петербург"sv,
+    "екатеринбург"sv,
+    "новосибирск"sv,
+    "казань"sv,
+    "самара"sv,
+    "омск"sv,
+    "ростов"sv,
+    "уфа"sv,
+    "пермь"sv,
+    "воронеж"sv,
+    "волгоград"sv,
+    "краснодар"sv,
+    "серия"sv,
+    "сезон"sv,
+    "все"sv,
+    "как"sv,
+    "что"sv,
+    "где"sv,
+    "сколько"sv,
+    "почему"sv,
+    "своими"sv,
+    "руками"sv,
+    "инструкция"sv,
+    "отзыв"sv,
+};
+
+constexpr std::array kLatinWords = {
+    "news"sv,    "catalog"sv, "products"sv, "item"sv,    "page"sv,     "view"sv,    "search"sv,
+    "list"sv,    "forum"sv,   "topic"sv,    "thread"sv,  "user"sv,     "profile"sv, "photo"sv,
+    "video"sv,   "music"sv,   "games"sv,    "auto"sv,    "realty"sv,   "job"sv,     "blog"sv,
+    "post"sv,    "article"sv, "category"sv, "section"sv, "shop"sv,     "cart"sv,    "order"sv,
+    "detail"sv,  "index"sv,   "main"sv,     "region"sv,  "city"sv,     "moscow"sv,  "spb"sv,
+    "weather"sv, "films"sv,   "serial"sv,   "online"sv,  "download"sv, "free"sv,    "mobile"sv,
+    "galaxy"sv,  "table"sv,   "sale"sv,     "price"sv,   "review"sv,   "help"sv,    "about"sv,
+};
+
+constexpr std::array kTopLevelDomains = {".ru"sv, ".ru"sv,   ".ru"sv, ".com"sv, ".net"sv, ".org"sv,
+                                         ".su"sv, ".info"sv, ".ua"sv, ".by"sv,  ".kz"sv};
+
+constexpr std::array kQueryKeys = {"id"sv,  "page"sv, "utm_source"sv, "utm_campaign"sv,
+                                   "ref"sv, "from"sv, "sort"sv,       "p"sv,
+                                   "q"sv,   "city"sv, "type"sv};
+
+/// Referer domains with their weights among non-empty referers; the rest go to invented ones.
+struct WeightedDomain
+{
+    std::string_view domain;
+    double weight;
+};
+constexpr std::array<WeightedDomain, 12> kRefererDomains = {{
+    {"go.mail.ru", 0.14},
+    {"google.ru", 0.029},
+    {"yandex.ru", 0.027},
+    {"vk.com", 0.02},
+    {"bonprix.ru", 0.015},
+    {"e96.ru", 0.0136},
+    {"mysw.info", 0.0131},
+    {"loveplanet.ru", 0.0061},
+    {"gadgets.irr.ru", 0.0047},
+    {"tambov.irr.ru", 0.0042},
+    {"ok.ru", 0.004},
+    {"avito.ru", 0.004},
+}};
+constexpr size_t kInventedDomains = 20000;
+constexpr size_t kHosts = 50000;
+
+template <size_t Size>
+std::string_view pick(const std::array<std::string_view, Size>& words, Random& random)
+{
+    return words[random.below(Size)];
+}
+
+void appendDecimal(uint64_t value, std::string& out)
+{
+    char digits[24];
+    size_t length = 0;
+    do
+    {
+        digits[length++] = static_cast<char>('0' + value % 10);
+        value /= 10;
+    } while (value != 0);
+    while (length > 0)
+    {
+        out += digits[--length];
+    }
+}
+
+/// An invented host name for a host rank: two Latin syllable groups and a top-level domain.
+void appendHostName(uint64_t seed, uint64_t rank, std::string& out)
+{
+    static constexpr std::string_view kSyllables = "kamolirutesanivodepazybu";
+    Random random(mixSeed(seed, rank));
+    const size_t letters = 4 + random.below(8);
+    for (size_t i = 0; i < letters; ++i)
+    {
+        out += kSyllables[random.below(kSyllables.size())];
+    }
+    if (random.chance(0.2))
+    {
+        out += '-';
+        out += pick(kLatinWords, random);
+    }
+    out += pick(kTopLevelDomains, random);
+}
+
+/// Zipf-like rank in [0, size) from a uniform unit: rank = size^unit - 1 gives P(rank) ~ 1/rank.
+uint64_t logUniformRank(double unit, size_t size)
+{
+    return std::min<uint64_t>(
+        static_cast<uint64_t>(std::exp(unit * std::log(static_cast<double>(size)))) - 1, size - 1);
+}
+
+/// A path segment spelling the index, so that distinct indices give distinct strings.
+void appendIndexSegment(uint64_t index, std::string& out)
+{
+    out += "/id";
+    appendDecimal(index, out);
+}
+
+void appendPath(Random& random, size_t segments, std::string& out)
+{
+    for (size_t i = 0; i < segments; ++i)
+    {
+        out += '/';
+        if (random.chance(0.3))
+        {
+            appendDecimal(random.below(1'000'000), out);
+        }
+        else
+        {
+            out += pick(kLatinWords, random);
+            if (random.chance(0.3))
+            {
+                out += '_';
+                out += pick(kLatinWords, random);
+            }
+        }
+    }
+    if (random.chance(0.3))
+    {
+        out += ".html";
+    }
+}
+
+void appendQuery(Random& random, std::string& out)
+{
+    const size_t pairs = 1 + random.below(5);
+    for (size_t i = 0; i < pairs; ++i)
+    {
+        out += i == 0 ? '?' : '&';
+        out += pick(kQueryKeys, random);
+        out += '=';
+        if (random.chance(0.5))
+        {
+            appendDecimal(random.below(100'000'000), out);
+        }
+        else
+        {
+            out += pick(kLatinWords, random);
+        }
+    }
+}
+
+void appendCyrillicWords(Random& random, size_t words, std::string& out)
+{
+    for (size_t i = 0; i < words; ++i)
+    {
+        if (i > 0)
+        {
+            out += ' ';
+        }
+        out += pick(kCyrillicWords, random);
+    }
+}
+
+}  // namespace
+
+void HitsText::appendUrl(uint64_t index, std::string& out) const
+{
+    Random random(mixSeed(seed_ ^ 0x55AA, index));
+    out += random.chance(0.15) ? "https://" : "http://";
+    if (random.chance(0.4))
+    {
+        out += "www.";
+    }
+    appendHostName(seed_, logUniformRank(random.unit(), kHosts), out);
+    appendPath(random, 2 + random.below(4), out);
+    appendIndexSegment(index, out);
+    if (random.chance(0.85))
+    {
+        appendQuery(random, out);
+    }
+}
+
+void HitsText::appendHotCounterUrl(uint64_t index, std::string& out) const
+{
+    Random random(mixSeed(seed_ ^ 0x62, index));
+    out += "http://irr.ru/";
+    out += pick(kLatinWords, random);
+    appendPath(random, random.below(3), out);
+    if (index > 0)
+    {
+        out += "?id=";
+        appendDecimal(index, out);
+    }
+}
+
+void HitsText::appendGoogleUrl(uint64_t index, std::string& out) const
+{
+    Random random(mixSeed(seed_ ^ 0x600613, index));
+    out += random.chance(0.5) ? "http://www.google.ru/search?q="
+                              : "https://googleads.g.doubleclick.net/pagead?id=";
+    appendDecimal(index % 5000, out);
+    appendPath(random, random.below(2), out);
+}
+
+void HitsText::appendTitle(uint64_t index, std::string& out) const
+{
+    Random random(mixSeed(seed_ ^ 0x7171E, index));
+    appendCyrillicWords(random, 3 + random.below(5), out);
+    out += " — ";
+    appendHostName(seed_, logUniformRank(random.unit(), kHosts), out);
+}
+
+void HitsText::appendGoogleTitle(uint64_t index, std::string& out) const
+{
+    Random random(mixSeed(seed_ ^ 0x6006, index));
+    appendCyrillicWords(random, 1 + random.below(3), out);
+    out += random.chance(0.5) ? " - Поиск в Google" : " — Google Chrome";
+}
+
+void HitsText::appendReferer(uint64_t index, double domain_unit, std::string& out) const
+{
+    Random random(mixSeed(seed_ ^ 0x4EFE4E4, index));
+    out += random.chance(0.1) ? "https://" : "http://";
+    if (random.chance(0.3))
+    {
+        out += "www.";
+    }
+    double known_total = 0;
+    for (const WeightedDomain& known : kRefererDomains)
+    {
+        known_total += known.weight;
+        if (domain_unit < known_total)
+        {
+            out += known.domain;
+            break;
+        }
+    }
+    if (domain_unit >= known_total)
+    {
+        const double unit = (domain_unit - known_total) / (1 - known_total);
+        appendHostName(seed_ ^ 0xD0, logUniformRank(unit, kInventedDomains), out);
+    }
+    if (random.chance(0.03))
+    {
+        return;  // No path: Q29's regexp does not match and keeps the whole referer.
+    }
+    appendPath(random, 1 + random.below(4), out);
+    appendIndexSegment(index, out);
+    if (random.chance(0.6))
+    {
+        appendQuery(random, out);
+    }
+}
+
+void HitsText::appendSearchPhrase(uint64_t index, std::string& out) const
+{
+    Random random(mixSeed(seed_ ^ 0x5EA4C4, index));
+    const double prefix = random.unit();
+    if (prefix < 0.005)
+    {
+        out += ' ';
+    }
+    else if (prefix < 0.008)
+    {
+        out += '!';
+    }
+    // The words spell the index in base kCyrillicWords.size(), so distinct indices give
+    // distinct phrases; a seeded offset per position varies the vocabulary between seeds.
+    uint64_t rest = index;
+    for (size_t position = 0;; ++position)
+    {
+        const uint64_t digit =
+            (rest % kCyrillicWords.size() + mixSeed(seed_, position) % kCyrillicWords.size()) %
+            kCyrillicWords.size();
+        out += kCyrillicWords[digit];
+        rest /= kCyrillicWords.size();
+        if (rest == 0)
+        {
+            break;
+        }
+        out += ' ';
+    }
+    if (random.chance(0.1))
+    {
+        out += ' ';
+        out += pick(kLatinWords, random);
+    }
+}
+
+void HitsText::appendMobilePhoneModel(uint64_t index, std::string& out) const
+{
+    if (index == 0)
+    {
+        out += "iPad";
+        return;
+    }
+    if (index == 1)
+    {
+        out += "iPhone";
+        return;
+    }
+    static constexpr std::array kPrefixes = {"GT-I"sv, "GT-P"sv,       "GT-S"sv, "N"sv,
+                                             "A"sv,    "ONE TOUCH "sv, "LG-P"sv, "HTC "sv,
+                                             "SM-G"sv, "LT"sv,         "MT"sv};
+    Random random(mixSeed(seed_ ^ 0x40B11E, index));
+    out += pick(kPrefixes, random);
+    appendDecimal(100 + random.below(9900), out);
+    if (random.chance(0.3))
+    {
+        out += static_cast<char>('A' + random.below(26));
+    }
+}
+
+}  // namespace granary::datagen

@@ -1,0 +1,621 @@
+#include <algorithm>
+#include <string>
+
+#include "engine/common/exception.h"
+#include "engine/expressions/arithmetic.h"
+#include "engine/expressions/calendar.h"
+#include "engine/expressions/column_reference.h"
+#include "engine/expressions/comparison.h"
+#include "engine/expressions/compiled_expression.h"
+#include "engine/expressions/conditional.h"
+#include "engine/expressions/date_functions.h"
+#include "engine/expressions/in_list.h"
+#include "engine/expressions/like.h"
+#include "engine/expressions/logical.h"
+#include "engine/expressions/regexp_replace.h"
+#include "engine/expressions/string_functions.h"
+#include "engine/expressions/type_rules.h"
+#include "engine/sql/aggregate_calls.h"
+#include "engine/sql/formatter.h"
+#include "engine/sql/keywords.h"
+
+namespace granary
+{
+namespace
+{
+
+using sql::BinaryOperator;
+using sql::Expression;
+
+std::string where(const Expression& expression)
+{
+    return "at line " + std::to_string(expression.position.line) + ", column " +
+           std::to_string(expression.position.column);
+}
+
+/// `text` of an expression, for messages.
+std::string quoted(const Expression& expression)
+{
+    return "`" + sql::formatExpression(expression) + "`";
+}
+
+std::string typeText(TypeId type)
+{
+    return std::string(typeName(type));
+}
+
+Column oneValue(TypeId type, const auto& write)
+{
+    Column column(type);
+    write(column);
+    return column;
+}
+
+NodePtr constant(Column value)
+{
+    return std::make_shared<ConstantNode>(std::move(value));
+}
+
+NodePtr defaultValue(TypeId type)
+{
+    return constant(oneValue(type,
+                             [&](Column& column)
+                             {
+                                 if (isString(type))
+                                 {
+                                     column.appendString("");
+                                 }
+                                 else
+                                 {
+                                     column.resizeFixed(1);
+                                 }
+                             }));
+}
+
+/// Replaces a node that reads no column by its value, computed once now.
+NodePtr fold(NodePtr node)
+{
+    if (!node->columns().empty() || node->constantValue())
+    {
+        return node;
+    }
+    Column holder;
+    const ColumnView value = node->evaluate(BlockView{}, 0, 1, holder);
+    Column folded(node->type());
+    folded.appendRange(value, 0, 1);
+    return constant(std::move(folded));
+}
+
+std::optional<ComparisonOperator> comparisonOperator(BinaryOperator op)
+{
+    switch (op)
+    {
+        case BinaryOperator::Equals:
+            return ComparisonOperator::Equals;
+        case BinaryOperator::NotEquals:
+            return ComparisonOperator::NotEquals;
+        case BinaryOperator::Less:
+            return ComparisonOperator::Less;
+        case BinaryOperator::LessOrEquals:
+            return ComparisonOperator::LessOrEquals;
+        case BinaryOperator::Greater:
+            return ComparisonOperator::Greater;
+        case BinaryOperator::GreaterOrEquals:
+            return ComparisonOperator::GreaterOrEquals;
+        default:
+            return std::nullopt;
+    }
+}
+
+std::optional<ArithmeticOperator> arithmeticOperator(BinaryOperator op)
+{
+    switch (op)
+    {
+        case BinaryOperator::Plus:
+            return ArithmeticOperator::Plus;
+        case BinaryOperator::Minus:
+            return ArithmeticOperator::Minus;
+        case BinaryOperator::Multiply:
+            return ArithmeticOperator::Multiply;
+        case BinaryOperator::Divide:
+            return ArithmeticOperator::Divide;
+        case BinaryOperator::Modulo:
+            return ArithmeticOperator::Modulo;
+        default:
+            return std::nullopt;
+    }
+}
+
+class Compiler
+{
+public:
+    explicit Compiler(const ColumnTypeLookup& lookup) : lookup_(lookup) {}
+
+    NodePtr compile(const Expression& expression)
+    {
+        return std::visit([&](const auto& node) { return compileNode(node, expression); },
+                          expression.node);
+    }
+
+private:
+    NodePtr compileNode(const sql::Literal& literal, const Expression&)
+    {
+        return std::visit(
+            [](const auto& value)
+            {
+                using V = std::decay_t<decltype(value)>;
+                if constexpr (std::is_same_v<V, std::string>)
+                {
+                    return constant(oneValue(TypeId::String,
+                                             [&](Column& column) { column.appendString(value); }));
+                }
+                else
+                {
+                    const TypeId type = std::is_same_v<V, uint64_t>  ? TypeId::UInt64
+                                        : std::is_same_v<V, int64_t> ? TypeId::Int64
+                                                                     : TypeId::Float64;
+                    return constant(
+                        oneValue(type, [&](Column& column) { column.template append<V>(value); }));
+                }
+            },
+            literal.value);
+    }
+
+    NodePtr compileNode(const sql::ColumnRef& column, const Expression& expression)
+    {
+        const std::optional<TypeId> type = lookup_ ? lookup_(column.name) : std::nullopt;
+        if (!type)
+        {
+            throw Exception(ErrorCode::kUnknownColumn,
+                            "Unknown column '" + column.name + "' " + where(expression));
+        }
+        return std::make_shared<ColumnReferenceNode>(column.name, *type);
+    }
+
+    NodePtr compileNode(const sql::Asterisk&, const Expression& expression)
+    {
+        throw Exception(ErrorCode::kBadArguments,
+                        "'*' is not a value here (only count(*) takes it) " + where(expression));
+    }
+
+    NodePtr compileNode(const sql::UnaryOperation& operation, const Expression& expression)
+    {
+        NodePtr operand = compile(*operation.operand);
+        if (operation.op == sql::UnaryOperator::Not)
+        {
+            requireNumeric(operand, *operation.operand, "NOT", expression);
+            return fold(makeNot(std::move(operand)));
+        }
+        const std::optional<TypeId> result = negateResultType(operand->type());
+        if (!result)
+        {
+            throw Exception(ErrorCode::kTypeMismatch,
+                            "Cannot negate " + quoted(*operation.operand) + " of type " +
+                                typeText(operand->type()) + " " + where(expression));
+        }
+        return fold(makeNegate(std::move(operand), *result));
+    }
+
+    NodePtr compileNode(const sql::BinaryOperation& operation, const Expression& expression)
+    {
+        if (operation.op == BinaryOperator::And || operation.op == BinaryOperator::Or)
+        {
+            return compileConnective(operation.op, expression);
+        }
+        if (const auto op = comparisonOperator(operation.op))
+        {
+            return compileComparison(*op, *operation.left, *operation.right, expression);
+        }
+        if (const auto op = arithmeticOperator(operation.op))
+        {
+            return compileArithmetic(*op, operation, expression);
+        }
+        return compileLike(operation, expression);
+    }
+
+    NodePtr compileNode(const sql::InList& in, const Expression& expression)
+    {
+        NodePtr value = compile(*in.value);
+        // Each item next to the value as a comparison sees them (date literals parsed, a Date
+        // value against a DateTime item converted); a set needs constants of the value's kind.
+        std::vector<std::pair<NodePtr, NodePtr>> pairs;
+        bool as_set = true;
+        for (const sql::ExpressionPtr& item : in.list)
+        {
+            pairs.push_back(harmonize(value, *in.value, compile(*item), *item, expression));
+            as_set = as_set && pairs.back().first == value && pairs.back().second->constantValue();
+        }
+        if (as_set)
+        {
+            std::vector<const Column*> constants;
+            for (const auto& [unused, item] : pairs)
+            {
+                constants.push_back(item->constantValue());
+            }
+            return fold(makeInList(std::move(value), constants, in.negated));
+        }
+        std::vector<NodePtr> equalities;
+        for (const auto& [left, right] : pairs)
+        {
+            equalities.push_back(fold(makeComparison(ComparisonOperator::Equals, left, right)));
+        }
+        NodePtr any = fold(makeOr(std::move(equalities)));
+        return in.negated ? fold(makeNot(std::move(any))) : any;
+    }
+
+    NodePtr compileNode(const sql::CaseExpression& expression_case, const Expression& expression)
+    {
+        std::vector<NodePtr> conditions;
+        std::vector<NodePtr> results;
+        NodePtr operand = expression_case.operand ? compile(*expression_case.operand) : nullptr;
+        for (const sql::WhenClause& branch : expression_case.branches)
+        {
+            if (operand)
+            {
+                NodePtr value = compile(*branch.condition);
+                auto [left, right] = harmonize(operand, *expression_case.operand, value,
+                                               *branch.condition, expression);
+                conditions.push_back(fold(makeComparison(ComparisonOperator::Equals, left, right)));
+            }
+            else
+            {
+                NodePtr condition = compile(*branch.condition);
+                requireNumeric(condition, *branch.condition, "CASE WHEN", expression);
+                conditions.push_back(std::move(condition));
+            }
+            results.push_back(compile(*branch.result));
+        }
+        NodePtr otherwise =
+            expression_case.else_result ? compile(*expression_case.else_result) : nullptr;
+        return buildCase(conditions, results, std::move(otherwise), expression);
+    }
+
+    NodePtr compileNode(const sql::Extract& extract, const Expression& expression)
+    {
+        const DateFunction function = dateFunctionForPart(extract.part);
+        NodePtr source = compile(*extract.source);
+        if (!dateFunctionResultType(function, source->type()))
+        {
+            throw Exception(ErrorCode::kTypeMismatch,
+                            "extract(" + std::string(sql::datePartName(extract.part)) +
+                                " FROM ...) needs a DateTime" +
+                                (function <= DateFunction::IsoWeek ? " or Date" : "") + ", but " +
+                                quoted(*extract.source) + " is " + typeText(source->type()) + " " +
+                                where(expression));
+        }
+        return fold(makeDateFunction(function, std::move(source)));
+    }
+
+    NodePtr compileNode(const sql::FunctionCall& call, const Expression& expression)
+    {
+        if (sql::isAggregateCall(expression))
+        {
+            throw Exception(ErrorCode::kUnknownFunction,
+                            "Aggregate function " + quoted(expression) + " is not allowed here " +
+                                where(expression));
+        }
+        if (call.distinct)
+        {
+            throw Exception(ErrorCode::kBadArguments,
+                            "DISTINCT is only for aggregate functions, not " + call.name + " " +
+                                where(expression));
+        }
+        const std::string name = sql::lowerCaseAscii(call.name);
+        std::vector<NodePtr> arguments;
+        for (const sql::ExpressionPtr& argument : call.arguments)
+        {
+            arguments.push_back(compile(*argument));
+        }
+        const auto require_count = [&](size_t count)
+        {
+            if (arguments.size() != count)
+            {
+                throw Exception(ErrorCode::kBadArguments,
+                                "Function " + call.name + " takes " + std::to_string(count) +
+                                    " argument" + (count == 1 ? "" : "s") + ", not " +
+                                    std::to_string(arguments.size()) + " " + where(expression));
+            }
+        };
+        if (name == "length" || name == "strlen" || name == "lower" || name == "upper" ||
+            name == "lcase" || name == "ucase")
+        {
+            require_count(1);
+            requireString(arguments[0], *call.arguments[0], call.name, expression);
+            if (name == "length" || name == "strlen")
+            {
+                return fold(makeLength(std::move(arguments[0])));
+            }
+            const bool to_upper = name == "upper" || name == "ucase";
+            return fold(makeCaseConversion(std::move(arguments[0]), to_upper));
+        }
+        if (const std::optional<DateFunction> function = dateFunctionByName(name))
+        {
+            require_count(1);
+            if (!dateFunctionResultType(*function, arguments[0]->type()))
+            {
+                throw Exception(ErrorCode::kTypeMismatch,
+                                "Function " + call.name + " does not take " +
+                                    quoted(*call.arguments[0]) + " of type " +
+                                    typeText(arguments[0]->type()) + " " + where(expression));
+            }
+            return fold(makeDateFunction(*function, std::move(arguments[0])));
+        }
+        if (name == "date_trunc" || name == "datetrunc")
+        {
+            require_count(2);
+            const std::string unit =
+                constantString(arguments[0], *call.arguments[0], call.name, "unit", expression);
+            std::optional<NodePtr> truncated = makeDateTrunc(unit, arguments[1]);
+            if (!truncated)
+            {
+                throw Exception(ErrorCode::kBadArguments,
+                                "Function " + call.name + " cannot truncate " +
+                                    quoted(*call.arguments[1]) + " of type " +
+                                    typeText(arguments[1]->type()) + " to unit '" + unit + "' " +
+                                    where(expression));
+            }
+            return fold(std::move(*truncated));
+        }
+        if (name == "regexp_replace" || name == "replaceregexpall" || name == "replaceregexpone")
+        {
+            require_count(3);
+            requireString(arguments[0], *call.arguments[0], call.name, expression);
+            const std::string pattern =
+                constantString(arguments[1], *call.arguments[1], call.name, "pattern", expression);
+            const std::string replacement = constantString(arguments[2], *call.arguments[2],
+                                                           call.name, "replacement", expression);
+            return fold(makeRegexpReplace(std::move(arguments[0]), pattern, replacement,
+                                          name != "replaceregexpone"));
+        }
+        if (name == "if" || name == "multiif")
+        {
+            if (arguments.size() < 3 || arguments.size() % 2 == 0 ||
+                (name == "if" && arguments.size() != 3))
+            {
+                require_count(3);
+            }
+            std::vector<NodePtr> conditions;
+            std::vector<NodePtr> results;
+            for (size_t i = 0; i + 1 < arguments.size(); i += 2)
+            {
+                requireNumeric(arguments[i], *call.arguments[i], call.name, expression);
+                conditions.push_back(arguments[i]);
+                results.push_back(arguments[i + 1]);
+            }
+            return buildCase(conditions, results, arguments.back(), expression);
+        }
+        throw Exception(ErrorCode::kUnknownFunction,
+                        "Unknown function " + call.name + " " + where(expression));
+    }
+
+    NodePtr compileConnective(BinaryOperator op, const Expression& expression)
+    {
+        // a AND b AND c parses as ((a AND b) AND c): one node over all operands.
+        std::vector<const Expression*> operands;
+        const std::function<void(const Expression&)> flatten = [&](const Expression& node)
+        {
+            const auto* operation = node.as<sql::BinaryOperation>();
+            if (operation && operation->op == op)
+            {
+                flatten(*operation->left);
+                flatten(*operation->right);
+            }
+            else
+            {
+                operands.push_back(&node);
+            }
+        };
+        flatten(expression);
+        std::vector<NodePtr> compiled;
+        for (const Expression* operand : operands)
+        {
+            NodePtr node = compile(*operand);
+            requireNumeric(node, *operand, op == BinaryOperator::And ? "AND" : "OR", expression);
+            compiled.push_back(std::move(node));
+        }
+        return fold(op == BinaryOperator::And ? makeAnd(std::move(compiled))
+                                              : makeOr(std::move(compiled)));
+    }
+
+    NodePtr compileComparison(ComparisonOperator op, const Expression& left_expression,
+                              const Expression& right_expression, const Expression& expression)
+    {
+        NodePtr left = compile(left_expression);
+        NodePtr right = compile(right_expression);
+        auto [harmonized_left, harmonized_right] =
+            harmonize(left, left_expression, right, right_expression, expression);
+        return fold(makeComparison(op, std::move(harmonized_left), std::move(harmonized_right)));
+    }
+
+    /// Brings two operands of a comparison to comparable types: a string literal next to a
+    /// Date/DateTime becomes one, a Date next to a DateTime becomes a DateTime. Throws
+    /// kTypeMismatch for anything else that mixes String with numbers.
+    std::pair<NodePtr, NodePtr> harmonize(NodePtr left, const Expression& left_expression,
+                                          NodePtr right, const Expression& right_expression,
+                                          const Expression& expression)
+    {
+        const TypeId left_type = left->type();
+        const TypeId right_type = right->type();
+        if (isString(left_type) != isString(right_type))
+        {
+            if (isDateOrTime(left_type) && right->constantValue())
+            {
+                return {left, parseDateConstant(right, right_expression, left_type)};
+            }
+            if (isDateOrTime(right_type) && left->constantValue())
+            {
+                return {parseDateConstant(left, left_expression, right_type), right};
+            }
+            throw Exception(ErrorCode::kTypeMismatch,
+                            "Cannot compare " + quoted(left_expression) + " of type " +
+                                typeText(left_type) + " with " + quoted(right_expression) +
+                                " of type " + typeText(right_type) + " " + where(expression));
+        }
+        if (left_type == TypeId::Date && right_type == TypeId::DateTime)
+        {
+            left = fold(makeDateFunction(DateFunction::ToDateTime, left));
+        }
+        if (left_type == TypeId::DateTime && right_type == TypeId::Date)
+        {
+            right = fold(makeDateFunction(DateFunction::ToDateTime, right));
+        }
+        return {left, right};
+    }
+
+    NodePtr parseDateConstant(const NodePtr& text, const Expression& text_expression, TypeId type)
+    {
+        const std::string_view value = text->constantValue()->stringAt(0);
+        if (type == TypeId::Date)
+        {
+            if (const std::optional<uint16_t> days = parseDateLiteral(value))
+            {
+                return constant(oneValue(type, [&](Column& column) { column.append(*days); }));
+            }
+        }
+        else if (const std::optional<uint32_t> seconds = parseDateTimeLiteral(value))
+        {
+            return constant(oneValue(type, [&](Column& column) { column.append(*seconds); }));
+        }
+        throw Exception(ErrorCode::kTypeMismatch,
+                        "Cannot parse " + quoted(text_expression) + " as " + typeText(type) +
+                            (type == TypeId::Date ? " (expected 'YYYY-MM-DD')"
+                                                  : " (expected 'YYYY-MM-DD[ hh:mm:ss]')") +
+                            " " + where(text_expression));
+    }
+
+    NodePtr compileArithmetic(ArithmeticOperator op, const sql::BinaryOperation& operation,
+                              const Expression& expression)
+    {
+        NodePtr left = compile(*operation.left);
+        NodePtr right = compile(*operation.right);
+        const std::optional<TypeId> result = arithmeticResultType(op, left->type(), right->type());
+        if (!result)
+        {
+            throw Exception(ErrorCode::kTypeMismatch,
+                            "Operator " + std::string(sql::binaryOperatorText(operation.op)) +
+                                " does not apply to " + quoted(*operation.left) + " of type " +
+                                typeText(left->type()) + " and " + quoted(*operation.right) +
+                                " of type " + typeText(right->type()) + " " + where(expression));
+        }
+        const Column* divisor = right->constantValue();
+        if (op == ArithmeticOperator::Modulo && !isFloat(*result) && divisor)
+        {
+            uint8_t non_zero = 0;
+            nonZeroMask(divisor->view(), &non_zero);
+            if (!non_zero)
+            {
+                throw Exception(
+                    ErrorCode::kBadArguments,
+                    "Division by zero in " + quoted(expression) + " " + where(expression));
+            }
+        }
+        return fold(makeArithmetic(op, std::move(left), std::move(right), *result,
+                                   quoted(expression) + " " + where(expression)));
+    }
+
+    NodePtr compileLike(const sql::BinaryOperation& operation, const Expression& expression)
+    {
+        const std::string operator_text(sql::binaryOperatorText(operation.op));
+        NodePtr value = compile(*operation.left);
+        if (!isString(value->type()))
+        {
+            throw Exception(ErrorCode::kTypeMismatch,
+                            operator_text + " needs a String on its left, but " +
+                                quoted(*operation.left) + " is " + typeText(value->type()) + " " +
+                                where(expression));
+        }
+        const NodePtr pattern_node = compile(*operation.right);
+        const std::string pattern =
+            constantString(pattern_node, *operation.right, operator_text, "pattern", expression);
+        const bool case_insensitive =
+            operation.op == BinaryOperator::ILike || operation.op == BinaryOperator::NotILike;
+        const bool negated =
+            operation.op == BinaryOperator::NotLike || operation.op == BinaryOperator::NotILike;
+        return fold(makeLike(std::move(value), pattern, case_insensitive, negated));
+    }
+
+    NodePtr buildCase(const std::vector<NodePtr>& conditions, const std::vector<NodePtr>& results,
+                      NodePtr otherwise, const Expression& expression)
+    {
+        std::vector<TypeId> types;
+        for (const NodePtr& result : results)
+        {
+            types.push_back(result->type());
+        }
+        if (otherwise)
+        {
+            types.push_back(otherwise->type());
+        }
+        const std::optional<TypeId> type = commonType(types);
+        if (!type)
+        {
+            std::string listed;
+            for (const TypeId branch_type : types)
+            {
+                listed += (listed.empty() ? "" : ", ") + typeText(branch_type);
+            }
+            throw Exception(ErrorCode::kTypeMismatch, "The branches of " + quoted(expression) +
+                                                          " have no common type: " + listed + " " +
+                                                          where(expression));
+        }
+        if (!otherwise)
+        {
+            otherwise = defaultValue(*type);
+        }
+        return fold(makeCase(conditions, results, std::move(otherwise), *type));
+    }
+
+    static void requireNumeric(const NodePtr& node, const Expression& operand,
+                               std::string_view user, const Expression& expression)
+    {
+        if (isString(node->type()))
+        {
+            throw Exception(ErrorCode::kTypeMismatch, std::string(user) + " needs a number, but " +
+                                                          quoted(operand) + " is String " +
+                                                          where(expression));
+        }
+    }
+
+    static void requireString(const NodePtr& node, const Expression& operand, std::string_view user,
+                              const Expression& expression)
+    {
+        if (!isString(node->type()))
+        {
+            throw Exception(ErrorCode::kTypeMismatch,
+                            "Function " + std::string(user) + " needs a String, but " +
+                                quoted(operand) + " is " + typeText(node->type()) + " " +
+                                where(expression));
+        }
+    }
+
+    static std::string constantString(const NodePtr& node, const Expression& operand,
+                                      std::string_view user, std::string_view role,
+                                      const Expression& expression)
+    {
+        const Column* value = node->constantValue();
+        if (!value || !isString(value->type()))
+        {
+            throw Exception(ErrorCode::kBadArguments,
+                            "The " + std::string(role) + " of " + std::string(user) +
+                                " must be a constant String, not " + quoted(operand) + " " +
+                                where(expression));
+        }
+        return std::string(value->stringAt(0));
+    }
+
+    const ColumnTypeLookup& lookup_;
+};
+
+}  // namespace
+
+CompiledExpression compileExpression(const sql::ExpressionPtr& expression,
+                                     const ColumnTypeLookup& lookup)
+{
+    if (!expression)
+    {
+        throw Exception(ErrorCode::kLogicalError, "compileExpression: no expression");
+    }
+    return CompiledExpression(Compiler(lookup).compile(*expression));
+}
+
+}  // namespace granary

@@ -1,0 +1,146 @@
+#include "engine/expressions/conditional.h"
+
+namespace granary
+{
+namespace
+{
+
+std::vector<NodePtr> interleave(const std::vector<NodePtr>& conditions,
+                                const std::vector<NodePtr>& results, NodePtr otherwise)
+{
+    std::vector<NodePtr> children;
+    for (size_t i = 0; i < conditions.size(); ++i)
+    {
+        children.push_back(conditions[i]);
+        children.push_back(results[i]);
+    }
+    children.push_back(std::move(otherwise));
+    return children;
+}
+
+class CaseNode final : public ExpressionNode
+{
+public:
+    CaseNode(const std::vector<NodePtr>& conditions, const std::vector<NodePtr>& results,
+             NodePtr otherwise, TypeId type)
+        : ExpressionNode(type, interleave(conditions, results, std::move(otherwise))),
+          branches_(conditions.size())
+    {
+    }
+
+    ColumnView evaluate(const BlockView& input, size_t begin, size_t count,
+                        Column& holder) const override
+    {
+        const std::vector<uint16_t> choice = chooseBranches(input, begin, count);
+        std::vector<Operand> results(branches_ + 1);
+        for (size_t branch = 0; branch <= branches_; ++branch)
+        {
+            evaluateOperand(*result(branch), input, begin, count, results[branch]);
+        }
+        holder = Column(type());
+        if (isString(type()))
+        {
+            gatherStrings(results, choice, holder);
+        }
+        else
+        {
+            gatherFixed(results, choice, holder);
+        }
+        return holder.view();
+    }
+
+private:
+    const NodePtr& condition(size_t branch) const { return children()[2 * branch]; }
+    /// Branch `branches_` is the ELSE result.
+    const NodePtr& result(size_t branch) const
+    {
+        return branch == branches_ ? children().back() : children()[2 * branch + 1];
+    }
+
+    /// Per row, the index of the branch it takes: conditions run last to first, so the first
+    /// true one is written last.
+    std::vector<uint16_t> chooseBranches(const BlockView& input, size_t begin, size_t count) const
+    {
+        std::vector<uint16_t> choice(count, static_cast<uint16_t>(branches_));
+        std::vector<uint8_t> mask(count);
+        for (size_t branch = branches_; branch-- > 0;)
+        {
+            Column condition_holder;
+            const ColumnView values =
+                condition(branch)->evaluate(input, begin, count, condition_holder);
+            nonZeroMask(values, mask.data());
+            for (size_t row = 0; row < count; ++row)
+            {
+                choice[row] = mask[row] ? static_cast<uint16_t>(branch) : choice[row];
+            }
+        }
+        return choice;
+    }
+
+    void gatherFixed(std::vector<Operand>& results, const std::vector<uint16_t>& choice,
+                     Column& holder) const
+    {
+        std::vector<Column> converted(results.size());
+        dispatchFixedType(
+            type(),
+            [&]<typename T>(TypeTag<T>)
+            {
+                std::vector<const T*> values(results.size());
+                std::vector<size_t> strides(results.size());
+                for (size_t branch = 0; branch < results.size(); ++branch)
+                {
+                    values[branch] = static_cast<const T*>(
+                        convertFixed(results[branch].view, type(), converted[branch]).data);
+                    strides[branch] = results[branch].scalar ? 0 : 1;
+                }
+                holder.resizeFixed(choice.size());
+                T* out = holder.mutableData<T>();
+                for (size_t row = 0; row < choice.size(); ++row)
+                {
+                    const uint16_t branch = choice[row];
+                    out[row] = values[branch][row * strides[branch]];
+                }
+            });
+    }
+
+    static void gatherStrings(const std::vector<Operand>& results,
+                              const std::vector<uint16_t>& choice, Column& holder)
+    {
+        const auto value = [&](size_t row)
+        {
+            const Operand& chosen = results[choice[row]];
+            return chosen.view.stringAt(chosen.scalar ? 0 : row);
+        };
+        uint64_t bytes = 0;
+        for (size_t row = 0; row < choice.size(); ++row)
+        {
+            bytes += value(row).size();
+        }
+        holder.resizeStrings(choice.size(), bytes);
+        char* chars = holder.mutableChars();
+        uint64_t* offsets = holder.mutableOffsets();
+        uint64_t end = 0;
+        for (size_t row = 0; row < choice.size(); ++row)
+        {
+            const std::string_view text = value(row);
+            if (!text.empty())
+            {
+                std::memcpy(chars + end, text.data(), text.size());
+            }
+            end += text.size();
+            offsets[row + 1] = end;
+        }
+    }
+
+    size_t branches_;
+};
+
+}  // namespace
+
+NodePtr makeCase(const std::vector<NodePtr>& conditions, const std::vector<NodePtr>& results,
+                 NodePtr otherwise, TypeId type)
+{
+    return std::make_shared<CaseNode>(conditions, results, std::move(otherwise), type);
+}
+
+}  // namespace granary

@@ -1,0 +1,172 @@
+#include "engine/expressions/expression_node.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <type_traits>
+
+#include "engine/columns/gather.h"
+#include "engine/expressions/column_reference.h"
+
+namespace granary
+{
+namespace
+{
+
+template <typename To, typename From>
+To convertValue(From value)
+{
+    if constexpr (std::is_floating_point_v<From> && std::is_integral_v<To>)
+    {
+        // A float out of the integer's range would be undefined behaviour in a plain cast.
+        if (std::isnan(value))
+        {
+            return 0;
+        }
+        if (value <= static_cast<From>(std::numeric_limits<To>::min()))
+        {
+            return std::numeric_limits<To>::min();
+        }
+        if (value >= static_cast<From>(std::numeric_limits<To>::max()))
+        {
+            return std::numeric_limits<To>::max();
+        }
+    }
+    return static_cast<To>(value);
+}
+
+}  // namespace
+
+ExpressionNode::ExpressionNode(TypeId type, std::vector<NodePtr> children)
+    : type_(type), children_(std::move(children))
+{
+    for (const NodePtr& child : children_)
+    {
+        for (const std::string& name : child->columns())
+        {
+            addColumn(name);
+        }
+    }
+}
+
+void ExpressionNode::addColumn(const std::string& name)
+{
+    if (std::find(columns_.begin(), columns_.end(), name) == columns_.end())
+    {
+        columns_.push_back(name);
+    }
+}
+
+void ExpressionNode::refineSelection(const BlockView& input, size_t begin, size_t count,
+                                     std::vector<uint32_t>& rows) const
+{
+    if (rows.empty())
+    {
+        return;
+    }
+    Column holder;
+    std::vector<uint8_t> mask;
+    if (rows.size() == count)
+    {
+        const ColumnView values = evaluate(input, begin, count, holder);
+        mask.resize(count);
+        nonZeroMask(values, mask.data());
+        keepMaskedRows(mask.data(), rows);
+        return;
+    }
+    // Some rows are gone: evaluate on a compact copy of the survivors only, so that work (and
+    // errors such as a division by zero) stays on the rows an AND chain lets through.
+    std::vector<Column> gathered(columns().size());
+    BlockView compact;
+    for (size_t i = 0; i < columns().size(); ++i)
+    {
+        gatherRows(findColumn(input, columns()[i]), begin, rows, gathered[i]);
+        compact.add(columns()[i], gathered[i].view());
+    }
+    const ColumnView values = evaluate(compact, 0, rows.size(), holder);
+    mask.resize(rows.size());
+    nonZeroMask(values, mask.data());
+    size_t kept = 0;
+    for (size_t i = 0; i < rows.size(); ++i)
+    {
+        rows[kept] = rows[i];
+        kept += mask[i] != 0;
+    }
+    rows.resize(kept);
+}
+
+void evaluateOperand(const ExpressionNode& node, const BlockView& input, size_t begin, size_t count,
+                     Operand& operand)
+{
+    if (const Column* constant = node.constantValue())
+    {
+        operand.view = constant->view();
+        operand.scalar = true;
+        return;
+    }
+    operand.view = node.evaluate(input, begin, count, operand.storage);
+    operand.scalar = false;
+}
+
+void keepMaskedRows(const uint8_t* mask, std::vector<uint32_t>& rows)
+{
+    size_t kept = 0;
+    for (const uint32_t row : rows)
+    {
+        rows[kept] = row;
+        kept += mask[row] != 0;
+    }
+    rows.resize(kept);
+}
+
+ColumnView convertFixed(const ColumnView& values, TypeId target, Column& storage)
+{
+    if (values.type == target)
+    {
+        return values;
+    }
+    return dispatchFixedType(values.type,
+                             [&]<typename From>(TypeTag<From>)
+                             {
+                                 return dispatchFixedType(
+                                     target,
+                                     [&]<typename To>(TypeTag<To>)
+                                     {
+                                         storage = Column(target);
+                                         if constexpr (std::is_same_v<From, To>)
+                                         {
+                                             // Date and UInt16 (or DateTime and UInt32) share their
+                                             // storage.
+                                             ColumnView same = values;
+                                             same.type = target;
+                                             return same;
+                                         }
+                                         else
+                                         {
+                                             storage.resizeFixed(values.rows);
+                                             To* out = storage.mutableData<To>();
+                                             const From* in = static_cast<const From*>(values.data);
+                                             for (size_t row = 0; row < values.rows; ++row)
+                                             {
+                                                 out[row] = convertValue<To>(in[row]);
+                                             }
+                                             return storage.view();
+                                         }
+                                     });
+                             });
+}
+
+void nonZeroMask(const ColumnView& values, uint8_t* mask)
+{
+    dispatchFixedType(values.type,
+                      [&]<typename T>(TypeTag<T>)
+                      {
+                          const T* in = static_cast<const T*>(values.data);
+                          for (size_t row = 0; row < values.rows; ++row)
+                          {
+                              mask[row] = in[row] != 0;
+                          }
+                      });
+}
+
+}  // namespace granary

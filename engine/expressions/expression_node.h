@@ -1,0 +1,85 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/columns/block.h"
+#include "engine/columns/column.h"
+#include "engine/columns/column_view.h"
+#include "engine/columns/types.h"
+
+namespace granary
+{
+
+class ExpressionNode;
+using NodePtr = std::shared_ptr<const ExpressionNode>;
+
+/// One compiled operation. A node works a whole range of rows per call (typed loops inside), so
+/// the virtual call is paid once per block, never per row. Nodes are immutable and shared by the
+/// threads that evaluate them.
+class ExpressionNode
+{
+public:
+    ExpressionNode(TypeId type, std::vector<NodePtr> children);
+    virtual ~ExpressionNode() = default;
+
+    TypeId type() const { return type_; }
+    const std::vector<NodePtr>& children() const { return children_; }
+    /// Names of the columns the node reads, each once, in order of first use.
+    const std::vector<std::string>& columns() const { return columns_; }
+
+    /// Values of rows [begin, begin + count) of `input`: `count` rows, viewing `input` itself or
+    /// `holder` (which the node resets to its type and fills).
+    virtual ColumnView evaluate(const BlockView& input, size_t begin, size_t count,
+                                Column& holder) const = 0;
+
+    /// For a node that reads no column: its value as a one-row column; null otherwise.
+    virtual const Column* constantValue() const { return nullptr; }
+    /// For a bare column reference: its name; null otherwise.
+    virtual const std::string* columnName() const { return nullptr; }
+
+    /// Keeps in `rows` (ascending offsets relative to begin, within [0, count)) the rows where
+    /// the value is non-zero, evaluating the node on those rows only. The default gathers the
+    /// columns of the surviving rows when some were already dropped.
+    virtual void refineSelection(const BlockView& input, size_t begin, size_t count,
+                                 std::vector<uint32_t>& rows) const;
+
+protected:
+    /// Adds a column name to columns() (a column reference has no children to inherit it from).
+    void addColumn(const std::string& name);
+
+private:
+    TypeId type_;
+    std::vector<NodePtr> children_;
+    std::vector<std::string> columns_;
+};
+
+/// A node's value over a range, either one value per row or one value for all rows (a
+/// constant, never broadcast); typed loops read `view.valueAt<T>(scalar ? 0 : row)`.
+struct Operand
+{
+    ColumnView view;
+    bool scalar = false;
+    Column storage;
+};
+
+/// Evaluates `node` over the range into `operand`; a constant node gives its one value.
+void evaluateOperand(const ExpressionNode& node, const BlockView& input, size_t begin, size_t count,
+                     Operand& operand);
+
+/// Keeps the entries of `rows` whose mask byte (indexed by the row offset) is non-zero.
+void keepMaskedRows(const uint8_t* mask, std::vector<uint32_t>& rows);
+
+/// A view of `values` converted to `target` (both fixed-width): `values` itself when the
+/// storage types agree, else a converted copy in `storage`. Integers convert as C++ does (wrap
+/// around), floats to integers truncate toward zero (saturating, NaN → 0).
+ColumnView convertFixed(const ColumnView& values, TypeId target, Column& storage);
+
+/// mask[i] = values[i] != 0 for a fixed-width view (floats: NaN counts as non-zero, as in C).
+void nonZeroMask(const ColumnView& values, uint8_t* mask);
+
+}  // namespace granary

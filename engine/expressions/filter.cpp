@@ -1,0 +1,47 @@
+#include "engine/expressions/filter.h"
+
+#include <limits>
+#include <numeric>
+#include <string>
+
+#include "engine/common/exception.h"
+
+namespace granary
+{
+
+void filterRows(const CompiledExpression& condition, const BlockView& input, size_t begin,
+                size_t count, std::vector<uint32_t>& selected)
+{
+    if (!isInteger(condition.type()))
+    {
+        throw Exception(ErrorCode::kTypeMismatch,
+                        "A filter condition must be an integer (0 or non-zero), not " +
+                            std::string(typeName(condition.type())));
+    }
+    if (count > std::numeric_limits<uint32_t>::max())
+    {
+        throw Exception(
+            ErrorCode::kBadArguments,
+            "filterRows takes at most 2^32 - 1 rows at once, not " + std::to_string(count));
+    }
+    std::vector<uint32_t> rows(count);
+    std::iota(rows.begin(), rows.end(), uint32_t{0});
+    if (condition.isConstant())
+    {
+        Column holder;
+        const ColumnView value = condition.evaluate(input, 0, 1, holder);
+        uint8_t keep = 0;
+        nonZeroMask(value, &keep);
+        if (!keep)
+        {
+            rows.clear();
+        }
+    }
+    else
+    {
+        condition.root().refineSelection(input, begin, count, rows);
+    }
+    selected.insert(selected.end(), rows.begin(), rows.end());
+}
+
+}  // namespace granary

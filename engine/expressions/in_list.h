@@ -1,0 +1,15 @@
+#pragma once
+
+#include <vector>
+
+#include "engine/expressions/expression_node.h"
+
+namespace granary
+{
+
+/// `value [NOT] IN (constants)` as UInt8. `constants` are one-row columns: all String for a
+/// String value, else numeric (date literals already converted). Numbers match by value, so
+/// `Int16 IN (-1, 6)` works and a constant outside the value's type never matches.
+NodePtr makeInList(NodePtr value, const std::vector<const Column*>& constants, bool negated);
+
+}  // namespace granary

@@ -1,0 +1,133 @@
+#include "engine/formats/value_text.h"
+
+#include <charconv>
+#include <cmath>
+#include <type_traits>
+
+namespace granary
+{
+namespace
+{
+
+template <typename Number>
+void appendNumber(Number value, std::string& out)
+{
+    char buffer[64];
+    const auto result = std::to_chars(buffer, buffer + sizeof(buffer), value);
+    out.append(buffer, result.ptr);
+}
+
+template <typename Float>
+void appendFloatValue(Float value, std::string& out)
+{
+    // to_chars may spell NaN "-nan"; ClickHouse prints every NaN as nan.
+    if (std::isnan(value))
+    {
+        out += "nan";
+        return;
+    }
+    appendNumber(value, out);
+}
+
+void appendTwoDigits(unsigned value, std::string& out)
+{
+    out += static_cast<char>('0' + value / 10);
+    out += static_cast<char>('0' + value % 10);
+}
+
+/// Proleptic Gregorian calendar date of a day number (days since 1970-01-01), computed through
+/// 400-year eras that start on March 1st so that the leap day is the era's last day.
+struct CivilDate
+{
+    int year;
+    unsigned month;
+    unsigned day;
+};
+
+CivilDate civilFromDays(int64_t days)
+{
+    days += 719468;  // Shift the epoch to 0000-03-01.
+    const int64_t era = (days >= 0 ? days : days - 146096) / 146097;
+    const auto day_of_era = static_cast<unsigned>(days - era * 146097);
+    const unsigned year_of_era =
+        (day_of_era - day_of_era / 1460 + day_of_era / 36524 - day_of_era / 146096) / 365;
+    const unsigned day_of_year =
+        day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    const unsigned march_month = (5 * day_of_year + 2) / 153;
+    const unsigned day = day_of_year - (153 * march_month + 2) / 5 + 1;
+    const unsigned month = march_month < 10 ? march_month + 3 : march_month - 9;
+    const int year = static_cast<int>(year_of_era + era * 400) + (month <= 2 ? 1 : 0);
+    return {year, month, day};
+}
+
+}  // namespace
+
+void appendFloat(double value, std::string& out)
+{
+    appendFloatValue(value, out);
+}
+
+void appendFloat(float value, std::string& out)
+{
+    appendFloatValue(value, out);
+}
+
+void formatDate(uint16_t days, std::string& out)
+{
+    const CivilDate date = civilFromDays(days);
+    appendNumber(date.year, out);
+    out += '-';
+    appendTwoDigits(date.month, out);
+    out += '-';
+    appendTwoDigits(date.day, out);
+}
+
+void formatDateTime(uint32_t seconds, std::string& out)
+{
+    formatDate(static_cast<uint16_t>(seconds / 86400), out);
+    const uint32_t second_of_day = seconds % 86400;
+    out += ' ';
+    appendTwoDigits(second_of_day / 3600, out);
+    out += ':';
+    appendTwoDigits(second_of_day / 60 % 60, out);
+    out += ':';
+    appendTwoDigits(second_of_day % 60, out);
+}
+
+void appendValue(const ColumnView& column, size_t row, std::string& out)
+{
+    switch (column.type)
+    {
+        case TypeId::String:
+            out += column.stringAt(row);
+            return;
+        case TypeId::Date:
+            formatDate(column.valueAt<uint16_t>(row), out);
+            return;
+        case TypeId::DateTime:
+            formatDateTime(column.valueAt<uint32_t>(row), out);
+            return;
+        default:
+            dispatchFixedType(column.type,
+                              [&]<typename T>(TypeTag<T>)
+                              {
+                                  if constexpr (std::is_floating_point_v<T>)
+                                  {
+                                      appendFloatValue(column.valueAt<T>(row), out);
+                                  }
+                                  else
+                                  {
+                                      appendNumber(column.valueAt<T>(row), out);
+                                  }
+                              });
+    }
+}
+
+std::string formatValue(const ColumnView& column, size_t row)
+{
+    std::string text;
+    appendValue(column, row, text);
+    return text;
+}
+
+}  // namespace granary

@@ -1,0 +1,167 @@
+#include "engine/planner/granule_pruning.h"
+
+#include <algorithm>
+#include <optional>
+
+#include "engine/common/exception.h"
+#include "engine/expressions/compiled_expression.h"
+
+namespace granary
+{
+namespace
+{
+
+using sql::BinaryOperator;
+
+void splitConjuncts(const sql::ExpressionPtr& expression, std::vector<sql::ExpressionPtr>& out)
+{
+    const auto* operation = expression->as<sql::BinaryOperation>();
+    if (operation && operation->op == BinaryOperator::And)
+    {
+        splitConjuncts(operation->left, out);
+        splitConjuncts(operation->right, out);
+        return;
+    }
+    out.push_back(expression);
+}
+
+std::optional<BinaryOperator> mirrored(BinaryOperator op)
+{
+    switch (op)
+    {
+        case BinaryOperator::Equals:
+            return BinaryOperator::Equals;
+        case BinaryOperator::Less:
+            return BinaryOperator::Greater;
+        case BinaryOperator::LessOrEquals:
+            return BinaryOperator::GreaterOrEquals;
+        case BinaryOperator::Greater:
+            return BinaryOperator::Less;
+        case BinaryOperator::GreaterOrEquals:
+            return BinaryOperator::LessOrEquals;
+        default:
+            return std::nullopt;
+    }
+}
+
+/// `key op constant`, with the key's position in the sort key.
+struct KeyComparison
+{
+    size_t sort_key_index;
+    std::string column;
+    BinaryOperator op;
+    sql::ExpressionPtr constant;
+};
+
+std::optional<KeyComparison> asKeyComparison(const sql::Expression& conjunct,
+                                             const TableSchema& schema)
+{
+    const auto* operation = conjunct.as<sql::BinaryOperation>();
+    if (!operation || !mirrored(operation->op))
+    {
+        return std::nullopt;
+    }
+    const sql::ExpressionPtr* column_side = &operation->left;
+    const sql::ExpressionPtr* constant_side = &operation->right;
+    BinaryOperator op = operation->op;
+    if (!(*column_side)->as<sql::ColumnRef>())
+    {
+        std::swap(column_side, constant_side);
+        op = *mirrored(op);
+    }
+    const auto* column = (*column_side)->as<sql::ColumnRef>();
+    if (!column || !(*constant_side)->as<sql::Literal>())
+    {
+        return std::nullopt;
+    }
+    const auto key = std::find(schema.sort_key.begin(), schema.sort_key.end(), column->name);
+    if (key == schema.sort_key.end())
+    {
+        return std::nullopt;
+    }
+    return KeyComparison{static_cast<size_t>(key - schema.sort_key.begin()), column->name, op,
+                         *constant_side};
+}
+
+/// Clears mask[g] where `bound op constant` is false for granule g's bound.
+void keepWhere(const KeyComparison& comparison, BinaryOperator op, const ColumnView& bounds,
+               TypeId type, std::vector<bool>& mask)
+{
+    const sql::ExpressionPtr test = sql::makeExpression(sql::BinaryOperation{
+        op, sql::makeExpression(sql::ColumnRef{comparison.column}), comparison.constant});
+    const CompiledExpression compiled =
+        compileExpression(test,
+                          [&](std::string_view name) -> std::optional<TypeId>
+                          {
+                              if (name == comparison.column)
+                              {
+                                  return type;
+                              }
+                              return std::nullopt;
+                          });
+    BlockView input;
+    input.add(comparison.column, bounds);
+    Column holder;
+    const ColumnView result = compiled.evaluate(input, 0, bounds.rows, holder);
+    dispatchFixedType(result.type,
+                      [&]<typename T>(TypeTag<T>)
+                      {
+                          for (size_t g = 0; g < mask.size(); ++g)
+                          {
+                              if (result.valueAt<T>(g) == T{})
+                              {
+                                  mask[g] = false;
+                              }
+                          }
+                      });
+}
+
+}  // namespace
+
+std::vector<bool> granulesToRead(const Part& part, const TableSchema& schema,
+                                 const sql::ExpressionPtr& where)
+{
+    std::vector<bool> mask(part.granules(), true);
+    if (!where || mask.empty())
+    {
+        return mask;
+    }
+    std::vector<sql::ExpressionPtr> conjuncts;
+    splitConjuncts(where, conjuncts);
+    for (const sql::ExpressionPtr& conjunct : conjuncts)
+    {
+        const std::optional<KeyComparison> comparison = asKeyComparison(*conjunct, schema);
+        if (!comparison)
+        {
+            continue;
+        }
+        const TypeId type = schema.columns[*schema.indexOf(comparison->column)].type;
+        const ColumnView minimum = part.granuleMin(comparison->sort_key_index);
+        const ColumnView maximum = part.granuleMax(comparison->sort_key_index);
+        try
+        {
+            // A granule may hold a match when its range overlaps the condition's.
+            switch (comparison->op)
+            {
+                case BinaryOperator::Equals:
+                    keepWhere(*comparison, BinaryOperator::LessOrEquals, minimum, type, mask);
+                    keepWhere(*comparison, BinaryOperator::GreaterOrEquals, maximum, type, mask);
+                    break;
+                case BinaryOperator::Less:
+                case BinaryOperator::LessOrEquals:
+                    keepWhere(*comparison, comparison->op, minimum, type, mask);
+                    break;
+                default:
+                    keepWhere(*comparison, comparison->op, maximum, type, mask);
+                    break;
+            }
+        }
+        catch (const Exception&)
+        {
+            // The filter itself reports a condition that does not compile.
+        }
+    }
+    return mask;
+}
+
+}  // namespace granary

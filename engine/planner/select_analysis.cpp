@@ -1,0 +1,317 @@
+#include "engine/planner/select_analysis.h"
+
+#include <algorithm>
+#include <functional>
+#include <set>
+
+#include "engine/common/exception.h"
+#include "engine/sql/aggregate_calls.h"
+#include "engine/sql/formatter.h"
+#include "engine/sql/rewrites.h"
+#include "engine/sql/select_references.h"
+
+namespace granary
+{
+namespace
+{
+
+using sql::ExpressionPtr;
+
+/// The column a stage fills with `expression`: a bare column keeps its name.
+std::string columnNameOf(const sql::Expression& expression)
+{
+    if (const auto* column = expression.as<sql::ColumnRef>())
+    {
+        return column->name;
+    }
+    return sql::formatExpression(expression);
+}
+
+ExpressionPtr columnReference(std::string name, const sql::Expression& at)
+{
+    return sql::makeExpression(sql::ColumnRef{std::move(name)}, at.position);
+}
+
+/// Rebuilds `expression` top-down: where `replace` returns a node, it stands for the whole
+/// subtree; elsewhere the children are visited.
+ExpressionPtr replaceTopDown(const ExpressionPtr& expression,
+                             const std::function<ExpressionPtr(const ExpressionPtr&)>& replace)
+{
+    if (ExpressionPtr replaced = replace(expression))
+    {
+        return replaced;
+    }
+    std::vector<ExpressionPtr> kids = sql::children(*expression);
+    bool changed = false;
+    for (ExpressionPtr& kid : kids)
+    {
+        ExpressionPtr replaced = replaceTopDown(kid, replace);
+        changed |= replaced != kid;
+        kid = std::move(replaced);
+    }
+    return changed ? sql::withChildren(*expression, kids) : expression;
+}
+
+/// HAVING and ORDER BY may name a select alias: the alias stands for its item's expression.
+ExpressionPtr substituteAliases(const ExpressionPtr& expression,
+                                const std::vector<sql::SelectItem>& items)
+{
+    return replaceTopDown(expression,
+                          [&](const ExpressionPtr& node) -> ExpressionPtr
+                          {
+                              const auto* column = node->as<sql::ColumnRef>();
+                              if (!column)
+                              {
+                                  return nullptr;
+                              }
+                              for (const sql::SelectItem& item : items)
+                              {
+                                  if (item.alias && *item.alias == column->name)
+                                  {
+                                      return item.expression;
+                                  }
+                              }
+                              return nullptr;
+                          });
+}
+
+void forEachNode(const sql::Expression& expression,
+                 const std::function<void(const sql::Expression&)>& visit)
+{
+    visit(expression);
+    for (const ExpressionPtr& kid : sql::children(expression))
+    {
+        forEachNode(*kid, visit);
+    }
+}
+
+void rejectNestedAggregates(const sql::FunctionCall& call)
+{
+    for (const ExpressionPtr& argument : call.arguments)
+    {
+        forEachNode(*argument,
+                    [&](const sql::Expression& node)
+                    {
+                        if (sql::isAggregateCall(node))
+                        {
+                            throw Exception(ErrorCode::kBadArguments,
+                                            "aggregate function " + sql::formatExpression(node) +
+                                                " is found inside another aggregate function at " +
+                                                sql::describePosition(node.position));
+                        }
+                    });
+    }
+}
+
+/// Every column a final-stage expression still reads must be a column of the stage.
+void checkStageColumns(const ExpressionPtr& expression, const std::set<std::string>& stage)
+{
+    forEachNode(*expression,
+                [&](const sql::Expression& node)
+                {
+                    const auto* column = node.as<sql::ColumnRef>();
+                    if (column && !stage.contains(column->name))
+                    {
+                        throw Exception(ErrorCode::kNotAnAggregate,
+                                        "column " + column->name + " at " +
+                                            sql::describePosition(node.position) +
+                                            " is neither aggregated nor in GROUP BY");
+                    }
+                });
+}
+
+/// Adds a scan output (once per name) and returns its name.
+std::string addScanOutput(AnalyzedSelect& analyzed, const ExpressionPtr& expression)
+{
+    std::string name = columnNameOf(*expression);
+    const bool known = std::any_of(analyzed.scan_outputs.begin(), analyzed.scan_outputs.end(),
+                                   [&](const ScanOutput& output) { return output.name == name; });
+    if (!known)
+    {
+        analyzed.scan_outputs.push_back({name, expression});
+    }
+    return name;
+}
+
+std::vector<sql::SelectItem> expandAsterisk(const std::vector<sql::SelectItem>& items,
+                                            const TableSchema& schema)
+{
+    std::vector<sql::SelectItem> expanded;
+    for (const sql::SelectItem& item : items)
+    {
+        if (item.expression->as<sql::Asterisk>())
+        {
+            for (const ColumnSchema& column : schema.columns)
+            {
+                expanded.push_back(
+                    {sql::makeExpression(sql::ColumnRef{column.name}, item.expression->position),
+                     std::nullopt});
+            }
+        }
+        else
+        {
+            expanded.push_back(item);
+        }
+    }
+    return expanded;
+}
+
+/// GROUP BY / ORDER BY keys name positions and aliases; resolve them to expressions.
+ExpressionPtr resolveKey(const sql::SelectStatement& select, const ExpressionPtr& key)
+{
+    const sql::SelectItem* item = sql::referencedSelectItem(select, *key);
+    return item ? item->expression : key;
+}
+
+void analyzeAggregation(const sql::SelectStatement& select, AnalyzedSelect& analyzed)
+{
+    std::vector<std::pair<ExpressionPtr, std::string>> keys;
+    std::set<std::string> stage;
+    for (const ExpressionPtr& key : select.group_by)
+    {
+        const ExpressionPtr expression = resolveKey(select, key);
+        std::string name = addScanOutput(analyzed, expression);
+        if (std::find(analyzed.group_keys.begin(), analyzed.group_keys.end(), name) ==
+            analyzed.group_keys.end())
+        {
+            analyzed.group_keys.push_back(name);
+        }
+        stage.insert(name);
+        keys.emplace_back(expression, std::move(name));
+    }
+    for (const sql::AggregateCall& aggregate : sql::collectAggregates(select))
+    {
+        const auto& call = *aggregate.call->as<sql::FunctionCall>();
+        rejectNestedAggregates(call);
+        AggregateDescription description;
+        description.function = call.distinct ? "uniqExact" : call.name;
+        for (const ExpressionPtr& argument : call.arguments)
+        {
+            if (!argument->as<sql::Asterisk>())
+            {
+                description.arguments.push_back(addScanOutput(analyzed, argument));
+            }
+        }
+        description.result_name = aggregate.key;
+        stage.insert(aggregate.key);
+        analyzed.aggregate_functions.push_back(std::move(description));
+    }
+
+    auto to_stage = [&](const ExpressionPtr& expression)
+    {
+        ExpressionPtr replaced =
+            replaceTopDown(expression,
+                           [&](const ExpressionPtr& node) -> ExpressionPtr
+                           {
+                               if (sql::isAggregateCall(*node))
+                               {
+                                   return columnReference(
+                                       sql::aggregateKey(*node->as<sql::FunctionCall>()), *node);
+                               }
+                               for (const auto& [key, name] : keys)
+                               {
+                                   if (*key == *node)
+                                   {
+                                       return columnReference(name, *node);
+                                   }
+                               }
+                               return nullptr;
+                           });
+        checkStageColumns(replaced, stage);
+        return replaced;
+    };
+    for (const sql::SelectItem& item : select.items)
+    {
+        analyzed.outputs.push_back(to_stage(item.expression));
+    }
+    if (select.having)
+    {
+        analyzed.having = to_stage(substituteAliases(select.having, select.items));
+    }
+    for (const sql::OrderByItem& item : select.order_by)
+    {
+        const ExpressionPtr key = resolveKey(select, item.expression);
+        analyzed.order_keys.push_back(
+            to_stage(key == item.expression ? substituteAliases(key, select.items) : key));
+        analyzed.descending.push_back(item.descending);
+    }
+}
+
+void analyzeRows(const sql::SelectStatement& select, AnalyzedSelect& analyzed)
+{
+    if (select.having)
+    {
+        throw Exception(ErrorCode::kBadArguments,
+                        "HAVING at " + sql::describePosition(select.having->position) +
+                            " needs GROUP BY or an aggregate function");
+    }
+    for (const sql::SelectItem& item : select.items)
+    {
+        analyzed.outputs.push_back(
+            columnReference(addScanOutput(analyzed, item.expression), *item.expression));
+    }
+    for (const sql::OrderByItem& item : select.order_by)
+    {
+        ExpressionPtr key = resolveKey(select, item.expression);
+        if (key == item.expression)
+        {
+            key = substituteAliases(key, select.items);
+        }
+        analyzed.order_keys.push_back(columnReference(addScanOutput(analyzed, key), *key));
+        analyzed.descending.push_back(item.descending);
+    }
+}
+
+}  // namespace
+
+AnalyzedSelect analyzeSelect(const sql::SelectStatement& original, const TableSchema& schema,
+                             const AnalysisOptions& options)
+{
+    sql::SelectStatement select = original;
+    select.items = expandAsterisk(original.items, schema);
+    if (options.rewrite_sum_of_column_and_constant)
+    {
+        sql::SumRewriteOptions rewrite;
+        rewrite.accepts_column = [&](std::string_view name)
+        {
+            const std::optional<size_t> index = schema.indexOf(name);
+            return index && isInteger(schema.columns[*index].type);
+        };
+        select = sql::rewriteSumOfColumnAndConstant(select, rewrite);
+    }
+
+    AnalyzedSelect analyzed;
+    analyzed.where = select.where;
+    analyzed.limit = select.limit;
+    analyzed.offset = select.offset;
+    for (const sql::SelectItem& item : select.items)
+    {
+        analyzed.output_names.push_back(item.alias ? *item.alias : columnNameOf(*item.expression));
+    }
+    if (analyzed.where)
+    {
+        forEachNode(*analyzed.where,
+                    [](const sql::Expression& node)
+                    {
+                        if (sql::isAggregateCall(node))
+                        {
+                            throw Exception(ErrorCode::kBadArguments,
+                                            "aggregate function " + sql::formatExpression(node) +
+                                                " at " + sql::describePosition(node.position) +
+                                                " is not allowed in WHERE");
+                        }
+                    });
+    }
+    analyzed.aggregates = !select.group_by.empty() || !sql::collectAggregates(select).empty();
+    if (analyzed.aggregates)
+    {
+        analyzeAggregation(select, analyzed);
+    }
+    else
+    {
+        analyzeRows(select, analyzed);
+    }
+    return analyzed;
+}
+
+}  // namespace granary

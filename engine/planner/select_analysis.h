@@ -1,0 +1,55 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/aggregation/aggregator.h"
+#include "engine/sql/statement.h"
+#include "engine/storage/table_schema.h"
+
+namespace granary
+{
+
+/// An expression the scan computes for every row that passes the filter, and the name of the
+/// column it fills (a table column's own name for a bare reference, which costs no copy).
+struct ScanOutput
+{
+    std::string name;
+    sql::ExpressionPtr expression;
+};
+
+/// A SELECT split into the stages of the architecture: scan (filter, computed columns) →
+/// aggregation (keys, aggregates) → final projection over the aggregated (or scanned) rows →
+/// HAVING → ORDER BY / LIMIT. Final-stage expressions refer to stage columns by name only.
+struct AnalyzedSelect
+{
+    sql::ExpressionPtr where;  ///< Null: every row.
+    std::vector<ScanOutput> scan_outputs;
+
+    bool aggregates = false;  ///< GROUP BY or aggregate calls: the aggregation stage runs.
+    std::vector<std::string> group_keys;  ///< Scan output names.
+    std::vector<AggregateDescription> aggregate_functions;
+
+    std::vector<std::string> output_names;
+    std::vector<sql::ExpressionPtr> outputs;
+    sql::ExpressionPtr having;
+    std::vector<sql::ExpressionPtr> order_keys;
+    std::vector<bool> descending;
+    std::optional<uint64_t> limit;
+    uint64_t offset = 0;
+};
+
+struct AnalysisOptions
+{
+    /// sum(x ± k) → sum(x) ± k * count(x) for integer columns x (engine/sql/rewrites.h).
+    bool rewrite_sum_of_column_and_constant = true;
+};
+
+/// Resolves positions and aliases, expands `*`, collects the distinct aggregates and checks
+/// that every selected column is aggregated or grouped by (kNotAnAggregate naming it).
+AnalyzedSelect analyzeSelect(const sql::SelectStatement& select, const TableSchema& schema,
+                             const AnalysisOptions& options = {});
+
+}  // namespace granary

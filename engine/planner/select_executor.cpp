@@ -1,0 +1,277 @@
+#include "engine/planner/select_executor.h"
+
+#include <algorithm>
+#include <atomic>
+#include <numeric>
+#include <optional>
+
+#include "engine/aggregation/aggregator.h"
+#include "engine/columns/gather.h"
+#include "engine/common/exception.h"
+#include "engine/expressions/compiled_expression.h"
+#include "engine/expressions/filter.h"
+#include "engine/planner/select_analysis.h"
+#include "engine/planner/sort_permutation.h"
+
+namespace granary
+{
+namespace
+{
+
+ColumnTypeLookup lookupIn(const Block& block)
+{
+    return [&block](std::string_view name) -> std::optional<TypeId>
+    {
+        if (const Column* column = block.find(name))
+        {
+            return column->type();
+        }
+        return std::nullopt;
+    };
+}
+
+Block gatherBlock(const Block& block, std::span<const uint32_t> rows)
+{
+    Block gathered;
+    for (const Block::Entry& entry : block.columns)
+    {
+        Column column(entry.column.type());
+        gatherRows(entry.column.view(), 0, rows, column);
+        gathered.columns.push_back({entry.name, std::move(column)});
+    }
+    return gathered;
+}
+
+void appendBlock(Block& to, const Block& from)
+{
+    if (to.columns.empty())
+    {
+        for (const Block::Entry& entry : from.columns)
+        {
+            to.columns.push_back({entry.name, Column(entry.column.type())});
+        }
+    }
+    for (size_t c = 0; c < from.columns.size(); ++c)
+    {
+        to.columns[c].column.appendRange(from.columns[c].column.view(), 0, from.rows());
+    }
+}
+
+size_t rowsWanted(const AnalyzedSelect& analyzed)
+{
+    if (!analyzed.limit)
+    {
+        return SIZE_MAX;
+    }
+    return static_cast<size_t>(std::min<uint64_t>(*analyzed.limit + analyzed.offset, SIZE_MAX));
+}
+
+/// The rows of a query without aggregation: each morsel keeps its top-N (or, without ORDER
+/// BY, the scan stops once LIMIT + OFFSET rows are in), then the morsels' rows are joined in
+/// morsel order.
+Block collectRows(const TableScan& scan, const AnalyzedSelect& analyzed, QueryContext& context)
+{
+    const size_t wanted = rowsWanted(analyzed);
+    std::vector<size_t> order_columns;
+    for (const sql::ExpressionPtr& key : analyzed.order_keys)
+    {
+        const std::string& name = key->as<sql::ColumnRef>()->name;
+        for (size_t c = 0; c < scan.columns().size(); ++c)
+        {
+            if (scan.columns()[c].name == name)
+            {
+                order_columns.push_back(c);
+                break;
+            }
+        }
+    }
+    const bool ordered = !order_columns.empty();
+    std::vector<std::optional<Block>> fragments(scan.morsels());
+    std::atomic<size_t> next_morsel{0};
+    std::atomic<size_t> collected{0};
+    PhaseRecorder recorder(context.stats().phase(QueryPhase::kPartial));
+    const size_t workers = std::max<size_t>(1, std::min(context.threads(), scan.morsels()));
+    context.runWorkers(
+        workers,
+        [&](size_t)
+        {
+            const std::unique_ptr<MorselBuffers> buffers = scan.makeBuffers();
+            std::vector<ColumnView> columns;
+            for (size_t morsel = next_morsel++; morsel < scan.morsels(); morsel = next_morsel++)
+            {
+                if (!ordered && collected.load() >= wanted)
+                {
+                    break;
+                }
+                context.checkCancelled();
+                TaskTimer timer(recorder);
+                const size_t rows = scan.produce(morsel, buffers.get(), columns);
+                std::vector<uint32_t> keep;
+                if (ordered && wanted < rows)
+                {
+                    std::vector<SortKey> keys;
+                    for (size_t k = 0; k < order_columns.size(); ++k)
+                    {
+                        keys.push_back({columns[order_columns[k]], analyzed.descending[k]});
+                    }
+                    keep = sortedPermutation(keys, rows, wanted);
+                }
+                else
+                {
+                    keep.resize(std::min(rows, wanted));
+                    std::iota(keep.begin(), keep.end(), 0);
+                }
+                Block fragment;
+                for (size_t c = 0; c < columns.size(); ++c)
+                {
+                    Column column(columns[c].type);
+                    gatherRows(columns[c], 0, keep, column);
+                    fragment.columns.push_back({scan.columns()[c].name, std::move(column)});
+                }
+                collected += keep.size();
+                fragments[morsel] = std::move(fragment);
+            }
+        });
+    Block rows;
+    for (const InputColumn& column : scan.columns())
+    {
+        rows.columns.push_back({column.name, Column(column.type)});
+    }
+    for (const std::optional<Block>& fragment : fragments)
+    {
+        if (fragment)
+        {
+            appendBlock(rows, *fragment);
+        }
+    }
+    return rows;
+}
+
+Column materialize(const ColumnView& view)
+{
+    Column column(view.type);
+    column.appendRange(view, 0, view.rows);
+    return column;
+}
+
+/// HAVING, ORDER BY, LIMIT/OFFSET and the select list over the aggregated (or collected) rows.
+Block finish(Block stage, const AnalyzedSelect& analyzed)
+{
+    const ColumnTypeLookup lookup = lookupIn(stage);
+    if (analyzed.having)
+    {
+        const CompiledExpression having = compileExpression(analyzed.having, lookup);
+        std::vector<uint32_t> selected;
+        filterRows(having, BlockView::of(stage), 0, stage.rows(), selected);
+        if (selected.size() < stage.rows())
+        {
+            stage = gatherBlock(stage, selected);
+        }
+    }
+    const size_t rows = stage.rows();
+    const size_t wanted = std::min(rowsWanted(analyzed), rows);
+    std::vector<uint32_t> permutation;
+    if (!analyzed.order_keys.empty())
+    {
+        const BlockView view = BlockView::of(stage);
+        std::vector<Column> holders(analyzed.order_keys.size());
+        std::vector<SortKey> keys;
+        for (size_t k = 0; k < analyzed.order_keys.size(); ++k)
+        {
+            const CompiledExpression key = compileExpression(analyzed.order_keys[k], lookup);
+            keys.push_back({key.evaluate(view, 0, rows, holders[k]), analyzed.descending[k]});
+        }
+        permutation = sortedPermutation(keys, rows, wanted);
+    }
+    else
+    {
+        permutation.resize(wanted);
+        std::iota(permutation.begin(), permutation.end(), 0);
+    }
+    permutation.erase(permutation.begin(),
+                      permutation.begin() + std::min<size_t>(analyzed.offset, permutation.size()));
+    // A sort permutation reorders even when it keeps every row.
+    if (permutation.size() < rows || !analyzed.order_keys.empty())
+    {
+        stage = gatherBlock(stage, permutation);
+    }
+
+    Block result;
+    const BlockView view = BlockView::of(stage);
+    for (size_t i = 0; i < analyzed.outputs.size(); ++i)
+    {
+        const CompiledExpression output = compileExpression(analyzed.outputs[i], lookup);
+        Column holder;
+        result.columns.push_back({analyzed.output_names[i],
+                                  materialize(output.evaluate(view, 0, stage.rows(), holder))});
+    }
+    return result;
+}
+
+}  // namespace
+
+SelectOutcome executeSelect(const sql::SelectStatement& select, const Table& table,
+                            QueryContext& context, const SelectSettings& settings,
+                            const ScanObserver& observer)
+{
+    const TableSchema& schema = table.schema();
+    const AnalyzedSelect analyzed = analyzeSelect(select, schema, settings.analysis);
+    const TableScan scan(table.snapshot(), schema, analyzed.where, analyzed.scan_outputs, observer);
+    Block stage;
+    if (analyzed.aggregates)
+    {
+        for (const AggregateDescription& aggregate : analyzed.aggregate_functions)
+        {
+            context.stats().aggregates.push_back(aggregate.result_name);
+        }
+        const Aggregator aggregator(analyzed.group_keys, analyzed.aggregate_functions,
+                                    settings.aggregation);
+        stage = aggregator.execute(scan, context);
+    }
+    else
+    {
+        stage = collectRows(scan, analyzed, context);
+    }
+    SelectOutcome outcome;
+    outcome.block = finish(std::move(stage), analyzed);
+    outcome.rows_read = scan.rowsRead();
+    outcome.bytes_read = scan.bytesRead();
+    outcome.granules_skipped = scan.granulesSkipped();
+    return outcome;
+}
+
+Block executeSelectWithoutTable(const sql::SelectStatement& select)
+{
+    if (select.where || !select.group_by.empty() || select.having)
+    {
+        throw Exception(ErrorCode::kBadArguments,
+                        "SELECT without FROM takes no WHERE, GROUP BY or HAVING");
+    }
+    const TableSchema no_columns;
+    const AnalyzedSelect analyzed = analyzeSelect(select, no_columns, {});
+    if (analyzed.aggregates)
+    {
+        throw Exception(ErrorCode::kBadArguments, "aggregate functions need FROM a table");
+    }
+    // The constants are evaluated over one row of no columns.
+    BlockView view;
+    Block result;
+    for (size_t i = 0; i < analyzed.scan_outputs.size(); ++i)
+    {
+        const CompiledExpression output = compileExpression(
+            analyzed.scan_outputs[i].expression,
+            [](std::string_view) -> std::optional<TypeId> { return std::nullopt; });
+        Column holder;
+        result.columns.push_back(
+            {analyzed.scan_outputs[i].name, materialize(output.evaluate(view, 0, 1, holder))});
+    }
+    Block named;
+    for (size_t i = 0; i < analyzed.outputs.size(); ++i)
+    {
+        const std::string& source = analyzed.outputs[i]->as<sql::ColumnRef>()->name;
+        named.columns.push_back({analyzed.output_names[i], *result.find(source)});
+    }
+    return named;
+}
+
+}  // namespace granary

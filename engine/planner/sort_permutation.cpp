@@ -1,0 +1,80 @@
+#include "engine/planner/sort_permutation.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace granary
+{
+namespace
+{
+
+/// -1, 0 or 1; NaN sorts after every number, as in ClickHouse's default NULLS/NaN LAST.
+template <typename T>
+int compareValues(const T& left, const T& right)
+{
+    if constexpr (std::is_floating_point_v<T>)
+    {
+        const bool left_nan = std::isnan(left);
+        const bool right_nan = std::isnan(right);
+        if (left_nan || right_nan)
+        {
+            return static_cast<int>(left_nan) - static_cast<int>(right_nan);
+        }
+    }
+    return left < right ? -1 : (right < left ? 1 : 0);
+}
+
+using RowComparator = int (*)(const ColumnView&, uint32_t, uint32_t);
+
+template <typename T>
+int compareRows(const ColumnView& column, uint32_t left, uint32_t right)
+{
+    if constexpr (std::is_same_v<T, std::string_view>)
+    {
+        return compareValues(column.stringAt(left), column.stringAt(right));
+    }
+    else
+    {
+        return compareValues(column.valueAt<T>(left), column.valueAt<T>(right));
+    }
+}
+
+}  // namespace
+
+std::vector<uint32_t> sortedPermutation(const std::vector<SortKey>& keys, size_t rows, size_t limit)
+{
+    std::vector<uint32_t> permutation(rows);
+    std::iota(permutation.begin(), permutation.end(), 0);
+    std::vector<RowComparator> comparators;
+    for (const SortKey& key : keys)
+    {
+        comparators.push_back(dispatchType(key.column.type, []<typename T>(TypeTag<T>)
+                                           { return RowComparator{&compareRows<T>}; }));
+    }
+    auto less = [&](uint32_t left, uint32_t right)
+    {
+        for (size_t k = 0; k < keys.size(); ++k)
+        {
+            const int order = comparators[k](keys[k].column, left, right);
+            if (order != 0)
+            {
+                return keys[k].descending ? order > 0 : order < 0;
+            }
+        }
+        return left < right;
+    };
+    if (limit < rows)
+    {
+        std::partial_sort(permutation.begin(), permutation.begin() + limit, permutation.end(),
+                          less);
+        permutation.resize(limit);
+    }
+    else
+    {
+        std::sort(permutation.begin(), permutation.end(), less);
+    }
+    return permutation;
+}
+
+}  // namespace granary

@@ -1,0 +1,190 @@
+#include "engine/planner/table_scan.h"
+
+#include <algorithm>
+#include <set>
+
+#include "engine/columns/gather.h"
+#include "engine/common/exception.h"
+#include "engine/exec/phase_recorder.h"
+#include "engine/expressions/filter.h"
+#include "engine/planner/granule_pruning.h"
+
+namespace granary
+{
+namespace
+{
+
+/// Progress is reported at most this often (the native protocol's clients redraw on each).
+constexpr int64_t kProgressIntervalNs = 10'000'000;
+
+int64_t monotonicNanoseconds()
+{
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+/// A worker's memory between morsels: the rows that passed the filter and computed columns.
+struct ScanBuffers final : MorselBuffers
+{
+    std::vector<uint32_t> selected;
+    std::vector<Column> gathered;  ///< Per table column the outputs read.
+    std::vector<Column> computed;  ///< Per output.
+};
+
+}  // namespace
+
+TableScan::TableScan(std::shared_ptr<const TableSnapshot> snapshot, const TableSchema& schema,
+                     const sql::ExpressionPtr& where, const std::vector<ScanOutput>& outputs,
+                     ScanObserver observer)
+    : snapshot_(std::move(snapshot)), schema_(schema), observer_(std::move(observer))
+{
+    const ColumnTypeLookup lookup = [&](std::string_view name) -> std::optional<TypeId>
+    {
+        if (const std::optional<size_t> index = schema_.indexOf(name))
+        {
+            return schema_.columns[*index].type;
+        }
+        return std::nullopt;
+    };
+    std::set<size_t> read;
+    std::set<size_t> output_read;
+    if (where)
+    {
+        filter_ = compileExpression(where, lookup);
+        if (!isInteger(filter_->type()) || filter_->type() == TypeId::Date ||
+            filter_->type() == TypeId::DateTime)
+        {
+            throw Exception(ErrorCode::kTypeMismatch,
+                            "WHERE at " + sql::describePosition(where->position) +
+                                " must be a condition, not a value of type " +
+                                std::string(typeName(filter_->type())));
+        }
+        for (const std::string& column : filter_->columns())
+        {
+            read.insert(*schema_.indexOf(column));
+        }
+    }
+    for (const ScanOutput& output : outputs)
+    {
+        outputs_.push_back(compileExpression(output.expression, lookup));
+        columns_.push_back({output.name, outputs_.back().type()});
+        for (const std::string& column : outputs_.back().columns())
+        {
+            read.insert(*schema_.indexOf(column));
+            output_read.insert(*schema_.indexOf(column));
+        }
+    }
+    read_columns_.assign(read.begin(), read.end());
+    output_read_columns_.assign(output_read.begin(), output_read.end());
+    planRanges(where);
+}
+
+void TableScan::planRanges(const sql::ExpressionPtr& where)
+{
+    for (size_t p = 0; p < snapshot_->parts.size(); ++p)
+    {
+        const Part& part = *snapshot_->parts[p];
+        const std::vector<bool> mask = granulesToRead(part, schema_, where);
+        for (size_t g = 0; g < mask.size();)
+        {
+            if (!mask[g])
+            {
+                ++granules_skipped_;
+                ++g;
+                continue;
+            }
+            Range range{p, g, 0};
+            while (g < mask.size() && mask[g] && range.granules < kMorselGranules)
+            {
+                ++range.granules;
+                ++g;
+            }
+            rows_to_read_ += std::min(range.granules * Part::kGranuleRows,
+                                      part.rows() - range.first_granule * Part::kGranuleRows);
+            ranges_.push_back(range);
+        }
+    }
+}
+
+std::unique_ptr<MorselBuffers> TableScan::makeBuffers() const
+{
+    auto buffers = std::make_unique<ScanBuffers>();
+    buffers->computed.resize(outputs_.size());
+    for (size_t column : output_read_columns_)
+    {
+        buffers->gathered.emplace_back(schema_.columns[column].type);
+    }
+    return buffers;
+}
+
+size_t TableScan::produce(size_t index, MorselBuffers* raw_buffers,
+                          std::vector<ColumnView>& out) const
+{
+    if (observer_.cancel && observer_.cancel->load(std::memory_order_relaxed))
+    {
+        throw Exception(ErrorCode::kQueryCancelled, "query was cancelled");
+    }
+    auto& buffers = *static_cast<ScanBuffers*>(raw_buffers);
+    const Range& range = ranges_[index];
+    const Part& part = *snapshot_->parts[range.part];
+    const size_t first = range.first_granule * Part::kGranuleRows;
+    const size_t rows = std::min(range.granules * Part::kGranuleRows, part.rows() - first);
+
+    BlockView input;
+    size_t bytes = 0;
+    for (size_t column : read_columns_)
+    {
+        input.add(schema_.columns[column].name, part.column(column).slice(first, rows));
+        bytes += part.columnBytes(column) / std::max<size_t>(part.rows(), 1) * rows;
+    }
+
+    size_t passed = rows;
+    const BlockView* evaluated = &input;
+    BlockView gathered;
+    if (filter_)
+    {
+        buffers.selected.clear();
+        filterRows(*filter_, input, 0, rows, buffers.selected);
+        passed = buffers.selected.size();
+        if (passed < rows)
+        {
+            for (size_t i = 0; i < output_read_columns_.size(); ++i)
+            {
+                const std::string& name = schema_.columns[output_read_columns_[i]].name;
+                Column& column = buffers.gathered[i];
+                column.clear();
+                gatherRows(*input.find(name), 0, buffers.selected, column);
+                gathered.add(name, column.view());
+            }
+            evaluated = &gathered;
+        }
+    }
+
+    out.clear();
+    for (size_t i = 0; i < outputs_.size(); ++i)
+    {
+        out.push_back(outputs_[i].evaluate(*evaluated, 0, passed, buffers.computed[i]));
+    }
+    reportProgress(rows, bytes);
+    return passed;
+}
+
+void TableScan::reportProgress(size_t rows, size_t bytes) const
+{
+    const size_t rows_read = rows_read_.fetch_add(rows) + rows;
+    const size_t bytes_read = bytes_read_.fetch_add(bytes) + bytes;
+    if (!observer_.on_progress)
+    {
+        return;
+    }
+    std::unique_lock lock(progress_mutex_, std::try_to_lock);
+    const int64_t now = monotonicNanoseconds();
+    if (lock.owns_lock() && now - last_progress_ns_ >= kProgressIntervalNs)
+    {
+        last_progress_ns_ = now;
+        observer_.on_progress(rows_read, bytes_read, rows_to_read_);
+    }
+}
+
+}  // namespace granary

@@ -1,0 +1,81 @@
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "engine/aggregation/aggregation_input.h"
+#include "engine/expressions/compiled_expression.h"
+#include "engine/planner/select_analysis.h"
+#include "engine/storage/table.h"
+
+namespace granary
+{
+
+/// What a scan reports as it reads, and how it learns that the query was cancelled.
+struct ScanObserver
+{
+    /// Called (serialised, from the scan's threads) with rows and bytes read so far and the
+    /// rows the scan will read in all.
+    std::function<void(size_t rows_read, size_t bytes_read, size_t total_rows)> on_progress;
+    const std::atomic<bool>* cancel = nullptr;
+};
+
+/// Reads a table snapshot in morsels of whole granules: skips the granules whose sort-key
+/// bounds cannot satisfy WHERE, filters the rows of the others, and computes the scan
+/// outputs over the rows that pass. It is the AggregationInput of a GROUP BY, and the row
+/// source of a query without aggregation.
+class TableScan final : public AggregationInput
+{
+public:
+    /// Granules per morsel: 64 Ki rows, enough to amortise a task, small enough to balance.
+    static constexpr size_t kMorselGranules = 8;
+
+    TableScan(std::shared_ptr<const TableSnapshot> snapshot, const TableSchema& schema,
+              const sql::ExpressionPtr& where, const std::vector<ScanOutput>& outputs,
+              ScanObserver observer = {});
+
+    const std::vector<InputColumn>& columns() const override { return columns_; }
+    size_t morsels() const override { return ranges_.size(); }
+    std::unique_ptr<MorselBuffers> makeBuffers() const override;
+    size_t produce(size_t index, MorselBuffers* buffers,
+                   std::vector<ColumnView>& out) const override;
+
+    size_t rowsToRead() const { return rows_to_read_; }
+    size_t rowsRead() const { return rows_read_.load(); }
+    size_t bytesRead() const { return bytes_read_.load(); }
+    size_t granulesSkipped() const { return granules_skipped_; }
+
+private:
+    struct Range
+    {
+        size_t part = 0;
+        size_t first_granule = 0;
+        size_t granules = 0;
+    };
+
+    void planRanges(const sql::ExpressionPtr& where);
+    void reportProgress(size_t rows, size_t bytes) const;
+
+    std::shared_ptr<const TableSnapshot> snapshot_;
+    const TableSchema& schema_;
+    std::optional<CompiledExpression> filter_;
+    std::vector<CompiledExpression> outputs_;
+    std::vector<InputColumn> columns_;
+    /// Table columns the filter or the outputs read, and those the outputs read.
+    std::vector<size_t> read_columns_;
+    std::vector<size_t> output_read_columns_;
+    std::vector<Range> ranges_;
+    size_t rows_to_read_ = 0;
+    size_t granules_skipped_ = 0;
+    ScanObserver observer_;
+    mutable std::atomic<size_t> rows_read_{0};
+    mutable std::atomic<size_t> bytes_read_{0};
+    mutable std::mutex progress_mutex_;
+    mutable int64_t last_progress_ns_ = 0;
+};
+
+}  // namespace granary

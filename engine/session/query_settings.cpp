@@ -1,0 +1,80 @@
+#include "engine/session/query_settings.h"
+
+#include <charconv>
+#include <string_view>
+
+#include "engine/common/exception.h"
+
+namespace granary
+{
+namespace
+{
+
+size_t parseCount(std::string_view name, std::string_view value)
+{
+    size_t result = 0;
+    const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), result);
+    if (error != std::errc() || end != value.data() + value.size())
+    {
+        throw Exception(ErrorCode::kBadArguments, "setting " + std::string(name) +
+                                                      " takes an unsigned integer, not '" +
+                                                      std::string(value) + "'");
+    }
+    return result;
+}
+
+bool parseFlag(std::string_view name, std::string_view value)
+{
+    if (value == "1" || value == "true")
+    {
+        return true;
+    }
+    if (value == "0" || value == "false")
+    {
+        return false;
+    }
+    throw Exception(
+        ErrorCode::kBadArguments,
+        "setting " + std::string(name) + " takes 0 or 1, not '" + std::string(value) + "'");
+}
+
+}  // namespace
+
+void applySettings(const std::map<std::string, std::string, std::less<>>& values,
+                   QuerySettings& settings)
+{
+    AggregationSettings& aggregation = settings.select.aggregation;
+    for (const auto& [name, value] : values)
+    {
+        if (name == "max_threads")
+        {
+            settings.max_threads = parseCount(name, value);
+        }
+        else if (name == "max_memory_usage")
+        {
+            settings.max_memory_usage = parseCount(name, value);
+        }
+        else if (name == "optimize_arithmetic_operations_in_aggregate_functions")
+        {
+            settings.select.analysis.rewrite_sum_of_column_and_constant = parseFlag(name, value);
+        }
+        else if (name == "group_by_two_level_threshold")
+        {
+            aggregation.group_by_two_level_threshold = parseCount(name, value);
+        }
+        else if (name == "group_by_two_level_threshold_bytes")
+        {
+            aggregation.group_by_two_level_threshold_bytes = parseCount(name, value);
+        }
+        else if (name == "deterministic_morsels")
+        {
+            aggregation.deterministic_morsels = parseFlag(name, value);
+        }
+        else
+        {
+            throw Exception(ErrorCode::kUnknownSetting, "unknown setting " + name);
+        }
+    }
+}
+
+}  // namespace granary

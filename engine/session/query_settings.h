@@ -1,0 +1,27 @@
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <map>
+#include <string>
+
+#include "engine/planner/select_executor.h"
+
+namespace granary
+{
+
+/// The per-query settings a client may send, by name (ClickHouse's names where ClickHouse has
+/// the setting).
+struct QuerySettings
+{
+    size_t max_threads = 0;       ///< 0: every hardware thread.
+    size_t max_memory_usage = 0;  ///< Bytes; 0: unlimited.
+    SelectSettings select;
+};
+
+/// Applies `values` over `settings`; an unknown name or a malformed value is
+/// Exception(kUnknownSetting / kBadArguments) naming it.
+void applySettings(const std::map<std::string, std::string, std::less<>>& values,
+                   QuerySettings& settings);
+
+}  // namespace granary

@@ -1,0 +1,138 @@
+#include "engine/session/session.h"
+
+#include <chrono>
+#include <mutex>
+#include <thread>
+#include <variant>
+
+#include "engine/common/exception.h"
+#include "engine/planner/select_executor.h"
+#include "engine/session/query_settings.h"
+#include "engine/sql/overloaded.h"
+#include "engine/sql/parser.h"
+#include "engine/storage/database.h"
+#include "engine/storage/text_loader.h"
+
+namespace granary
+{
+namespace
+{
+
+Block oneStringColumn(std::string name, const std::vector<std::string>& values)
+{
+    Column column(TypeId::String);
+    for (const std::string& value : values)
+    {
+        column.appendString(value);
+    }
+    Block block;
+    block.columns.push_back({std::move(name), std::move(column)});
+    return block;
+}
+
+Block describeTable(const Table& table)
+{
+    Column names(TypeId::String);
+    Column types(TypeId::String);
+    for (const ColumnSchema& column : table.schema().columns)
+    {
+        names.appendString(column.name);
+        types.appendString(typeName(column.type));
+    }
+    Block block;
+    block.columns.push_back({"name", std::move(names)});
+    block.columns.push_back({"type", std::move(types)});
+    return block;
+}
+
+}  // namespace
+
+Session::Session(std::shared_ptr<Database> database) : database_(std::move(database)) {}
+
+Session::~Session() = default;
+
+std::shared_ptr<Database> Session::openDatabase(const std::filesystem::path& data_dir)
+{
+    return Database::open(data_dir);
+}
+
+void Session::dropCaches() {}
+
+QueryResult Session::execute(std::string_view sql, const QueryOptions& options)
+{
+    const auto start = std::chrono::steady_clock::now();
+    QuerySettings settings;
+    settings.max_threads = options.threads;
+    settings.max_memory_usage = options.memory_limit_bytes;
+    applySettings(options.settings, settings);
+    const size_t threads = settings.max_threads
+                               ? settings.max_threads
+                               : std::max<size_t>(1, std::thread::hardware_concurrency());
+
+    const sql::Statement statement = sql::parseStatement(sql);
+    QueryResult result;
+    std::visit(
+        sql::Overloaded{
+            [&](const sql::SelectStatement& select)
+            {
+                if (!select.from)
+                {
+                    result.block = executeSelectWithoutTable(select);
+                    return;
+                }
+                const std::shared_ptr<Table> table = database_->table(*select.from);
+                QueryContext context(threads, settings.max_memory_usage);
+                ScanObserver observer;
+                observer.cancel = options.cancel;
+                if (options.on_progress)
+                {
+                    observer.on_progress = [&](size_t rows, size_t bytes, size_t total) {
+                        options.on_progress(QueryProgress{rows, bytes, total});
+                    };
+                }
+                SelectOutcome outcome =
+                    executeSelect(select, *table, context, settings.select, observer);
+                result.block = std::move(outcome.block);
+                result.stats = context.stats();
+                result.rows_read = outcome.rows_read;
+                result.bytes_read = outcome.bytes_read;
+            },
+            [&](const sql::CreateTableStatement& create) { database_->createTable(create); },
+            [&](const sql::InsertStatement& insert)
+            {
+                LoadOptions load;
+                load.format = textFormatFromName(insert.format.value_or("TSV"));
+                load.columns = insert.columns;
+                load.threads = threads;
+                load.progress = true;
+                if (insert.infile)
+                {
+                    result.rows_written =
+                        loadTextFile(*database_, insert.table, *insert.infile, load);
+                }
+                else if (options.insert_data)
+                {
+                    result.rows_written =
+                        loadText(*database_, insert.table, *options.insert_data, load);
+                }
+                else
+                {
+                    throw Exception(ErrorCode::kBadArguments,
+                                    "INSERT INTO " + insert.table +
+                                        " without FROM INFILE needs data on standard input");
+                }
+            },
+            [&](const sql::DropTableStatement& drop)
+            { database_->dropTable(drop.table, drop.if_exists); },
+            [&](const sql::ShowTablesStatement&)
+            { result.block = oneStringColumn("name", database_->tableNames()); },
+            [&](const sql::DescribeTableStatement& describe)
+            { result.block = describeTable(*database_->table(describe.table)); },
+        },
+        statement);
+    result.elapsed_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return result;
+}
+
+}  // namespace granary

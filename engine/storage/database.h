@@ -1,0 +1,57 @@
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/columns/block.h"
+#include "engine/sql/statement.h"
+#include "engine/storage/table.h"
+
+namespace granary
+{
+
+/// The catalog of tables. On disk, one folder per table under the database folder, named by
+/// the table name with bytes other than [A-Za-z0-9_-] written as %XX; `tmp.*` entries are
+/// unfinished creations and drops, deleted on open.
+class Database
+{
+public:
+    /// Opens the database in `dir`, creating the folder if missing. Throws kCorruptedData
+    /// naming the file when a table's files are damaged.
+    static std::shared_ptr<Database> open(const std::filesystem::path& dir);
+    /// The same behaviour with nothing on disk.
+    static std::shared_ptr<Database> openInMemory();
+
+    /// Honours OR REPLACE and IF NOT EXISTS; otherwise an existing table is
+    /// kTableAlreadyExists naming it.
+    void createTable(const sql::CreateTableStatement& statement);
+    /// kUnknownTable naming it unless `if_exists`.
+    void dropTable(std::string_view name, bool if_exists);
+    /// kUnknownTable naming it.
+    std::shared_ptr<Table> table(std::string_view name) const;
+    /// Sorted.
+    std::vector<std::string> tableNames() const;
+
+    /// Appends the blocks (columns in schema order, names and types as the schema) as new
+    /// parts, all or nothing: readers see all of them or none, a failure leaves the table as
+    /// it was.
+    void insert(std::string_view table, std::vector<Block> blocks, size_t threads = 1);
+
+    const std::optional<std::filesystem::path>& directory() const { return directory_; }
+
+private:
+    explicit Database(std::optional<std::filesystem::path> directory);
+
+    std::optional<std::filesystem::path> directory_;
+    mutable std::mutex mutex_;
+    std::map<std::string, std::shared_ptr<Table>, std::less<>> tables_;
+};
+
+}  // namespace granary

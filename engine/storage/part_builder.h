@@ -1,0 +1,34 @@
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+#include "engine/columns/block.h"
+#include "engine/columns/column.h"
+#include "engine/storage/part.h"
+#include "engine/storage/table_schema.h"
+
+namespace granary
+{
+
+/// The columns of a new part, sorted, with the granule bounds of each sort-key column.
+struct PartData
+{
+    size_t rows = 0;
+    std::vector<Column> columns;
+    std::vector<Column> granule_min;
+    std::vector<Column> granule_max;
+};
+
+/// Rows [begin, begin + count) of `block` (columns in schema order), stably sorted by the
+/// schema's sort key. `parallel` lets oneTBB sort and gather in the calling arena.
+PartData buildPartData(const Block& block, size_t begin, size_t count, const TableSchema& schema,
+                       bool parallel);
+
+/// Per granule of kGranuleRows rows of `values`: the least and the greatest value.
+void computeGranuleBounds(const ColumnView& values, Column& minimums, Column& maximums);
+
+std::shared_ptr<const Part> makeInMemoryPart(PartData data);
+
+}  // namespace granary

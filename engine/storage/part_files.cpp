@@ -1,0 +1,308 @@
+#include "engine/storage/part_files.h"
+
+#include <cstring>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <span>
+#include <string>
+#include <tuple>
+
+#include "engine/common/exception.h"
+#include "engine/storage/storage_files.h"
+
+namespace granary
+{
+namespace
+{
+
+constexpr int kFormatVersion = 1;
+constexpr const char* kMetadataFile = "metadata.json";
+
+/// Built by appending: GCC 12 warns falsely (-Wrestrict) about `"c" + std::to_string(n)`.
+std::string fileName(char prefix, size_t index, std::string_view suffix)
+{
+    std::string name(1, prefix);
+    name += std::to_string(index);
+    name += suffix;
+    return name;
+}
+
+std::string columnFile(size_t column, std::string_view suffix)
+{
+    return fileName('c', column, suffix);
+}
+
+std::string marksFile(size_t key)
+{
+    return fileName('k', key, ".marks");
+}
+
+[[noreturn]] void corrupted(const std::filesystem::path& file, const std::string& problem)
+{
+    throw Exception(ErrorCode::kCorruptedData,
+                    "corrupted part file '" + file.string() + "': " + problem);
+}
+
+std::span<const char> fixedBytes(const ColumnView& view)
+{
+    return {static_cast<const char*>(view.data), view.rows * fixedWidth(view.type)};
+}
+
+std::span<const char> offsetBytes(const ColumnView& view)
+{
+    return {reinterpret_cast<const char*>(view.offsets), (view.rows + 1) * sizeof(uint64_t)};
+}
+
+std::span<const char> charBytes(const ColumnView& view)
+{
+    return {view.chars, static_cast<size_t>(view.offsets[view.rows])};
+}
+
+/// Parses a column of `rows` values of `type` laid out as writePartFiles lays out marks,
+/// starting at `offset` of `bytes`; advances offset. Throws through `corrupted`.
+Column parseColumn(const std::filesystem::path& file, std::string_view bytes, size_t& offset,
+                   TypeId type, size_t rows)
+{
+    Column column(type);
+    auto take = [&](size_t size)
+    {
+        if (size > bytes.size() - offset)
+        {
+            corrupted(file, "shorter than its contents");
+        }
+        const char* start = bytes.data() + offset;
+        offset += size;
+        return start;
+    };
+    if (!isString(type))
+    {
+        column.resizeFixed(rows);
+        const size_t size = rows * fixedWidth(type);
+        if (size > 0)
+        {
+            std::memcpy(column.mutableData<char>(), take(size), size);
+        }
+        return column;
+    }
+    std::vector<uint64_t> offsets(rows + 1);
+    std::memcpy(offsets.data(), take(offsets.size() * sizeof(uint64_t)),
+                offsets.size() * sizeof(uint64_t));
+    if (offsets[0] != 0)
+    {
+        corrupted(file, "string offsets do not start at 0");
+    }
+    for (size_t row = 0; row < rows; ++row)
+    {
+        if (offsets[row + 1] < offsets[row])
+        {
+            corrupted(file, "string offsets decrease");
+        }
+    }
+    const char* chars = take(offsets[rows]);
+    for (size_t row = 0; row < rows; ++row)
+    {
+        column.appendString({chars + offsets[row], offsets[row + 1] - offsets[row]});
+    }
+    return column;
+}
+
+struct FileRecord
+{
+    uint64_t size;
+    uint64_t checksum;
+};
+
+/// The part's metadata.json, each file named by it checked for presence and size.
+struct PartMetadata
+{
+    size_t rows = 0;
+    std::map<std::string, FileRecord> files;
+
+    static PartMetadata read(const std::filesystem::path& directory)
+    {
+        const std::filesystem::path path = directory / kMetadataFile;
+        PartMetadata metadata;
+        try
+        {
+            const nlohmann::json json = nlohmann::json::parse(readWholeFile(path));
+            if (json.at("format_version").get<int>() != kFormatVersion)
+            {
+                corrupted(path, "unknown format version");
+            }
+            metadata.rows = json.at("rows").get<size_t>();
+            for (const auto& [name, record] : json.at("files").items())
+            {
+                metadata.files[name] = {record.at("size").get<uint64_t>(),
+                                        record.at("checksum").get<uint64_t>()};
+            }
+        }
+        catch (const nlohmann::json::exception& error)
+        {
+            corrupted(path, error.what());
+        }
+        return metadata;
+    }
+
+    const FileRecord& record(const std::filesystem::path& directory, const std::string& name) const
+    {
+        const auto found = files.find(name);
+        if (found == files.end())
+        {
+            corrupted(directory / kMetadataFile, "does not list " + name);
+        }
+        return found->second;
+    }
+
+    /// Maps the file, checking its size against the metadata and `expected_size` (when set).
+    MappedFile map(const std::filesystem::path& directory, const std::string& name,
+                   std::optional<uint64_t> expected_size) const
+    {
+        const FileRecord& file = record(directory, name);
+        if (expected_size && *expected_size != file.size)
+        {
+            corrupted(directory / kMetadataFile, "wrong size recorded for " + name);
+        }
+        MappedFile mapped(directory / name);
+        if (mapped.size() != file.size)
+        {
+            corrupted(directory / name, "has " + std::to_string(mapped.size()) +
+                                            " bytes instead of " + std::to_string(file.size));
+        }
+        return mapped;
+    }
+};
+
+void verifyChecksum(const std::filesystem::path& file, const MappedFile& mapped, uint64_t expected)
+{
+    if (fileChecksum(mapped.data(), mapped.size()) != expected)
+    {
+        corrupted(file, "checksum mismatch");
+    }
+}
+
+}  // namespace
+
+void writePartFiles(const PartData& data, const std::filesystem::path& directory)
+{
+    nlohmann::json files = nlohmann::json::object();
+    auto write = [&](const std::string& name, std::span<const char> bytes)
+    {
+        writeFileDurably(directory / name, {bytes});
+        files[name] = {{"size", bytes.size()},
+                       {"checksum", fileChecksum(bytes.data(), bytes.size())}};
+    };
+    for (size_t index = 0; index < data.columns.size(); ++index)
+    {
+        const ColumnView view = data.columns[index].view();
+        if (isString(view.type))
+        {
+            write(columnFile(index, ".chars"), charBytes(view));
+            write(columnFile(index, ".offsets"), offsetBytes(view));
+        }
+        else
+        {
+            write(columnFile(index, ".bin"), fixedBytes(view));
+        }
+    }
+    for (size_t key = 0; key < data.granule_min.size(); ++key)
+    {
+        std::string marks;
+        for (const Column* bounds : {&data.granule_min[key], &data.granule_max[key]})
+        {
+            const ColumnView view = bounds->view();
+            for (std::span<const char> bytes : isString(view.type)
+                                                   ? std::vector{offsetBytes(view), charBytes(view)}
+                                                   : std::vector{fixedBytes(view)})
+            {
+                marks.append(bytes.data(), bytes.size());
+            }
+        }
+        write(marksFile(key), marks);
+    }
+    const nlohmann::json metadata = {
+        {"format_version", kFormatVersion}, {"rows", data.rows}, {"files", files}};
+    const std::string text = metadata.dump(1);
+    writeFileDurably(directory / kMetadataFile, {std::span<const char>(text)});
+    syncDirectory(directory);
+}
+
+std::shared_ptr<const Part> openPartFiles(const std::filesystem::path& directory,
+                                          const TableSchema& schema, bool verified)
+{
+    const PartMetadata metadata = PartMetadata::read(directory);
+    PartContents contents;
+    contents.rows = metadata.rows;
+    const size_t rows = metadata.rows;
+    for (size_t index = 0; index < schema.columns.size(); ++index)
+    {
+        const TypeId type = schema.columns[index].type;
+        std::vector<std::pair<std::string, size_t>> checked_files;  // name, mapped_files index
+        if (isString(type))
+        {
+            const std::string offsets_name = columnFile(index, ".offsets");
+            const std::string chars_name = columnFile(index, ".chars");
+            MappedFile offsets =
+                metadata.map(directory, offsets_name, (rows + 1) * sizeof(uint64_t));
+            MappedFile chars = metadata.map(directory, chars_name, std::nullopt);
+            const auto* offset_values = reinterpret_cast<const uint64_t*>(offsets.data());
+            if (offset_values[0] != 0 || offset_values[rows] != chars.size())
+            {
+                corrupted(directory / offsets_name, "offsets do not match " + chars_name);
+            }
+            contents.columns.push_back(ColumnView::ofStrings(chars.data(), offset_values, rows));
+            contents.column_bytes.push_back(chars.size() + offsets.size());
+            checked_files.emplace_back(offsets_name, contents.mapped_files.size());
+            contents.mapped_files.push_back(std::move(offsets));
+            checked_files.emplace_back(chars_name, contents.mapped_files.size());
+            contents.mapped_files.push_back(std::move(chars));
+        }
+        else
+        {
+            const std::string name = columnFile(index, ".bin");
+            MappedFile values = metadata.map(directory, name, rows * fixedWidth(type));
+            contents.columns.push_back(ColumnView{type, rows, values.data(), nullptr, nullptr});
+            contents.column_bytes.push_back(values.size());
+            checked_files.emplace_back(name, contents.mapped_files.size());
+            contents.mapped_files.push_back(std::move(values));
+        }
+        if (!verified)
+        {
+            std::vector<std::tuple<std::filesystem::path, size_t, uint64_t>> checks;
+            for (const auto& [name, mapped_index] : checked_files)
+            {
+                checks.emplace_back(directory / name, mapped_index,
+                                    metadata.record(directory, name).checksum);
+            }
+            contents.first_use_checks.push_back(
+                [checks](const PartContents& part)
+                {
+                    for (const auto& [path, mapped_index, checksum] : checks)
+                    {
+                        verifyChecksum(path, part.mapped_files[mapped_index], checksum);
+                    }
+                });
+        }
+    }
+    const std::vector<size_t> key_columns = schema.sortKeyColumns();
+    const size_t granules = (rows + Part::kGranuleRows - 1) / Part::kGranuleRows;
+    for (size_t key = 0; key < key_columns.size(); ++key)
+    {
+        const std::string name = marksFile(key);
+        const MappedFile marks = metadata.map(directory, name, std::nullopt);
+        const std::filesystem::path path = directory / name;
+        verifyChecksum(path, marks, metadata.record(directory, name).checksum);
+        const std::string_view bytes(marks.data(), marks.size());
+        const TypeId type = schema.columns[key_columns[key]].type;
+        size_t offset = 0;
+        contents.granule_min.push_back(parseColumn(path, bytes, offset, type, granules));
+        contents.granule_max.push_back(parseColumn(path, bytes, offset, type, granules));
+        if (offset != bytes.size())
+        {
+            corrupted(path, "longer than its contents");
+        }
+    }
+    return std::make_shared<const Part>(std::move(contents));
+}
+
+}  // namespace granary

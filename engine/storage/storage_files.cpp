@@ -1,0 +1,204 @@
+#include "engine/storage/storage_files.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <utility>
+
+#include "engine/common/exception.h"
+
+namespace granary
+{
+namespace
+{
+
+std::function<void(const std::filesystem::path&)>& writeHook()
+{
+    static std::function<void(const std::filesystem::path&)> hook;
+    return hook;
+}
+
+std::string systemError(std::string_view what, const std::filesystem::path& path)
+{
+    return std::string(what) + " '" + path.string() + "': " + std::strerror(errno);
+}
+
+/// Closes a descriptor when the scope ends, on the error paths too.
+struct FileDescriptor
+{
+    int fd;
+    ~FileDescriptor()
+    {
+        if (fd >= 0)
+        {
+            ::close(fd);
+        }
+    }
+};
+
+uint64_t rotateLeft(uint64_t value, int bits)
+{
+    return (value << bits) | (value >> (64 - bits));
+}
+
+}  // namespace
+
+MappedFile::MappedFile(const std::filesystem::path& path)
+{
+    FileDescriptor file{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
+    if (file.fd < 0)
+    {
+        throw Exception(ErrorCode::kCorruptedData, systemError("cannot open part file", path));
+    }
+    struct stat status;
+    if (::fstat(file.fd, &status) != 0)
+    {
+        throw Exception(ErrorCode::kCorruptedData, systemError("cannot stat part file", path));
+    }
+    size_ = static_cast<size_t>(status.st_size);
+    if (size_ == 0)
+    {
+        return;
+    }
+    void* mapping = ::mmap(nullptr, size_, PROT_READ, MAP_SHARED, file.fd, 0);
+    if (mapping == MAP_FAILED)
+    {
+        throw Exception(ErrorCode::kCorruptedData, systemError("cannot map part file", path));
+    }
+    data_ = static_cast<const char*>(mapping);
+}
+
+MappedFile::MappedFile(MappedFile&& other) noexcept
+    : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0))
+{
+}
+
+MappedFile& MappedFile::operator=(MappedFile&& other) noexcept
+{
+    std::swap(data_, other.data_);
+    std::swap(size_, other.size_);
+    return *this;
+}
+
+MappedFile::~MappedFile()
+{
+    if (data_ != nullptr)
+    {
+        ::munmap(const_cast<char*>(data_), size_);
+    }
+}
+
+void writeFileDurably(const std::filesystem::path& path,
+                      std::initializer_list<std::span<const char>> buffers)
+{
+    FileDescriptor file{::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)};
+    if (file.fd < 0)
+    {
+        throw Exception(ErrorCode::kCannotOpenFile, systemError("cannot create", path));
+    }
+    for (std::span<const char> buffer : buffers)
+    {
+        const char* next = buffer.data();
+        size_t left = buffer.size();
+        while (left > 0)
+        {
+            const ssize_t written = ::write(file.fd, next, left);
+            if (written < 0 && errno == EINTR)
+            {
+                continue;
+            }
+            if (written <= 0)
+            {
+                throw Exception(ErrorCode::kCannotOpenFile, systemError("cannot write", path));
+            }
+            next += written;
+            left -= static_cast<size_t>(written);
+        }
+    }
+    if (::fsync(file.fd) != 0)
+    {
+        throw Exception(ErrorCode::kCannotOpenFile, systemError("cannot fsync", path));
+    }
+    callStorageWriteHook(path);
+}
+
+void syncDirectory(const std::filesystem::path& directory)
+{
+    FileDescriptor file{::open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)};
+    if (file.fd < 0 || ::fsync(file.fd) != 0)
+    {
+        throw Exception(ErrorCode::kCannotOpenFile, systemError("cannot fsync", directory));
+    }
+}
+
+void renameDurably(const std::filesystem::path& from, const std::filesystem::path& to)
+{
+    if (::rename(from.c_str(), to.c_str()) != 0)
+    {
+        throw Exception(ErrorCode::kCannotOpenFile,
+                        systemError("cannot rename '" + from.string() + "' to", to));
+    }
+    syncDirectory(to.parent_path());
+    callStorageWriteHook(to);
+}
+
+std::string readWholeFile(const std::filesystem::path& path)
+{
+    std::ifstream file(path, std::ios::binary);
+    if (!file)
+    {
+        throw Exception(ErrorCode::kCorruptedData, "cannot open '" + path.string() + "'");
+    }
+    std::ostringstream contents;
+    contents << file.rdbuf();
+    return contents.str();
+}
+
+uint64_t fileChecksum(const char* data, size_t size)
+{
+    // Four independent lanes keep the multiplier pipeline busy (several GB/s).
+    constexpr uint64_t kPrime1 = 0x9E3779B185EBCA87ULL;
+    constexpr uint64_t kPrime2 = 0xC2B2AE3D27D4EB4FULL;
+    uint64_t lanes[4] = {kPrime1, kPrime2, kPrime1 ^ kPrime2, ~kPrime1};
+    size_t offset = 0;
+    for (; offset + 32 <= size; offset += 32)
+    {
+        for (int lane = 0; lane < 4; ++lane)
+        {
+            uint64_t word;
+            std::memcpy(&word, data + offset + lane * 8, 8);
+            lanes[lane] = rotateLeft(lanes[lane] + word * kPrime2, 31) * kPrime1;
+        }
+    }
+    uint64_t hash = size * kPrime1;
+    for (uint64_t lane : lanes)
+    {
+        hash = rotateLeft(hash ^ lane, 27) * kPrime1 + kPrime2;
+    }
+    for (; offset < size; ++offset)
+    {
+        hash = rotateLeft(hash ^ (static_cast<uint8_t>(data[offset]) * kPrime2), 23) * kPrime1;
+    }
+    return hash ^ (hash >> 29);
+}
+
+void setStorageWriteHookForTesting(std::function<void(const std::filesystem::path&)> hook)
+{
+    writeHook() = std::move(hook);
+}
+
+void callStorageWriteHook(const std::filesystem::path& path)
+{
+    if (writeHook())
+    {
+        writeHook()(path);
+    }
+}
+
+}  // namespace granary

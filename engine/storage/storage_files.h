@@ -1,0 +1,50 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <span>
+#include <string_view>
+
+namespace granary
+{
+
+/// A read-only memory mapping of a whole file; empty files map to no memory.
+class MappedFile
+{
+public:
+    /// Throws kCorruptedData naming the file when it is missing or cannot be mapped.
+    explicit MappedFile(const std::filesystem::path& path);
+    MappedFile(MappedFile&& other) noexcept;
+    MappedFile& operator=(MappedFile&& other) noexcept;
+    MappedFile(const MappedFile&) = delete;
+    MappedFile& operator=(const MappedFile&) = delete;
+    ~MappedFile();
+
+    const char* data() const { return data_; }
+    size_t size() const { return size_; }
+
+private:
+    const char* data_ = nullptr;
+    size_t size_ = 0;
+};
+
+/// Writes the buffers, in order, into a new file and fsyncs it. Throws kCannotOpenFile.
+void writeFileDurably(const std::filesystem::path& path,
+                      std::initializer_list<std::span<const char>> buffers);
+/// fsync of a directory, so that the entries created or renamed in it survive a crash.
+void syncDirectory(const std::filesystem::path& directory);
+/// rename(2), then syncs the parent directory.
+void renameDurably(const std::filesystem::path& from, const std::filesystem::path& to);
+std::string readWholeFile(const std::filesystem::path& path);
+
+/// A fast 64-bit hash detecting corrupted part files (not cryptographic).
+uint64_t fileChecksum(const char* data, size_t size);
+
+/// Tests set this to observe (and stall) writers: it is called after each durable file write
+/// and rename with the path concerned, and before a table manifest is published.
+void setStorageWriteHookForTesting(std::function<void(const std::filesystem::path&)> hook);
+void callStorageWriteHook(const std::filesystem::path& path);
+
+}  // namespace granary

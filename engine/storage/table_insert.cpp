@@ -1,0 +1,172 @@
+#include "engine/storage/table_insert.h"
+
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include <algorithm>
+
+#include "engine/common/exception.h"
+#include "engine/storage/part_builder.h"
+#include "engine/storage/part_files.h"
+#include "engine/storage/storage_files.h"
+#include "engine/storage/table.h"
+
+namespace granary
+{
+namespace
+{
+
+/// One part to build: rows [begin, begin + count) of one block.
+struct PartSlice
+{
+    size_t block;
+    size_t begin;
+    size_t count;
+};
+
+}  // namespace
+
+TableInsert::TableInsert(Table& table) : table_(table), lock_(table.insert_mutex_) {}
+
+TableInsert::~TableInsert()
+{
+    if (!committed_)
+    {
+        rollBack();
+    }
+}
+
+void TableInsert::checkBlock(const Block& block) const
+{
+    const TableSchema& schema = table_.schema();
+    if (block.columns.size() != schema.columns.size())
+    {
+        throw Exception(ErrorCode::kBadArguments, "table '" + table_.name() + "' has " +
+                                                      std::to_string(schema.columns.size()) +
+                                                      " columns, the block " +
+                                                      std::to_string(block.columns.size()));
+    }
+    for (size_t index = 0; index < block.columns.size(); ++index)
+    {
+        const Block::Entry& entry = block.columns[index];
+        const ColumnSchema& expected = schema.columns[index];
+        if (entry.name != expected.name)
+        {
+            throw Exception(ErrorCode::kBadArguments,
+                            "block column " + std::to_string(index + 1) + " is '" + entry.name +
+                                "', table '" + table_.name() + "' expects '" + expected.name + "'");
+        }
+        if (entry.column.type() != expected.type)
+        {
+            throw Exception(ErrorCode::kTypeMismatch,
+                            "column '" + expected.name + "' is " +
+                                std::string(typeName(expected.type)) + ", the block holds " +
+                                std::string(typeName(entry.column.type())));
+        }
+        if (entry.column.size() != block.rows())
+        {
+            throw Exception(ErrorCode::kBadArguments, "column '" + expected.name + "' has " +
+                                                          std::to_string(entry.column.size()) +
+                                                          " rows, the block " +
+                                                          std::to_string(block.rows()));
+        }
+    }
+}
+
+std::shared_ptr<const Part> TableInsert::buildPart(const Block& block, size_t begin, size_t count,
+                                                   const std::string& name, bool parallel) const
+{
+    PartData data = buildPartData(block, begin, count, table_.schema(), parallel);
+    if (!table_.directory())
+    {
+        return makeInMemoryPart(std::move(data));
+    }
+    const std::filesystem::path& directory = *table_.directory();
+    const std::filesystem::path temporary = directory / ("tmp_" + name);
+    std::filesystem::create_directory(temporary);
+    writePartFiles(data, temporary);
+    renameDurably(temporary, directory / name);
+    return openPartFiles(directory / name, table_.schema(), true);
+}
+
+void TableInsert::add(std::vector<Block> blocks, size_t threads)
+{
+    if (committed_)
+    {
+        throw Exception(ErrorCode::kLogicalError,
+                        "insert into '" + table_.name() + "' already committed");
+    }
+    std::vector<PartSlice> slices;
+    for (size_t index = 0; index < blocks.size(); ++index)
+    {
+        checkBlock(blocks[index]);
+        const size_t rows = blocks[index].rows();
+        // Equal slices of at most kMaxPartRows rows.
+        const size_t parts = (rows + Table::kMaxPartRows - 1) / Table::kMaxPartRows;
+        for (size_t part = 0; part < parts; ++part)
+        {
+            const size_t begin = rows * part / parts;
+            slices.push_back({index, begin, rows * (part + 1) / parts - begin});
+        }
+    }
+    const size_t first = parts_.size();
+    for (size_t slice = 0; slice < slices.size(); ++slice)
+    {
+        names_.push_back("part_" + std::to_string(table_.next_part_id_++));
+    }
+    parts_.resize(first + slices.size());
+    auto build = [&](size_t slice, bool parallel)
+    {
+        const PartSlice& part = slices[slice];
+        parts_[first + slice] =
+            buildPart(blocks[part.block], part.begin, part.count, names_[first + slice], parallel);
+    };
+    if (threads <= 1)
+    {
+        // No oneTBB at all: a writer in a forked process (tests) must not need its threads.
+        for (size_t slice = 0; slice < slices.size(); ++slice)
+        {
+            build(slice, false);
+        }
+    }
+    else
+    {
+        tbb::task_arena arena(static_cast<int>(threads));
+        arena.execute(
+            [&] {
+                tbb::parallel_for(size_t{0}, slices.size(),
+                                  [&](size_t slice) { build(slice, true); });
+            });
+    }
+    for (const PartSlice& slice : slices)
+    {
+        rows_ += slice.count;
+    }
+}
+
+void TableInsert::commit()
+{
+    if (committed_)
+    {
+        throw Exception(ErrorCode::kLogicalError,
+                        "insert into '" + table_.name() + "' already committed");
+    }
+    table_.publish(parts_, names_);
+    committed_ = true;
+}
+
+void TableInsert::rollBack() noexcept
+{
+    if (!table_.directory())
+    {
+        return;
+    }
+    for (const std::string& name : names_)
+    {
+        std::error_code ignored;
+        std::filesystem::remove_all(*table_.directory() / ("tmp_" + name), ignored);
+        std::filesystem::remove_all(*table_.directory() / name, ignored);
+    }
+}
+
+}  // namespace granary

@@ -1,0 +1,322 @@
+// `granary clickbench`: runs a query suite over a data directory's `hits` table, prints each
+// query's run times, writes ClickBench's result JSON and, with --compare duckdb, runs the same
+// suite on DuckDB in the same process, side by side, optionally verifying the results.
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include "engine/common/exception.h"
+#include "engine/session/session.h"
+#include "engine/storage/database.h"
+#include "programs/clickbench/benchmark_report.h"
+#include "programs/clickbench/duckdb_engine.h"
+#include "programs/clickbench/query_file.h"
+#include "programs/clickbench/suite_verification.h"
+#include "programs/command_registry.h"
+
+namespace granary::clickbench
+{
+
+namespace
+{
+
+struct Options
+{
+    std::filesystem::path data_dir;
+    std::filesystem::path queries_file;
+    std::filesystem::path duckdb_queries_file;
+    std::filesystem::path json_file;
+    std::filesystem::path duckdb_json_file;
+    std::filesystem::path duckdb_library;
+    std::string compare;
+    std::string machine;
+    std::string table = "hits";
+    size_t threads = 0;
+    size_t runs = 3;
+    bool verify = false;
+};
+
+class GranaryEngine final : public QueryEngine
+{
+public:
+    GranaryEngine(Session& session, size_t threads) : session_(session)
+    {
+        options_.threads = threads;
+    }
+
+    std::string name() const override { return "granary"; }
+
+    TimedResult run(std::string_view sql) override
+    {
+        const auto start = std::chrono::steady_clock::now();
+        const QueryResult result = session_.execute(sql, options_);
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        return {resultTableOf(result.block), seconds};
+    }
+
+    void dropCaches() override { session_.dropCaches(); }
+
+private:
+    Session& session_;
+    QueryOptions options_;
+};
+
+double secondsSince(std::chrono::steady_clock::time_point start)
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+uint64_t directoryBytes(const std::filesystem::path& directory)
+{
+    uint64_t bytes = 0;
+    std::error_code error;
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(directory, error))
+    {
+        if (entry.is_regular_file(error))
+        {
+            bytes += entry.file_size(error);
+        }
+    }
+    return bytes;
+}
+
+std::string hostName()
+{
+    char name[256] = {};
+    return gethostname(name, sizeof(name) - 1) == 0 ? std::string(name) : std::string("unknown");
+}
+
+/// A progress line on the terminal, rewritten in place; nothing when stderr is not one.
+ProgressCallback progressLine(const std::string& engine, size_t queries, size_t runs)
+{
+    if (isatty(STDERR_FILENO) == 0)
+    {
+        return {};
+    }
+    return [engine, queries, runs](size_t query, size_t run)
+    {
+        std::cerr << fmt::format("\r\033[K{}: query {}/{}, run {}/{}", engine, query + 1, queries,
+                                 run + 1, runs)
+                  << std::flush;
+    };
+}
+
+void clearProgressLine()
+{
+    if (isatty(STDERR_FILENO) != 0)
+    {
+        std::cerr << "\r\033[K" << std::flush;
+    }
+}
+
+/// Fills `suite`'s engine name and query runs (its load time and memory are the caller's).
+void runEngine(QueryEngine& engine, const std::vector<std::string>& queries, const Options& options,
+               SuiteRun& suite)
+{
+    suite.engine = engine.name();
+    suite.queries = runSuite(engine, queries, options.runs, options.verify,
+                             progressLine(suite.engine, queries.size(), options.runs));
+    clearProgressLine();
+}
+
+void writeJson(const std::filesystem::path& path, const SuiteRun& suite, const ReportInfo& info)
+{
+    std::ofstream file(path);
+    file << clickBenchJson(suite, info).dump(2) << "\n";
+    if (!file)
+    {
+        throw Exception(ErrorCode::kCannotOpenFile, "cannot write " + path.string());
+    }
+}
+
+std::string mebibytes(size_t bytes)
+{
+    return fmt::format("{:.1f} MiB", static_cast<double>(bytes) / (1 << 20));
+}
+
+void printMemory(const SuiteRun& suite)
+{
+    const PhaseMemory& memory = suite.memory;
+    std::cout << fmt::format(
+        "{}: load {:.3f} s; resident at start {}, peak {} ({} added{})\n", suite.engine,
+        suite.load_seconds, mebibytes(memory.start_bytes), mebibytes(memory.peak_bytes),
+        mebibytes(memory.peak_bytes > memory.start_bytes ? memory.peak_bytes - memory.start_bytes
+                                                         : 0),
+        memory.peak_is_per_phase ? "" : "; peak since process start");
+}
+
+/// Copies the table's parts (memory-mapped column views, read through the storage API) into
+/// a DuckDB table of the same name through the appender; returns DuckDB's load seconds.
+double loadIntoDuckDb(Session& session, DuckDbClient& client, const Options& options)
+{
+    const std::shared_ptr<Table> table = session.database().table(options.table);
+    const std::shared_ptr<const TableSnapshot> snapshot = table->snapshot();
+    const auto start = std::chrono::steady_clock::now();
+    if (options.threads != 0)
+    {
+        client.execute(fmt::format("SET threads = {}", options.threads));
+    }
+    BlockView columns;
+    for (const ColumnSchema& column : table->schema().columns)
+    {
+        columns.add(column.name, ColumnView{column.type, 0, nullptr, nullptr, nullptr});
+    }
+    client.createTable(options.table, columns);
+    for (const std::shared_ptr<const Part>& part : snapshot->parts)
+    {
+        BlockView view;
+        for (size_t index = 0; index < columns.columns.size(); ++index)
+        {
+            view.add(columns.columns[index].name, part->column(index));
+        }
+        client.append(options.table, view);
+    }
+    return secondsSince(start);
+}
+
+int runClickBench(const Options& options)
+{
+    const bool compare = options.verify || options.compare == "duckdb";
+    // Session::openDatabase would create a missing folder: a mistyped --data must not pass.
+    if (std::error_code error; !std::filesystem::is_directory(options.data_dir, error))
+    {
+        throw Exception(ErrorCode::kCannotOpenFile,
+                        "data directory " + options.data_dir.string() + " does not exist");
+    }
+    const std::vector<std::string> queries = options.queries_file.empty()
+                                                 ? splitQueries(defaultQueries())
+                                                 : readQueryFile(options.queries_file);
+    std::vector<std::string> duckdb_queries = queries;
+    std::optional<DuckDbApi> duckdb_api;
+    if (compare)
+    {
+        std::filesystem::path twin = options.duckdb_queries_file;
+        if (twin.empty() && !options.queries_file.empty())
+        {
+            twin = duckDbTwinOf(options.queries_file);
+        }
+        if (!twin.empty())
+        {
+            duckdb_queries = readQueryFile(twin);
+            if (duckdb_queries.size() != queries.size())
+            {
+                throw Exception(ErrorCode::kBadArguments,
+                                fmt::format("{} holds {} queries but {} holds {}", twin.string(),
+                                            duckdb_queries.size(), options.queries_file.string(),
+                                            queries.size()));
+            }
+        }
+        const std::filesystem::path library =
+            options.duckdb_library.empty() ? DuckDbApi::findLibrary() : options.duckdb_library;
+        if (library.empty())
+        {
+            throw Exception(ErrorCode::kCannotOpenFile,
+                            "libduckdb.so not found: run tools/install_duckdb.sh, or name it "
+                            "with --duckdb-lib or GRANARY_DUCKDB_LIB");
+        }
+        duckdb_api = DuckDbApi::load(library);
+    }
+
+    SuiteRun granary;
+    granary.memory = PhaseMemory::begin();
+    const auto open_start = std::chrono::steady_clock::now();
+    Session session(Session::openDatabase(options.data_dir));
+    granary.load_seconds = secondsSince(open_start);
+    GranaryEngine granary_engine(session, options.threads);
+    runEngine(granary_engine, queries, options, granary);
+    granary.memory.end();
+    printSuiteTable(std::cout, granary);
+
+    ReportInfo info;
+    info.date = todayDate();
+    info.machine = options.machine.empty() ? hostName() : options.machine;
+    info.tags = {"C++", "column-oriented", "lukewarm-cold-run"};
+    info.data_size_bytes = directoryBytes(options.data_dir);
+    info.load_time_seconds = granary.load_seconds;
+    info.comment = fmt::format(
+        "granary clickbench, {} threads; cold run after dropCaches() in a "
+        "running process; load_time is opening the data directory",
+        options.threads == 0 ? std::string("all") : std::to_string(options.threads));
+    if (!options.json_file.empty())
+    {
+        writeJson(options.json_file, granary, info);
+    }
+    if (!compare)
+    {
+        printMemory(granary);
+        return 0;
+    }
+
+    SuiteRun duckdb;
+    duckdb.memory = PhaseMemory::begin();
+    DuckDbClient client(*duckdb_api);
+    duckdb.load_seconds = loadIntoDuckDb(session, client, options);
+    DuckDbEngine duckdb_engine(client);
+    runEngine(duckdb_engine, duckdb_queries, options, duckdb);
+    duckdb.memory.end();
+    if (!options.duckdb_json_file.empty())
+    {
+        ReportInfo duckdb_info = info;
+        duckdb_info.system = "DuckDB (" + client.version() + ")";
+        duckdb_info.tags = {"C++", "column-oriented", "embedded", "lukewarm-cold-run"};
+        duckdb_info.load_time_seconds = duckdb.load_seconds;
+        duckdb_info.comment = "run by granary clickbench --compare duckdb, in-memory database";
+        writeJson(options.duckdb_json_file, duckdb, duckdb_info);
+    }
+
+    std::cout << "\nDuckDB " << client.version() << " (" << duckdb_api->library_path.string()
+              << ")\n";
+    const auto comparisons =
+        options.verify ? verifySuites(granary, duckdb) : std::vector<std::optional<Comparison>>{};
+    printComparisonTable(std::cout, granary, duckdb, comparisons);
+    printMemory(granary);
+    printMemory(duckdb);
+    if (!options.verify)
+    {
+        return 0;
+    }
+    const size_t failures = countVerificationFailures(granary, duckdb, comparisons);
+    std::cout << fmt::format("verify: {} of {} queries differ or failed\n", failures,
+                             queries.size());
+    return failures == 0 ? 0 : 1;
+}
+
+const programs::CommandRegistrar registrar{programs::Command{
+    "clickbench",
+    "Run a ClickBench-style query suite, write ClickBench's result JSON, compare with DuckDB",
+    [](CLI::App& app) -> std::function<int()>
+    {
+        auto options = std::make_shared<Options>();
+        app.add_option("--data", options->data_dir, "Data directory holding the table")->required();
+        app.add_option("--queries", options->queries_file,
+                       "Query file (';'-separated or one per line); default: Granary's suite");
+        app.add_option("--duckdb-queries", options->duckdb_queries_file,
+                       "DuckDB dialect of the same queries, in the same order; default: the "
+                       "twin next to --queries (clickhouse-X → duckdb-X, X.sql → X.duckdb.sql) "
+                       "or the same queries");
+        app.add_option("--threads", options->threads, "Threads per query (0: all)");
+        app.add_option("--runs", options->runs, "Runs per query, the first one cold")
+            ->check(CLI::PositiveNumber);
+        app.add_option("--json", options->json_file, "Write ClickBench's result JSON here");
+        app.add_option("--duckdb-json", options->duckdb_json_file,
+                       "With --compare: write DuckDB's result JSON here");
+        app.add_option("--compare", options->compare, "Engine to compare with")
+            ->check(CLI::IsMember({"duckdb"}));
+        app.add_flag("--verify", options->verify,
+                     "Compare the results with DuckDB's (implies --compare duckdb); exit 1 if "
+                     "any differs");
+        app.add_option("--duckdb-lib", options->duckdb_library,
+                       "libduckdb.so; default: $GRANARY_DUCKDB_LIB or tools/install_duckdb.sh's");
+        app.add_option("--machine", options->machine, "Machine name for the JSON (default: host)");
+        app.add_option("--table", options->table, "Table the queries read (loaded into DuckDB)");
+        return [options] { return runClickBench(*options); };
+    }}};
+
+}  // namespace
+
+}  // namespace granary::clickbench

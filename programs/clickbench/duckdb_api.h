@@ -1,0 +1,135 @@
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+
+namespace granary::clickbench
+{
+
+/// The part of DuckDB's C API the comparison uses, declared here from DuckDB's public
+/// documentation and bound at run time with dlopen, so that Granary neither builds nor links
+/// against DuckDB. Handles are opaque pointers; values and layouts are DuckDB's ABI.
+namespace duckdb_c
+{
+using idx_t = uint64_t;
+using Handle = void*;  ///< duckdb_database, duckdb_connection, duckdb_appender, ...
+
+enum State : int32_t
+{
+    kSuccess = 0,
+    kError = 1,
+};
+
+/// DUCKDB_TYPE values.
+enum Type : int32_t
+{
+    kBoolean = 1,
+    kTinyInt = 2,
+    kSmallInt = 3,
+    kInteger = 4,
+    kBigInt = 5,
+    kUTinyInt = 6,
+    kUSmallInt = 7,
+    kUInteger = 8,
+    kUBigInt = 9,
+    kFloat = 10,
+    kDouble = 11,
+    kTimestamp = 12,  ///< int64 microseconds since the epoch.
+    kDate = 13,       ///< int32 days since 1970-01-01.
+    kHugeInt = 16,    ///< 128 bits: uint64 lower word, then int64 upper word.
+    kVarchar = 17,
+    kBlob = 18,
+    kDecimal = 19,
+    kTimestampSeconds = 20,
+    kTimestampMillis = 21,
+    kTimestampNanos = 22,
+    kTimestampTz = 31,
+    kUHugeInt = 32,
+};
+
+/// duckdb_result: filled by duckdb_query, read only through the API functions.
+struct Result
+{
+    idx_t deprecated_column_count;
+    idx_t deprecated_row_count;
+    idx_t deprecated_rows_changed;
+    void* deprecated_columns;
+    char* deprecated_error_message;
+    void* internal_data;
+};
+
+/// duckdb_string_t: 16 bytes, the length first; up to 12 bytes are stored inline after it,
+/// longer strings keep a 4-byte prefix there and then a pointer.
+union StringValue
+{
+    struct
+    {
+        uint32_t length;
+        char prefix[4];
+        const char* data;
+    } pointer;
+    struct
+    {
+        uint32_t length;
+        char chars[12];
+    } inlined;
+};
+static_assert(sizeof(StringValue) == 16);
+constexpr uint32_t kStringInlineLength = 12;
+}  // namespace duckdb_c
+
+/// The C API functions, resolved from one libduckdb.so; the library stays loaded while any
+/// DuckDbApi refers to it.
+struct DuckDbApi
+{
+    using idx_t = duckdb_c::idx_t;
+    using Handle = duckdb_c::Handle;
+    using State = duckdb_c::State;
+    using Result = duckdb_c::Result;
+
+    const char* (*library_version)();
+    State (*open)(const char* path, Handle* database);
+    void (*close)(Handle* database);
+    State (*connect)(Handle database, Handle* connection);
+    void (*disconnect)(Handle* connection);
+    State (*query)(Handle connection, const char* sql, Result* result);
+    const char* (*result_error)(Result* result);
+    void (*destroy_result)(Result* result);
+    idx_t (*column_count)(Result* result);
+    const char* (*column_name)(Result* result, idx_t column);
+    duckdb_c::Type (*column_type)(Result* result, idx_t column);
+    Handle (*fetch_chunk)(Result result);
+    idx_t (*data_chunk_get_size)(Handle chunk);
+    Handle (*data_chunk_get_vector)(Handle chunk, idx_t column);
+    void (*data_chunk_set_size)(Handle chunk, idx_t rows);
+    void (*destroy_data_chunk)(Handle* chunk);
+    Handle (*create_data_chunk)(Handle* logical_types, idx_t column_count);
+    Handle (*create_logical_type)(duckdb_c::Type type);
+    void (*destroy_logical_type)(Handle* logical_type);
+    void* (*vector_get_data)(Handle vector);
+    uint64_t* (*vector_get_validity)(Handle vector);
+    void (*vector_assign_string_element_len)(Handle vector, idx_t row, const char* text,
+                                             idx_t length);
+    idx_t (*vector_size)();
+    State (*appender_create)(Handle connection, const char* schema, const char* table,
+                             Handle* appender);
+    const char* (*appender_error)(Handle appender);
+    State (*append_data_chunk)(Handle appender, Handle chunk);
+    State (*appender_close)(Handle appender);
+    State (*appender_destroy)(Handle* appender);
+
+    std::filesystem::path library_path;
+    std::shared_ptr<void> library;  ///< The dlopen handle; dlclose when the last copy goes.
+
+    /// Loads `library_path` and resolves every function; throws Exception(kCannotOpenFile)
+    /// naming the file, or naming the first missing function.
+    static DuckDbApi load(const std::filesystem::path& library_path);
+
+    /// Where libduckdb.so is: $GRANARY_DUCKDB_LIB if set, else the newest install of
+    /// tools/install_duckdb.sh under ${XDG_CACHE_HOME:-~/.cache}/granary/duckdb. Empty if none.
+    static std::filesystem::path findLibrary();
+};
+
+}  // namespace granary::clickbench

@@ -1,0 +1,397 @@
+#include "programs/clickbench/duckdb_client.h"
+
+#include <chrono>
+#include <cstring>
+#include <vector>
+
+#include "engine/common/exception.h"
+
+namespace granary::clickbench
+{
+
+namespace
+{
+
+namespace c = duckdb_c;
+constexpr int64_t kMicrosecondsPerSecond = 1'000'000;
+
+/// duckdb_result, destroyed on scope exit (DuckDB requires it even after a failed query).
+class ResultHandle
+{
+public:
+    explicit ResultHandle(const DuckDbApi& api) : api_(api) {}
+    ~ResultHandle() { api_.destroy_result(&result_); }
+    ResultHandle(const ResultHandle&) = delete;
+    ResultHandle& operator=(const ResultHandle&) = delete;
+
+    c::Result* get() { return &result_; }
+
+private:
+    const DuckDbApi& api_;
+    c::Result result_{};
+};
+
+class ChunkHandle
+{
+public:
+    ChunkHandle(const DuckDbApi& api, DuckDbApi::Handle chunk) : api_(api), chunk_(chunk) {}
+    ~ChunkHandle()
+    {
+        if (chunk_ != nullptr)
+        {
+            api_.destroy_data_chunk(&chunk_);
+        }
+    }
+    ChunkHandle(const ChunkHandle&) = delete;
+    ChunkHandle& operator=(const ChunkHandle&) = delete;
+
+    DuckDbApi::Handle get() const { return chunk_; }
+
+private:
+    const DuckDbApi& api_;
+    DuckDbApi::Handle chunk_;
+};
+
+std::string quoteIdentifier(std::string_view name)
+{
+    std::string quoted = "\"";
+    for (const char c : name)
+    {
+        quoted += c;
+        if (c == '"')
+        {
+            quoted += '"';
+        }
+    }
+    return quoted + "\"";
+}
+
+c::Type duckDbType(TypeId type)
+{
+    switch (type)
+    {
+        case TypeId::UInt8:
+            return c::kUTinyInt;
+        case TypeId::UInt16:
+            return c::kUSmallInt;
+        case TypeId::UInt32:
+            return c::kUInteger;
+        case TypeId::UInt64:
+            return c::kUBigInt;
+        case TypeId::Int8:
+            return c::kTinyInt;
+        case TypeId::Int16:
+            return c::kSmallInt;
+        case TypeId::Int32:
+            return c::kInteger;
+        case TypeId::Int64:
+            return c::kBigInt;
+        case TypeId::Float32:
+            return c::kFloat;
+        case TypeId::Float64:
+            return c::kDouble;
+        case TypeId::Date:
+            return c::kDate;
+        case TypeId::DateTime:
+            return c::kTimestamp;
+        case TypeId::String:
+            return c::kVarchar;
+    }
+    __builtin_unreachable();
+}
+
+template <typename T>
+T load(const void* data, size_t row)
+{
+    T value;
+    std::memcpy(&value, static_cast<const char*>(data) + row * sizeof(T), sizeof(T));
+    return value;
+}
+
+Value valueOf(c::Type type, const void* data, size_t row, std::string_view column)
+{
+    switch (type)
+    {
+        case c::kBoolean:
+            return Value::ofInteger(load<uint8_t>(data, row) != 0);
+        case c::kTinyInt:
+            return Value::ofInteger(load<int8_t>(data, row));
+        case c::kSmallInt:
+            return Value::ofInteger(load<int16_t>(data, row));
+        case c::kInteger:
+            return Value::ofInteger(load<int32_t>(data, row));
+        case c::kBigInt:
+            return Value::ofInteger(load<int64_t>(data, row));
+        case c::kUTinyInt:
+            return Value::ofInteger(load<uint8_t>(data, row));
+        case c::kUSmallInt:
+            return Value::ofInteger(load<uint16_t>(data, row));
+        case c::kUInteger:
+            return Value::ofInteger(load<uint32_t>(data, row));
+        case c::kUBigInt:
+            return Value::ofInteger(load<uint64_t>(data, row));
+        case c::kHugeInt:
+        case c::kUHugeInt:
+        {
+            const auto lower = load<uint64_t>(data, row * 2);
+            const auto upper = load<uint64_t>(data, row * 2 + 1);
+            const unsigned __int128 bits = (static_cast<unsigned __int128>(upper) << 64) |
+                                           static_cast<unsigned __int128>(lower);
+            return Value::ofInteger(static_cast<__int128>(bits));
+        }
+        case c::kFloat:
+            return Value::ofFloat(load<float>(data, row));
+        case c::kDouble:
+            return Value::ofFloat(load<double>(data, row));
+        case c::kDate:
+            return Value::ofDate(load<int32_t>(data, row));
+        case c::kTimestamp:
+        case c::kTimestampTz:
+            return Value::ofTimestamp(load<int64_t>(data, row));
+        case c::kTimestampSeconds:
+            return Value::ofTimestamp(load<int64_t>(data, row) * kMicrosecondsPerSecond);
+        case c::kTimestampMillis:
+            return Value::ofTimestamp(load<int64_t>(data, row) * 1000);
+        case c::kTimestampNanos:
+            return Value::ofTimestamp(load<int64_t>(data, row) / 1000);
+        case c::kVarchar:
+        case c::kBlob:
+        {
+            const auto string = load<c::StringValue>(data, row);
+            const uint32_t length = string.inlined.length;
+            const char* chars =
+                length <= c::kStringInlineLength ? string.inlined.chars : string.pointer.data;
+            return Value::ofString(std::string(chars, length));
+        }
+        default:
+            throw Exception(ErrorCode::kNotImplemented,
+                            "DuckDB result column " + std::string(column) + " has DuckDB type " +
+                                std::to_string(static_cast<int>(type)) +
+                                ", which the comparison does not read; cast it in the query");
+    }
+}
+
+/// Fills column `column` of `chunk` with `count` rows of `source` from `begin`.
+void fillVector(const DuckDbApi& api, DuckDbApi::Handle vector, const ColumnView& source,
+                size_t begin, size_t count)
+{
+    void* target = api.vector_get_data(vector);
+    switch (source.type)
+    {
+        case TypeId::String:
+            for (size_t row = 0; row < count; ++row)
+            {
+                const std::string_view text = source.stringAt(begin + row);
+                api.vector_assign_string_element_len(vector, row, text.data(), text.size());
+            }
+            return;
+        case TypeId::Date:
+            for (size_t row = 0; row < count; ++row)
+            {
+                static_cast<int32_t*>(target)[row] = source.valueAt<uint16_t>(begin + row);
+            }
+            return;
+        case TypeId::DateTime:
+            for (size_t row = 0; row < count; ++row)
+            {
+                static_cast<int64_t*>(target)[row] =
+                    int64_t{source.valueAt<uint32_t>(begin + row)} * kMicrosecondsPerSecond;
+            }
+            return;
+        default:
+        {
+            const size_t width = fixedWidth(source.type);
+            std::memcpy(target, static_cast<const char*>(source.data) + begin * width,
+                        count * width);
+        }
+    }
+}
+
+}  // namespace
+
+std::string_view duckDbTypeName(TypeId type)
+{
+    switch (duckDbType(type))
+    {
+        case c::kUTinyInt:
+            return "UTINYINT";
+        case c::kUSmallInt:
+            return "USMALLINT";
+        case c::kUInteger:
+            return "UINTEGER";
+        case c::kUBigInt:
+            return "UBIGINT";
+        case c::kTinyInt:
+            return "TINYINT";
+        case c::kSmallInt:
+            return "SMALLINT";
+        case c::kInteger:
+            return "INTEGER";
+        case c::kBigInt:
+            return "BIGINT";
+        case c::kFloat:
+            return "FLOAT";
+        case c::kDouble:
+            return "DOUBLE";
+        case c::kDate:
+            return "DATE";
+        case c::kTimestamp:
+            return "TIMESTAMP";
+        default:
+            return "VARCHAR";
+    }
+}
+
+DuckDbClient::DuckDbClient(DuckDbApi api) : api_(std::move(api))
+{
+    if (api_.open(nullptr, &database_) != c::kSuccess)
+    {
+        throw Exception(ErrorCode::kCannotOpenFile,
+                        "DuckDB (" + api_.library_path.string() + ") cannot open a database");
+    }
+    if (api_.connect(database_, &connection_) != c::kSuccess)
+    {
+        api_.close(&database_);
+        throw Exception(ErrorCode::kCannotOpenFile, "DuckDB cannot connect to its database");
+    }
+}
+
+DuckDbClient::~DuckDbClient()
+{
+    api_.disconnect(&connection_);
+    api_.close(&database_);
+}
+
+TimedResult DuckDbClient::query(std::string_view sql)
+{
+    const std::string text(sql);
+    ResultHandle result(api_);
+    const auto start = std::chrono::steady_clock::now();
+    const c::State state = api_.query(connection_, text.c_str(), result.get());
+    TimedResult timed;
+    timed.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (state != c::kSuccess)
+    {
+        const char* message = api_.result_error(result.get());
+        throw Exception(ErrorCode::kBadArguments,
+                        "DuckDB: " + std::string(message != nullptr ? message : "query failed"));
+    }
+    const size_t columns = api_.column_count(result.get());
+    std::vector<c::Type> types(columns);
+    for (size_t column = 0; column < columns; ++column)
+    {
+        timed.table.column_names.emplace_back(api_.column_name(result.get(), column));
+        types[column] = api_.column_type(result.get(), column);
+    }
+    while (true)
+    {
+        ChunkHandle chunk(api_, api_.fetch_chunk(*result.get()));
+        if (chunk.get() == nullptr)
+        {
+            break;
+        }
+        const size_t rows = api_.data_chunk_get_size(chunk.get());
+        if (rows == 0)
+        {
+            break;
+        }
+        const size_t first_row = timed.table.rows.size();
+        timed.table.rows.resize(first_row + rows, std::vector<Value>(columns));
+        for (size_t column = 0; column < columns; ++column)
+        {
+            DuckDbApi::Handle vector = api_.data_chunk_get_vector(chunk.get(), column);
+            const void* data = api_.vector_get_data(vector);
+            const uint64_t* validity = api_.vector_get_validity(vector);
+            for (size_t row = 0; row < rows; ++row)
+            {
+                const bool valid = validity == nullptr || ((validity[row / 64] >> (row % 64)) & 1);
+                timed.table.rows[first_row + row][column] =
+                    valid ? valueOf(types[column], data, row, timed.table.column_names[column])
+                          : Value::null();
+            }
+        }
+    }
+    return timed;
+}
+
+void DuckDbClient::execute(std::string_view sql)
+{
+    const std::string text(sql);
+    ResultHandle result(api_);
+    if (api_.query(connection_, text.c_str(), result.get()) != c::kSuccess)
+    {
+        const char* message = api_.result_error(result.get());
+        throw Exception(
+            ErrorCode::kBadArguments,
+            "DuckDB: " + std::string(message != nullptr ? message : "statement failed") +
+                " in: " + text);
+    }
+}
+
+void DuckDbClient::createTable(std::string_view table, const BlockView& block)
+{
+    std::string sql = "CREATE TABLE " + quoteIdentifier(table) + " (";
+    for (size_t i = 0; i < block.columns.size(); ++i)
+    {
+        sql += (i == 0 ? "" : ", ") + quoteIdentifier(block.columns[i].name) + " " +
+               std::string(duckDbTypeName(block.columns[i].column.type)) + " NOT NULL";
+    }
+    execute(sql + ")");
+}
+
+void DuckDbClient::append(std::string_view table, const BlockView& block)
+{
+    const std::string table_name(table);
+    DuckDbApi::Handle appender = nullptr;
+    if (api_.appender_create(connection_, nullptr, table_name.c_str(), &appender) != c::kSuccess)
+    {
+        const std::string message = appender != nullptr ? api_.appender_error(appender) : "";
+        api_.appender_destroy(&appender);
+        throw Exception(ErrorCode::kBadArguments,
+                        "DuckDB cannot append to table " + table_name + ": " + message);
+    }
+    const auto fail = [&](std::string_view what)
+    {
+        const char* reason = api_.appender_error(appender);
+        const std::string message = "DuckDB appender for table " + table_name + " " +
+                                    std::string(what) + ": " + (reason != nullptr ? reason : "");
+        api_.appender_destroy(&appender);
+        throw Exception(ErrorCode::kBadArguments, message);
+    };
+
+    block.checkEqualLengths();
+    std::vector<DuckDbApi::Handle> types;
+    for (const BlockView::Entry& entry : block.columns)
+    {
+        types.push_back(api_.create_logical_type(duckDbType(entry.column.type)));
+    }
+    const size_t chunk_rows = api_.vector_size();
+    bool failed = false;
+    for (size_t begin = 0; begin < block.rows() && !failed; begin += chunk_rows)
+    {
+        const size_t count = std::min(chunk_rows, block.rows() - begin);
+        ChunkHandle chunk(api_, api_.create_data_chunk(types.data(), types.size()));
+        for (size_t column = 0; column < block.columns.size(); ++column)
+        {
+            fillVector(api_, api_.data_chunk_get_vector(chunk.get(), column),
+                       block.columns[column].column, begin, count);
+        }
+        api_.data_chunk_set_size(chunk.get(), count);
+        failed = api_.append_data_chunk(appender, chunk.get()) != c::kSuccess;
+    }
+    for (DuckDbApi::Handle& type : types)
+    {
+        api_.destroy_logical_type(&type);
+    }
+    if (failed)
+    {
+        fail("rejected a chunk");
+    }
+    if (api_.appender_close(appender) != c::kSuccess)
+    {
+        fail("failed to flush");
+    }
+    api_.appender_destroy(&appender);
+}
+
+}  // namespace granary::clickbench

@@ -1,0 +1,47 @@
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "engine/columns/block.h"
+#include "programs/clickbench/duckdb_api.h"
+#include "programs/clickbench/result_table.h"
+
+namespace granary::clickbench
+{
+
+/// One in-memory DuckDB database and a connection to it, through the dlopen'd C API.
+/// DuckDB's errors become Exception(kBadArguments) carrying DuckDB's message.
+class DuckDbClient
+{
+public:
+    explicit DuckDbClient(DuckDbApi api);
+    ~DuckDbClient();
+    DuckDbClient(const DuckDbClient&) = delete;
+    DuckDbClient& operator=(const DuckDbClient&) = delete;
+
+    std::string version() const { return api_.library_version(); }
+
+    /// Runs `sql`; the time covers DuckDB producing the whole (materialised) result.
+    TimedResult query(std::string_view sql);
+    /// Runs a statement whose result is not needed (SET, CREATE...).
+    void execute(std::string_view sql);
+
+    /// CREATE TABLE `table` with the names of `block`'s columns and the DuckDB types of theirs
+    /// (UInt16 → USMALLINT, Date → DATE, DateTime → TIMESTAMP, String → VARCHAR...).
+    void createTable(std::string_view table, const BlockView& block);
+    /// Appends `block`'s rows to `table` (created by createTable from the same columns)
+    /// through DuckDB's appender, one vector of rows per data chunk. Values are moved as
+    /// numbers, never as text, so ClickHouse's zero date (1970-01-01) loads as itself.
+    void append(std::string_view table, const BlockView& block);
+
+private:
+    DuckDbApi api_;
+    DuckDbApi::Handle database_ = nullptr;
+    DuckDbApi::Handle connection_ = nullptr;
+};
+
+/// DuckDB's name for a Granary type ("USMALLINT", "TIMESTAMP", "VARCHAR"...).
+std::string_view duckDbTypeName(TypeId type);
+
+}  // namespace granary::clickbench

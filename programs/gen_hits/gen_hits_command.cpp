@@ -1,0 +1,247 @@
+// `granary gen-hits`: a synthetic ClickBench `hits` table as a Granary data directory, TSV or
+// CSV. Chunks are generated in parallel in windows and consumed in chunk order, so the output
+// is the same for any thread count.
+#include <fmt/format.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <thread>
+#include <variant>
+
+#include "engine/common/exception.h"
+#include "engine/datagen/hits_generator.h"
+#include "engine/datagen/hits_schema.h"
+#include "engine/datagen/hits_statistics.h"
+#include "engine/formats/output_format.h"
+#include "engine/sql/parser.h"
+#include "engine/storage/database.h"
+#include "engine/storage/progress_bar.h"
+#include "engine/storage/table_insert.h"
+#include "programs/command_registry.h"
+
+namespace granary::programs
+{
+namespace
+{
+
+struct GenHitsOptions
+{
+    uint64_t rows = 0;
+    std::string out;
+    uint64_t seed = 1;
+    size_t threads = std::max(1U, std::thread::hardware_concurrency());
+    std::string format = "native";
+    bool check = false;
+};
+
+/// Where generated chunks go, in chunk order.
+class ChunkSink
+{
+public:
+    virtual ~ChunkSink() = default;
+    /// Called in parallel, once per chunk, before consume(): per-chunk work that can run on
+    /// any thread (formatting text).
+    virtual void prepare(const Block& block, std::string& text) const = 0;
+    virtual void consume(std::vector<Block> blocks, const std::vector<std::string>& texts) = 0;
+    virtual void finish() = 0;
+};
+
+class TextSink : public ChunkSink
+{
+public:
+    TextSink(const std::filesystem::path& path, OutputFormat format)
+        : format_(format), out_(path, std::ios::binary)
+    {
+        if (!out_)
+        {
+            throw Exception(ErrorCode::kCannotOpenFile, "cannot create " + path.string());
+        }
+    }
+    void prepare(const Block& block, std::string& text) const override
+    {
+        std::ostringstream formatted;
+        writeBlockRows(block, format_, formatted);
+        text = std::move(formatted).str();
+    }
+    void consume(std::vector<Block>, const std::vector<std::string>& texts) override
+    {
+        for (const std::string& text : texts)
+        {
+            out_ << text;
+        }
+    }
+    void finish() override
+    {
+        out_.flush();
+        if (!out_)
+        {
+            throw Exception(ErrorCode::kCannotOpenFile, "writing the hits file failed");
+        }
+    }
+
+private:
+    OutputFormat format_;
+    std::ofstream out_;
+};
+
+/// Table `hits` of a Granary data directory, inserted all or nothing.
+class NativeSink : public ChunkSink
+{
+public:
+    NativeSink(const std::filesystem::path& dir, size_t threads)
+        : database_(Database::open(dir)), threads_(threads)
+    {
+        const sql::Statement statement = sql::parseStatement(datagen::hitsCreateTableSql());
+        database_->createTable(std::get<sql::CreateTableStatement>(statement));
+        table_ = database_->table("hits");
+        insert_ = std::make_unique<TableInsert>(*table_);
+    }
+    void prepare(const Block&, std::string&) const override {}
+    void consume(std::vector<Block> blocks, const std::vector<std::string>&) override
+    {
+        insert_->add(std::move(blocks), threads_);
+    }
+    void finish() override { insert_->commit(); }
+
+private:
+    std::shared_ptr<Database> database_;
+    std::shared_ptr<Table> table_;
+    std::unique_ptr<TableInsert> insert_;
+    size_t threads_;
+};
+
+/// Discards the rows: measures the generator alone.
+class NullSink : public ChunkSink
+{
+public:
+    void prepare(const Block&, std::string&) const override {}
+    void consume(std::vector<Block>, const std::vector<std::string>&) override {}
+    void finish() override {}
+};
+
+std::unique_ptr<ChunkSink> makeSink(const GenHitsOptions& options)
+{
+    const std::filesystem::path dir(options.out);
+    if (options.format == "native")
+    {
+        return std::make_unique<NativeSink>(dir, options.threads);
+    }
+    if (options.format == "none")
+    {
+        return std::make_unique<NullSink>();
+    }
+    if (options.format != "tsv" && options.format != "csv")
+    {
+        throw Exception(ErrorCode::kBadArguments,
+                        "unknown --format '" + options.format + "' (native, tsv, csv or none)");
+    }
+    std::filesystem::create_directories(dir);
+    return std::make_unique<TextSink>(dir / ("hits." + options.format), options.format == "tsv"
+                                                                            ? OutputFormat::kTSV
+                                                                            : OutputFormat::kCSV);
+}
+
+uint64_t blockBytes(const Block& block)
+{
+    uint64_t bytes = 0;
+    for (const Block::Entry& entry : block.columns)
+    {
+        const ColumnView view = entry.column.view();
+        bytes += isString(view.type) ? view.offsets[view.rows] - view.offsets[0] + 8 * view.rows
+                                     : fixedWidth(view.type) * view.rows;
+    }
+    return bytes;
+}
+
+int runGenHits(const GenHitsOptions& options)
+{
+    if (options.rows == 0)
+    {
+        throw Exception(ErrorCode::kBadArguments, "--rows must be positive");
+    }
+    const size_t threads = std::max<size_t>(1, options.threads);
+    const datagen::HitsGenerator generator(options.rows, options.seed);
+    std::unique_ptr<ChunkSink> sink = makeSink(options);
+    datagen::HitsStatistics statistics;
+    ProgressBar progress(isatty(STDERR_FILENO) != 0);
+    tbb::task_arena arena(static_cast<int>(threads));
+    const size_t window = 2 * threads;
+    const auto started = std::chrono::steady_clock::now();
+    bool progress_started = false;
+    for (size_t first = 0; first < generator.chunkCount(); first += window)
+    {
+        const size_t count = std::min(window, generator.chunkCount() - first);
+        std::vector<Block> blocks(count);
+        std::vector<std::string> texts(count);
+        arena.execute(
+            [&]
+            {
+                tbb::parallel_for(size_t{0}, count,
+                                  [&](size_t i)
+                                  {
+                                      blocks[i] = generator.generateChunk(first + i);
+                                      sink->prepare(blocks[i], texts[i]);
+                                  });
+            });
+        uint64_t rows = 0;
+        uint64_t bytes = 0;
+        for (const Block& block : blocks)
+        {
+            rows += block.rows();
+            bytes += blockBytes(block);
+            if (options.check)
+            {
+                statistics.add(block);
+            }
+        }
+        if (!progress_started)
+        {
+            // The first window's bytes per row estimate the total, for the percentage.
+            progress.start(bytes * options.rows / std::max<uint64_t>(rows, 1));
+            progress_started = true;
+        }
+        sink->consume(std::move(blocks), texts);
+        progress.advance(rows, bytes);
+    }
+    sink->finish();
+    progress.finish();
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    std::cout << fmt::format("gen-hits: {} rows ({}) in {:.2f} s, {:.0f} rows/s, {} threads\n",
+                             options.rows, options.format, seconds,
+                             static_cast<double>(options.rows) / seconds, threads);
+    if (options.check)
+    {
+        statistics.printReport(std::cout);
+    }
+    return 0;
+}
+
+std::function<int()> setupGenHits(CLI::App& app)
+{
+    auto options = std::make_shared<GenHitsOptions>();
+    app.add_option("--rows", options->rows, "Rows to generate (ClickBench has 99997497)")
+        ->required();
+    app.add_option("--out", options->out, "Output directory")->required();
+    app.add_option("--seed", options->seed, "Random seed")->capture_default_str();
+    app.add_option("--threads", options->threads, "Generator threads")->capture_default_str();
+    app.add_option(
+           "--format", options->format,
+           "native (Granary data directory), tsv, csv (DIR/hits.tsv or .csv), none (discard)")
+        ->capture_default_str();
+    app.add_flag("--check", options->check,
+                 "Measure the published statistics on the rows and print them");
+    return [options] { return runGenHits(*options); };
+}
+
+const CommandRegistrar kGenHits({"gen-hits", "Generate a synthetic ClickBench hits table",
+                                 setupGenHits});
+
+}  // namespace
+}  // namespace granary::programs

@@ -1,0 +1,110 @@
+#include "engine/common/exception.h"
+#include "engine/datagen/hits_generator.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <thread>
+#include <variant>
+
+#include "engine/datagen/hits_schema.h"
+#include "engine/sql/parser.h"
+#include "hashtables/hash.h"
+
+namespace granary::datagen
+{
+namespace
+{
+
+/// A hash of every byte of every value of a block, in order.
+uint64_t blockHash(const Block& block)
+{
+    uint64_t hash = block.rows();
+    for (const Block::Entry& entry : block.columns)
+    {
+        const ColumnView view = entry.column.view();
+        for (size_t row = 0; row < view.rows; ++row)
+        {
+            const std::string_view bytes =
+                isString(view.type) ? view.stringAt(row)
+                                    : std::string_view(static_cast<const char*>(view.data) +
+                                                           row * fixedWidth(view.type),
+                                                       fixedWidth(view.type));
+            hash = hashing::hashWords(hash, hashing::hashString(bytes));
+        }
+    }
+    return hash;
+}
+
+TEST(HitsGenerator, SchemaHas105ColumnsThatParseAsCreateTable)
+{
+    ASSERT_EQ(hitsSchema().size(), 105U);
+    EXPECT_EQ(hitsSchema()[HitsColumn::WatchID].name, "WatchID");
+    EXPECT_EQ(hitsSchema()[HitsColumn::CLID].name, "CLID");
+    EXPECT_EQ(hitsSchema()[HitsColumn::EventTime].type, TypeId::DateTime);
+    EXPECT_EQ(hitsSchema()[HitsColumn::EventDate].type, TypeId::Date);
+    EXPECT_EQ(hitsSchema()[HitsColumn::UserAgentMinor].type, TypeId::String);
+    const sql::Statement statement = sql::parseStatement(hitsCreateTableSql());
+    const auto* create = std::get_if<sql::CreateTableStatement>(&statement);
+    ASSERT_NE(create, nullptr);
+    ASSERT_EQ(create->columns.size(), 105U);
+    for (size_t i = 0; i < create->columns.size(); ++i)
+    {
+        EXPECT_EQ(create->columns[i].name, hitsSchema()[i].name);
+        EXPECT_EQ(create->columns[i].type, hitsSchema()[i].type);
+    }
+    EXPECT_EQ(create->primary_key.size(), 5U);
+}
+
+TEST(HitsGenerator, ChunksHaveTheSchemaAndTheRowCount)
+{
+    const HitsGenerator generator(100'000, 7);
+    ASSERT_EQ(generator.chunkCount(), 2U);
+    const Block last = generator.generateChunk(1);
+    EXPECT_EQ(last.rows(), 100'000 - HitsGenerator::kChunkRows);
+    ASSERT_EQ(last.columns.size(), 105U);
+    for (size_t i = 0; i < last.columns.size(); ++i)
+    {
+        EXPECT_EQ(last.columns[i].name, hitsSchema()[i].name);
+        EXPECT_EQ(last.columns[i].column.type(), hitsSchema()[i].type);
+        EXPECT_EQ(last.columns[i].column.size(), last.rows()) << last.columns[i].name;
+    }
+    EXPECT_THROW(generator.generateChunk(2), Exception);
+}
+
+TEST(HitsGenerator, SameTableWhateverTheThreadsAndChunkOrder)
+{
+    const uint64_t rows = 3 * HitsGenerator::kChunkRows + 1234;
+    const HitsGenerator sequential(rows, 99);
+    std::vector<uint64_t> expected;
+    for (size_t chunk = 0; chunk < sequential.chunkCount(); ++chunk)
+    {
+        expected.push_back(blockHash(sequential.generateChunk(chunk)));
+    }
+    // A second generator, chunks in reverse order over two threads.
+    const HitsGenerator parallel(rows, 99);
+    std::vector<uint64_t> hashes(parallel.chunkCount());
+    std::vector<std::thread> threads;
+    for (size_t worker = 0; worker < 2; ++worker)
+    {
+        threads.emplace_back(
+            [&, worker]
+            {
+                for (size_t i = worker; i < hashes.size(); i += 2)
+                {
+                    const size_t chunk = hashes.size() - 1 - i;
+                    hashes[chunk] = blockHash(parallel.generateChunk(chunk));
+                }
+            });
+    }
+    for (std::thread& thread : threads)
+    {
+        thread.join();
+    }
+    EXPECT_EQ(hashes, expected);
+    EXPECT_NE(blockHash(HitsGenerator(rows, 100).generateChunk(0)), expected[0])
+        << "the seed must matter";
+}
+
+}  // namespace
+}  // namespace granary::datagen

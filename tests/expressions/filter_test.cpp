@@ -1,0 +1,139 @@
+// filterRows equals evaluating the condition and keeping the non-zero rows; gatherRows copies.
+#include "engine/expressions/filter.h"
+
+#include <gtest/gtest.h>
+
+#include "engine/columns/gather.h"
+#include "engine/common/exception.h"
+#include "expression_test_support.h"
+
+namespace granary::testing
+{
+namespace
+{
+
+constexpr size_t kRows = 5000;
+
+Block hitsLikeBlock()
+{
+    std::mt19937_64 random(11);
+    Block block;
+    block.columns.push_back({"CounterID", randomColumn(TypeId::Int32, kRows, random)});
+    block.columns.push_back({"IsRefresh", randomColumn(TypeId::Int16, kRows, random)});
+    block.columns.push_back({"TraficSourceID", randomColumn(TypeId::Int16, kRows, random)});
+    block.columns.push_back({"EventDate", randomColumn(TypeId::Date, kRows, random)});
+    block.columns.push_back({"URL", randomColumn(TypeId::String, kRows, random)});
+    block.columns.push_back({"Title", randomColumn(TypeId::String, kRows, random)});
+    block.columns.push_back({"Ratio", randomColumn(TypeId::Float64, kRows, random)});
+    return block;
+}
+
+TEST(Filter, EqualsEvaluateThenSelect)
+{
+    const Block block = hitsLikeBlock();
+    const BlockView view = BlockView::of(block);
+    const std::vector<std::string> conditions = {
+        "IsRefresh = 0",
+        "IsRefresh <> 0",
+        "URL <> ''",
+        "URL LIKE '%google%'",
+        "URL LIKE '%google%' AND Title <> ''",
+        "Title LIKE '%Go%' AND URL NOT LIKE '%.go%' AND URL <> ''",
+        "CounterID < 50 AND EventDate >= '1970-01-02' AND EventDate <= '2100-07-31' AND "
+        "IsRefresh = 0 AND TraficSourceID IN (-1, 6, 0)",
+        "IsRefresh = 0 AND CounterID % 3 = 1",
+        "IsRefresh = 0 AND (URL LIKE '%o%' OR Ratio > 0)",
+        "IsRefresh > 100 AND length(URL) > 3",
+        "CounterID",
+        "NOT IsRefresh AND CounterID > 0",
+        "IsRefresh = 0 AND lower(URL) ILIKE 'G%'",
+        "1",
+        "0",
+        "1 = 1 AND IsRefresh = 0",
+        "IsRefresh = 70000",
+    };
+    const std::vector<std::pair<size_t, size_t>> ranges = {{0, kRows},   {0, 0}, {17, 1000},
+                                                           {4000, 1000}, {1, 1}, {100, 3000}};
+    for (const std::string& text : conditions)
+    {
+        SCOPED_TRACE(text);
+        const CompiledExpression condition = compileText(text, block);
+        for (const auto& [begin, count] : ranges)
+        {
+            Column holder;
+            const ColumnView values = condition.evaluate(view, begin, count, holder);
+            Column values_copy(values.type);
+            values_copy.appendRange(values, 0, count);
+            std::vector<uint32_t> expected = {42};
+            for (size_t row = 0; row < count; ++row)
+            {
+                if (bitsAt(values_copy, row) != 0)
+                {
+                    expected.push_back(static_cast<uint32_t>(row));
+                }
+            }
+            std::vector<uint32_t> selected = {42};  // appended to, never cleared
+            filterRows(condition, view, begin, count, selected);
+            ASSERT_EQ(selected, expected) << begin << "+" << count;
+        }
+    }
+}
+
+TEST(Filter, AndChainSkipsErrorsOnDroppedRows)
+{
+    Block block;
+    block.columns.push_back({"d", Column(TypeId::Int32)});
+    for (int32_t value : {0, 2, 0, 5})
+    {
+        block.columns[0].column.append(value);
+    }
+    const CompiledExpression condition = compileText("d <> 0 AND 10 % d = 0", block);
+    std::vector<uint32_t> selected;
+    filterRows(condition, BlockView::of(block), 0, 4, selected);
+    EXPECT_EQ(selected, (std::vector<uint32_t>{1, 3}));
+}
+
+TEST(Filter, RejectsNonIntegerConditions)
+{
+    const Block block = hitsLikeBlock();
+    std::vector<uint32_t> selected;
+    EXPECT_THROW(filterRows(compileText("URL", block), BlockView::of(block), 0, 10, selected),
+                 Exception);
+    EXPECT_THROW(filterRows(compileText("Ratio", block), BlockView::of(block), 0, 10, selected),
+                 Exception);
+}
+
+TEST(Gather, CopiesChosenRowsOfEveryType)
+{
+    const Block block = hitsLikeBlock();
+    const BlockView view = BlockView::of(block);
+    const std::vector<uint32_t> offsets = {0, 3, 3, 99, 7, 1};
+    for (const BlockView::Entry& entry : view.columns)
+    {
+        Column gathered;
+        gatherRows(entry.column, 10, offsets, gathered);
+        gatherRows(entry.column, 20, offsets, gathered);
+        ASSERT_EQ(gathered.type(), entry.column.type);
+        ASSERT_EQ(gathered.size(), 2 * offsets.size());
+        for (size_t i = 0; i < gathered.size(); ++i)
+        {
+            const size_t row = (i < offsets.size() ? 10 : 20) + offsets[i % offsets.size()];
+            if (isString(entry.column.type))
+            {
+                ASSERT_EQ(gathered.stringAt(i), entry.column.stringAt(row));
+            }
+            else
+            {
+                const Column& source = *block.find(entry.name);
+                ASSERT_EQ(bitsAt(gathered, i), bitsAt(source, row));
+                ASSERT_EQ(numericAt(gathered, i), numericAt(source, row));
+            }
+        }
+    }
+    Column wrong(TypeId::Int8);
+    wrong.append<int8_t>(1);
+    EXPECT_THROW(gatherRows(view.columns[0].column, 0, offsets, wrong), Exception);
+}
+
+}  // namespace
+}  // namespace granary::testing

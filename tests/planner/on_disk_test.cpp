@@ -1,0 +1,181 @@
+// The on-disk format end to end: CREATE, INSERT ... FROM INFILE (TSV), reopen in a new
+// Session, query against the naive evaluator; granule skipping on the sort key; damaged part
+// files refused with kCorruptedData.
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+#include "engine/common/exception.h"
+#include "tests/planner/hits_generator.h"
+#include "tests/planner/query_check.h"
+#include "tests/planner/table_conversion.h"
+#include "tests/planner/test_tables.h"
+
+namespace granary::oracle
+{
+namespace
+{
+
+namespace fs = std::filesystem;
+
+class TemporaryDirectory
+{
+public:
+    TemporaryDirectory()
+        : path_(fs::temp_directory_path() /
+                ("granary_planner_" + std::to_string(std::random_device{}())))
+    {
+        fs::create_directories(path_);
+    }
+    ~TemporaryDirectory() { fs::remove_all(path_); }
+    const fs::path& path() const { return path_; }
+
+private:
+    fs::path path_;
+};
+
+constexpr size_t kRows = 60000;
+
+RowTable visitsRows()
+{
+    RowTable table = emptyTableFor(kVisitsCreate);
+    appendHitsRows(table, kRows, 777);
+    return table;
+}
+
+/// Creates `visits` in a database folder under `root` and loads it from a TSV file.
+fs::path writeVisitsDatabase(const fs::path& root, const RowTable& table)
+{
+    const fs::path data = root / "data";
+    const fs::path input = root / "visits.tsv";
+    std::ofstream(input, std::ios::binary) << toTsv(table);
+    Session session(Session::openDatabase(data));
+    session.execute(kVisitsCreate);
+    const QueryResult loaded =
+        session.execute("INSERT INTO visits FROM INFILE '" + input.string() + "' FORMAT TSV");
+    EXPECT_EQ(loaded.rows_written, table.rows.size());
+    return data;
+}
+
+TEST(OnDisk, LoadReopenAndQuery)
+{
+    const TemporaryDirectory directory;
+    const RowTable table = visitsRows();
+    const fs::path data = writeVisitsDatabase(directory.path(), table);
+
+    Session session(Session::openDatabase(data));
+    const std::vector<std::string> queries = {
+        "SELECT count(*), sum(ResolutionWidth), min(EventTime), max(EventDate), "
+        "avg(UserID) FROM visits",
+        "SELECT SearchPhrase, count(*) AS c, min(URL), count(DISTINCT UserID) FROM visits "
+        "WHERE SearchPhrase <> '' GROUP BY SearchPhrase ORDER BY c DESC, SearchPhrase LIMIT 20",
+        "SELECT CounterID, EventDate, count(*) FROM visits WHERE URL LIKE '%google%' "
+        "GROUP BY CounterID, EventDate ORDER BY CounterID, EventDate",
+        "SELECT WatchID, Title, EventTime FROM visits WHERE MobilePhoneModel <> '' "
+        "ORDER BY EventTime DESC, WatchID LIMIT 15 OFFSET 5",
+        "SELECT UserID FROM visits WHERE UserID = 435090932899640449",
+    };
+    for (const std::string& query : queries)
+    {
+        SCOPED_TRACE(query);
+        EXPECT_EQ(differenceForQuery(session, table, query), "");
+    }
+    const QueryResult all = session.execute("SELECT count(*) FROM visits");
+    EXPECT_EQ(all.rows_read, kRows);
+}
+
+TEST(OnDisk, GranuleSkippingReadsLessWithTheSameAnswer)
+{
+    const TemporaryDirectory directory;
+    const RowTable table = visitsRows();
+    Session session(Session::openDatabase(writeVisitsDatabase(directory.path(), table)));
+
+    const std::string point =
+        "SELECT count(*), sum(ResolutionWidth), min(URL) FROM visits "
+        "WHERE CounterID = 7";
+    EXPECT_EQ(differenceForQuery(session, table, point), "");
+    const QueryResult pointed = session.execute(point);
+    EXPECT_GT(pointed.rows_read, 0u);
+    EXPECT_LT(pointed.rows_read, kRows / 2) << "granules of other counters should be skipped";
+
+    const std::string range =
+        "SELECT CounterID, count(*) FROM visits WHERE CounterID >= 3 "
+        "AND CounterID < 6 GROUP BY CounterID ORDER BY CounterID";
+    EXPECT_EQ(differenceForQuery(session, table, range), "");
+    EXPECT_LT(session.execute(range).rows_read, kRows / 2);
+
+    const std::string nothing = "SELECT count(*) FROM visits WHERE CounterID > 62";
+    EXPECT_EQ(differenceForQuery(session, table, nothing), "");
+    EXPECT_EQ(session.execute(nothing).rows_read, 0u);
+}
+
+/// The largest file of the table's parts: a column of long strings.
+fs::path largestPartFile(const fs::path& data)
+{
+    fs::path largest;
+    uintmax_t largest_size = 0;
+    for (const fs::directory_entry& entry : fs::recursive_directory_iterator(data))
+    {
+        if (entry.is_regular_file() && entry.file_size() > largest_size &&
+            entry.path().filename() != "manifest.json" && entry.path().filename() != "schema.json")
+        {
+            largest = entry.path();
+            largest_size = entry.file_size();
+        }
+    }
+    return largest;
+}
+
+void expectCorruptionReported(const fs::path& data, const fs::path& damaged)
+{
+    try
+    {
+        Session session(Session::openDatabase(data));
+        session.execute("SELECT * FROM visits ORDER BY WatchID LIMIT 3");
+        session.execute(
+            "SELECT sum(length(URL)), sum(length(Referer)), sum(length(Title)), "
+            "sum(length(SearchPhrase)) FROM visits");
+        ADD_FAILURE() << "damaged " << damaged << " was read without an error";
+    }
+    catch (const Exception& error)
+    {
+        EXPECT_EQ(errorCodeName(error.code()), errorCodeName(ErrorCode::kCorruptedData))
+            << error.what();
+        EXPECT_NE(std::string(error.what()).find(damaged.filename().string()), std::string::npos)
+            << "the message should name the file: " << error.what();
+    }
+}
+
+TEST(OnDisk, TruncatedColumnFileIsCorruptedData)
+{
+    const TemporaryDirectory directory;
+    RowTable table = emptyTableFor(kVisitsCreate);
+    appendHitsRows(table, 20000, 99);
+    const fs::path data = writeVisitsDatabase(directory.path(), table);
+    const fs::path victim = largestPartFile(data);
+    ASSERT_FALSE(victim.empty());
+    fs::resize_file(victim, fs::file_size(victim) / 2);
+    expectCorruptionReported(data, victim);
+}
+
+TEST(OnDisk, FlippedBytesInAColumnFileAreCorruptedData)
+{
+    const TemporaryDirectory directory;
+    RowTable table = emptyTableFor(kVisitsCreate);
+    appendHitsRows(table, 20000, 98);
+    const fs::path data = writeVisitsDatabase(directory.path(), table);
+    const fs::path victim = largestPartFile(data);
+    ASSERT_FALSE(victim.empty());
+    {
+        std::fstream file(victim, std::ios::in | std::ios::out | std::ios::binary);
+        file.seekp(static_cast<std::streamoff>(fs::file_size(victim) / 2));
+        file.write("\x01\x02\x03\x04", 4);
+    }
+    expectCorruptionReported(data, victim);
+}
+
+}  // namespace
+}  // namespace granary::oracle

@@ -1,0 +1,45 @@
+#include "tests/planner/test_tables.h"
+
+#include <variant>
+
+#include "engine/sql/parser.h"
+#include "engine/storage/database.h"
+#include "tests/planner/hits_generator.h"
+#include "tests/planner/table_conversion.h"
+#include "tests/sql/clickbench_files.h"
+
+namespace granary::oracle
+{
+
+void createAndFill(Session& session, std::string_view create_sql, const RowTable& table)
+{
+    session.execute(create_sql);
+    const sql::Statement statement = sql::parseStatement(create_sql);
+    std::vector<Block> blocks;
+    blocks.push_back(toBlock(table));
+    session.database().insert(std::get<sql::CreateTableStatement>(statement).table,
+                              std::move(blocks));
+}
+
+const HitsFixture* sharedHits()
+{
+    static const std::unique_ptr<HitsFixture> fixture = []() -> std::unique_ptr<HitsFixture>
+    {
+        const std::optional<std::string> create = sql::readClickBenchFile("clickhouse-create.sql");
+        std::optional<std::vector<std::string>> queries = sql::readClickBenchQueries();
+        if (!create || !queries)
+        {
+            return nullptr;
+        }
+        auto hits = std::make_unique<HitsFixture>();
+        hits->queries = std::move(*queries);
+        hits->table = emptyTableFor(*create);
+        appendHitsRows(hits->table, 50000, 20130714);
+        hits->session = std::make_unique<Session>(Database::openInMemory());
+        createAndFill(*hits->session, *create, hits->table);
+        return hits;
+    }();
+    return fixture.get();
+}
+
+}  // namespace granary::oracle

@@ -1,0 +1,37 @@
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/session/session.h"
+#include "tests/planner/naive_evaluator.h"
+
+namespace granary::oracle
+{
+
+/// The ClickBench columns the thread-count and on-disk tests query, sorted like `hits`.
+inline constexpr std::string_view kVisitsCreate =
+    "CREATE TABLE visits (WatchID BIGINT, EventTime TIMESTAMP, EventDate Date, "
+    "CounterID INTEGER, ClientIP INTEGER, RegionID INTEGER, UserID BIGINT, URL TEXT, "
+    "Referer TEXT, Title TEXT, IsRefresh SMALLINT, ResolutionWidth SMALLINT, "
+    "SearchPhrase TEXT, SearchEngineID SMALLINT, AdvEngineID SMALLINT, "
+    "MobilePhoneModel TEXT) ORDER BY (CounterID, EventDate, UserID)";
+
+/// Runs the CREATE TABLE `create_sql` in `session` and inserts `table`'s rows into it.
+void createAndFill(Session& session, std::string_view create_sql, const RowTable& table);
+
+/// The ClickBench `hits` table (clickhouse-create.sql) with 50,000 generated rows, in an
+/// in-memory session, and the 43 queries; built once per process.
+struct HitsFixture
+{
+    std::unique_ptr<Session> session;
+    RowTable table;
+    std::vector<std::string> queries;  ///< queries[i] is Q(i+1).
+};
+
+/// Null when the ClickBench files are absent (the caller skips).
+const HitsFixture* sharedHits();
+
+}  // namespace granary::oracle

@@ -1,0 +1,98 @@
+// GROUP BY queries with far more threads than cores (64 and 256 on a 2-core machine), with
+// and without forced two-level tables, against the naive evaluator.
+
+#include <gtest/gtest.h>
+
+#include "engine/sql/parser.h"
+#include "engine/storage/database.h"
+#include "tests/planner/hits_generator.h"
+#include "tests/planner/query_check.h"
+#include "tests/planner/table_conversion.h"
+#include "tests/planner/test_tables.h"
+
+namespace granary::oracle
+{
+namespace
+{
+
+struct Visits
+{
+    RowTable table;
+    std::unique_ptr<Session> session;
+    std::vector<NaiveResult> answers;  ///< The oracle's, per query of kQueries.
+};
+
+const std::vector<std::string> kQueries = {
+    "SELECT RegionID, count(DISTINCT UserID) AS u, sum(ResolutionWidth), count(*) FROM visits "
+    "GROUP BY RegionID ORDER BY u DESC, RegionID LIMIT 20",
+    "SELECT SearchPhrase, count(*) AS c FROM visits WHERE SearchPhrase <> '' "
+    "GROUP BY SearchPhrase ORDER BY c DESC, SearchPhrase LIMIT 50",
+    "SELECT UserID, SearchPhrase, count(*) FROM visits GROUP BY UserID, SearchPhrase "
+    "ORDER BY count(*) DESC LIMIT 10",
+    "SELECT WatchID, ClientIP, count(*) AS c, avg(ResolutionWidth) FROM visits "
+    "GROUP BY WatchID, ClientIP ORDER BY c DESC LIMIT 10",
+    "SELECT URL, count(*) AS c, min(Title) FROM visits GROUP BY URL ORDER BY c DESC LIMIT 10",
+    "SELECT ClientIP, ClientIP - 1, count(*) AS c FROM visits GROUP BY ClientIP, ClientIP - 1 "
+    "ORDER BY c DESC LIMIT 10",
+    "SELECT AdvEngineID, count(*) FROM visits GROUP BY AdvEngineID",
+    "SELECT count(DISTINCT SearchPhrase), count(DISTINCT UserID), count(*) FROM visits",
+};
+
+const Visits& visits()
+{
+    static const Visits shared = []
+    {
+        Visits built;
+        built.table = emptyTableFor(kVisitsCreate);
+        appendHitsRows(built.table, 80000, 4242);
+        built.session = std::make_unique<Session>(Database::openInMemory());
+        createAndFill(*built.session, kVisitsCreate, built.table);
+        for (const std::string& query : kQueries)
+        {
+            built.answers.push_back(evaluateNaively(sql::parseSelect(query), built.table));
+        }
+        return built;
+    }();
+    return shared;
+}
+
+class ThreadCount : public ::testing::TestWithParam<std::tuple<size_t, bool>>
+{
+};
+
+TEST_P(ThreadCount, GroupByMatchesNaiveEvaluator)
+{
+    const auto [threads, force_two_level] = GetParam();
+    QueryOptions options;
+    options.threads = threads;
+    if (force_two_level)
+    {
+        options.settings["group_by_two_level_threshold"] = "1";
+        options.settings["group_by_two_level_threshold_bytes"] = "1";
+    }
+    // The string GROUP BY really runs on many partial tables (two-level ones when forced).
+    const QueryStats stats = visits().session->execute(kQueries[1], options).stats;
+    EXPECT_GT(stats.partials, 1u);
+    if (force_two_level)
+    {
+        EXPECT_GT(stats.two_level_partials, 0u);
+    }
+    for (size_t q = 0; q < kQueries.size(); ++q)
+    {
+        SCOPED_TRACE(kQueries[q]);
+        EXPECT_EQ(differenceForQuery(*visits().session, visits().answers[q], kQueries[q], options),
+                  "");
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Oversubscribed, ThreadCount,
+                         ::testing::Combine(::testing::Values(size_t{64}, size_t{256}),
+                                            ::testing::Bool()),
+                         [](const ::testing::TestParamInfo<std::tuple<size_t, bool>>& info)
+                         {
+                             return std::to_string(std::get<0>(info.param)) + "Threads" +
+                                    (std::get<1>(info.param) ? "TwoLevel" : "");
+                         });
+
+}  // namespace
+}  // namespace granary::oracle
