@@ -212,11 +212,12 @@ Block finish(Block stage, const AnalyzedSelect& analyzed)
 
 SelectOutcome executeSelect(const sql::SelectStatement& select, const Table& table,
                             QueryContext& context, const SelectSettings& settings,
-                            const ScanObserver& observer)
+                            const ScanObserver& observer, QueryConditionCache* condition_cache)
 {
     const TableSchema& schema = table.schema();
     const AnalyzedSelect analyzed = analyzeSelect(select, schema, settings.analysis);
-    const TableScan scan(table.snapshot(), schema, analyzed.where, analyzed.scan_outputs, observer);
+    const TableScan scan(table.snapshot(), schema, analyzed.where, analyzed.scan_outputs, observer,
+                         condition_cache);
     Block stage;
     if (analyzed.aggregates)
     {

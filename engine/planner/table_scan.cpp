@@ -8,6 +8,7 @@
 #include "engine/exec/phase_recorder.h"
 #include "engine/expressions/filter.h"
 #include "engine/planner/granule_pruning.h"
+#include "engine/sql/formatter.h"
 
 namespace granary
 {
@@ -36,9 +37,16 @@ struct ScanBuffers final : MorselBuffers
 
 TableScan::TableScan(std::shared_ptr<const TableSnapshot> snapshot, const TableSchema& schema,
                      const sql::ExpressionPtr& where, const std::vector<ScanOutput>& outputs,
-                     ScanObserver observer)
-    : snapshot_(std::move(snapshot)), schema_(schema), observer_(std::move(observer))
+                     ScanObserver observer, QueryConditionCache* condition_cache)
+    : snapshot_(std::move(snapshot)),
+      schema_(schema),
+      observer_(std::move(observer)),
+      condition_cache_(where ? condition_cache : nullptr)
 {
+    if (condition_cache_)
+    {
+        condition_hash_ = std::hash<std::string>{}(sql::formatExpression(*where));
+    }
     const ColumnTypeLookup lookup = [&](std::string_view name) -> std::optional<TypeId>
     {
         if (const std::optional<size_t> index = schema_.indexOf(name))
@@ -85,7 +93,18 @@ void TableScan::planRanges(const sql::ExpressionPtr& where)
     for (size_t p = 0; p < snapshot_->parts.size(); ++p)
     {
         const Part& part = *snapshot_->parts[p];
-        const std::vector<bool> mask = granulesToRead(part, schema_, where);
+        std::vector<bool> mask = granulesToRead(part, schema_, where);
+        if (condition_cache_)
+        {
+            const auto known = condition_cache_->read(cacheKey(part));
+            if (known && known->granuleCount() == mask.size())
+            {
+                for (size_t g = 0; g < mask.size(); ++g)
+                {
+                    mask[g] = mask[g] && known->mayMatch(g);
+                }
+            }
+        }
         for (size_t g = 0; g < mask.size();)
         {
             if (!mask[g])
@@ -147,6 +166,10 @@ size_t TableScan::produce(size_t index, MorselBuffers* raw_buffers,
         buffers.selected.clear();
         filterRows(*filter_, input, 0, rows, buffers.selected);
         passed = buffers.selected.size();
+        if (condition_cache_)
+        {
+            rememberEmptyGranules(range, rows, buffers.selected);
+        }
         if (passed < rows)
         {
             for (size_t i = 0; i < output_read_columns_.size(); ++i)
@@ -168,6 +191,41 @@ size_t TableScan::produce(size_t index, MorselBuffers* raw_buffers,
     }
     reportProgress(rows, bytes);
     return passed;
+}
+
+QueryConditionCacheKey TableScan::cacheKey(const Part& part) const
+{
+    return QueryConditionCacheKey{0, part.id(), 0, condition_hash_};
+}
+
+void TableScan::rememberEmptyGranules(const Range& range, size_t rows,
+                                      const std::vector<uint32_t>& selected) const
+{
+    std::vector<GranuleRange> empty;
+    auto selected_row = selected.begin();
+    for (size_t g = 0; g * Part::kGranuleRows < rows; ++g)
+    {
+        const size_t end_row = std::min((g + 1) * Part::kGranuleRows, rows);
+        const bool any = selected_row != selected.end() && *selected_row < end_row;
+        selected_row = std::lower_bound(selected_row, selected.end(), end_row);
+        if (!any)
+        {
+            const size_t granule = range.first_granule + g;
+            if (!empty.empty() && empty.back().end == granule)
+            {
+                ++empty.back().end;
+            }
+            else
+            {
+                empty.push_back({granule, granule + 1});
+            }
+        }
+    }
+    if (!empty.empty())
+    {
+        const Part& part = *snapshot_->parts[range.part];
+        condition_cache_->write(cacheKey(part), part.granules(), empty, false);
+    }
 }
 
 void TableScan::reportProgress(size_t rows, size_t bytes) const

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/aggregation/aggregation_input.h"
+#include "engine/exec/query_condition_cache.h"
 #include "engine/expressions/compiled_expression.h"
 #include "engine/planner/select_analysis.h"
 #include "engine/storage/table.h"
@@ -34,9 +35,11 @@ public:
     /// Granules per morsel: 64 Ki rows, enough to amortise a task, small enough to balance.
     static constexpr size_t kMorselGranules = 8;
 
+    /// With a `condition_cache`, granules where an earlier scan with the same WHERE found no
+    /// row are skipped, and this scan records the granules where it finds none.
     TableScan(std::shared_ptr<const TableSnapshot> snapshot, const TableSchema& schema,
               const sql::ExpressionPtr& where, const std::vector<ScanOutput>& outputs,
-              ScanObserver observer = {});
+              ScanObserver observer = {}, QueryConditionCache* condition_cache = nullptr);
 
     const std::vector<InputColumn>& columns() const override { return columns_; }
     size_t morsels() const override { return ranges_.size(); }
@@ -59,6 +62,10 @@ private:
 
     void planRanges(const sql::ExpressionPtr& where);
     void reportProgress(size_t rows, size_t bytes) const;
+    QueryConditionCacheKey cacheKey(const Part& part) const;
+    /// Tells the condition cache which granules of the range had no row pass the filter.
+    void rememberEmptyGranules(const Range& range, size_t rows,
+                               const std::vector<uint32_t>& selected) const;
 
     std::shared_ptr<const TableSnapshot> snapshot_;
     const TableSchema& schema_;
@@ -72,6 +79,8 @@ private:
     size_t rows_to_read_ = 0;
     size_t granules_skipped_ = 0;
     ScanObserver observer_;
+    QueryConditionCache* condition_cache_ = nullptr;
+    uint64_t condition_hash_ = 0;
     mutable std::atomic<size_t> rows_read_{0};
     mutable std::atomic<size_t> bytes_read_{0};
     mutable std::mutex progress_mutex_;

@@ -58,6 +58,10 @@ void applySettings(const std::map<std::string, std::string, std::less<>>& values
         {
             settings.select.analysis.rewrite_sum_of_column_and_constant = parseFlag(name, value);
         }
+        else if (name == "use_query_condition_cache")
+        {
+            settings.use_query_condition_cache = parseFlag(name, value);
+        }
         else if (name == "group_by_two_level_threshold")
         {
             aggregation.group_by_two_level_threshold = parseCount(name, value);

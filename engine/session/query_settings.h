@@ -16,6 +16,8 @@ struct QuerySettings
 {
     size_t max_threads = 0;       ///< 0: every hardware thread.
     size_t max_memory_usage = 0;  ///< Bytes; 0: unlimited.
+    /// Skip granules where an earlier query with the same WHERE found no row.
+    bool use_query_condition_cache = true;
     SelectSettings select;
 };
 

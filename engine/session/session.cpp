@@ -47,7 +47,11 @@ Block describeTable(const Table& table)
 
 }  // namespace
 
-Session::Session(std::shared_ptr<Database> database) : database_(std::move(database)) {}
+Session::Session(std::shared_ptr<Database> database)
+    : database_(std::move(database)),
+      condition_cache_(std::make_unique<QueryConditionCache>(kConditionCacheBytes))
+{
+}
 
 Session::~Session() = default;
 
@@ -56,7 +60,10 @@ std::shared_ptr<Database> Session::openDatabase(const std::filesystem::path& dat
     return Database::open(data_dir);
 }
 
-void Session::dropCaches() {}
+void Session::dropCaches()
+{
+    condition_cache_ = std::make_unique<QueryConditionCache>(kConditionCacheBytes);
+}
 
 QueryResult Session::execute(std::string_view sql, const QueryOptions& options)
 {
@@ -90,8 +97,9 @@ QueryResult Session::execute(std::string_view sql, const QueryOptions& options)
                         options.on_progress(QueryProgress{rows, bytes, total});
                     };
                 }
-                SelectOutcome outcome =
-                    executeSelect(select, *table, context, settings.select, observer);
+                SelectOutcome outcome = executeSelect(
+                    select, *table, context, settings.select, observer,
+                    settings.use_query_condition_cache ? condition_cache_.get() : nullptr);
                 result.block = std::move(outcome.block);
                 result.stats = context.stats();
                 result.rows_read = outcome.rows_read;

@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "engine/columns/block.h"
+#include "engine/exec/query_condition_cache.h"
 #include "engine/exec/query_stats.h"
 
 namespace granary
@@ -72,8 +73,12 @@ public:
 
     Database& database() { return *database_; }
 
+    /// Bytes the query condition cache may hold per session.
+    static constexpr size_t kConditionCacheBytes = 64 << 20;
+
 private:
     std::shared_ptr<Database> database_;
+    std::unique_ptr<QueryConditionCache> condition_cache_;
 };
 
 }  // namespace granary

@@ -1,5 +1,6 @@
 #include "engine/storage/part.h"
 
+#include <atomic>
 #include <functional>
 #include <string>
 
@@ -19,11 +20,18 @@ void checkIndex(size_t index, size_t count, const char* what)
     }
 }
 
+uint64_t nextPartId()
+{
+    static std::atomic<uint64_t> next{1};
+    return next.fetch_add(1, std::memory_order_relaxed);
+}
+
 }  // namespace
 
 Part::Part(PartContents contents)
     : contents_(std::move(contents)),
-      checked_(std::make_unique<std::once_flag[]>(contents_.columns.size()))
+      checked_(std::make_unique<std::once_flag[]>(contents_.columns.size())),
+      id_(nextPartId())
 {
 }
 

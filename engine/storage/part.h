@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -39,6 +40,8 @@ public:
     explicit Part(PartContents contents);
 
     size_t rows() const { return contents_.rows; }
+    /// Unique in the process: caches key on it (a part's memory may be reused by another).
+    uint64_t id() const { return id_; }
     size_t granules() const { return (rows() + kGranuleRows - 1) / kGranuleRows; }
     size_t columnCount() const { return contents_.columns.size(); }
 
@@ -55,6 +58,7 @@ public:
 private:
     PartContents contents_;
     std::unique_ptr<std::once_flag[]> checked_;
+    uint64_t id_;
 };
 
 }  // namespace granary
