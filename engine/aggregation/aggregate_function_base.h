@@ -63,6 +63,16 @@ public:
         static_cast<const Derived*>(this)->insertResult(state(place), to);
     }
 
+    void insertResultsInto(char* const* places, size_t count, size_t state_offset,
+                           Column& to) const override
+    {
+        const Derived& self = *static_cast<const Derived*>(this);
+        for (size_t i = 0; i < count; ++i)
+        {
+            self.insertResult(state(places[i] + state_offset), to);
+        }
+    }
+
 protected:
     static State& state(char* place) { return *std::launder(reinterpret_cast<State*>(place)); }
 };

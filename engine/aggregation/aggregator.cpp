@@ -62,14 +62,19 @@ Block emptyResult(const Plan& plan)
     return block;
 }
 
-/// Appends a group's results (after its key columns) to `block`.
-void appendResults(const AggregateLayout& layout, char* state, Block& block, size_t first_column)
+/// Groups whose results are written together: their states are prefetched while the batch
+/// fills, and each function writes the batch in one call.
+constexpr size_t kFinalizeBatchGroups = 256;
+
+/// Appends the results of `count` groups (after the key columns) to `block`.
+void appendResults(const AggregateLayout& layout, char* const* states, size_t count, Block& block,
+                   size_t first_column)
 {
     const auto& entries = layout.entries();
     for (size_t i = 0; i < entries.size(); ++i)
     {
-        entries[i].function->insertResultInto(state + entries[i].offset,
-                                              block.columns[first_column + i].column);
+        entries[i].function->insertResultsInto(states, count, entries[i].offset,
+                                               block.columns[first_column + i].column);
     }
 }
 
@@ -96,12 +101,22 @@ Block finalizeGroups(Table& table, const Plan& plan)
             entry.column.reserve(groups);
         }
     }
+    std::vector<char*> states;
+    states.reserve(kFinalizeBatchGroups);
     forEachGroup(table,
                  [&](const auto& key, StatePointer state)
                  {
                      Method::appendKey(key, keys);
-                     appendResults(*plan.layout, state, fragment, keys.size());
+                     __builtin_prefetch(state);
+                     states.push_back(state);
+                     if (states.size() == kFinalizeBatchGroups)
+                     {
+                         appendResults(*plan.layout, states.data(), states.size(), fragment,
+                                       keys.size());
+                         states.clear();
+                     }
                  });
+    appendResults(*plan.layout, states.data(), states.size(), fragment, keys.size());
     for (size_t k = 0; k < keys.size(); ++k)
     {
         fragment.columns[k].column = std::move(keys[k]);
@@ -376,7 +391,8 @@ Block aggregateWithoutKey(const Plan& plan, const AggregationSettings& settings,
     PhaseRecorder finalize(stats.phase(QueryPhase::kFinalize));
     Block result = emptyResult(plan);
     context.runTasks(finalize, 1,
-                     [&](size_t, TaskTimer&) { appendResults(*plan.layout, target, result, 0); });
+                     [&](size_t, TaskTimer&)
+                     { appendResults(*plan.layout, &target, 1, result, 0); });
     return result;
 }
 
