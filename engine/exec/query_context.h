@@ -3,6 +3,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 
 #include "alloc/memory_tracker.h"
 #include "engine/common/exception.h"
@@ -10,6 +11,7 @@
 #include "engine/exec/phase_recorder.h"
 #include "engine/exec/query_stats.h"
 #include "engine/observe/profile_events.h"
+#include "engine/observe/profiler_thread_scope.h"
 
 namespace granary
 {
@@ -33,6 +35,10 @@ public:
 
     /// The query's event counters: tasks are attached to them while they run.
     QueryProfileEvents& profileEvents() { return profile_events_; }
+
+    /// Samples the stacks of the query's tasks into `profiler` (null: no sampling). Set before
+    /// the query starts.
+    void setProfiler(QueryProfiler* profiler) { profiler_ = profiler; }
 
     void cancel() { cancelled_.store(true, std::memory_order_relaxed); }
     bool isCancelled() const { return cancelled_.load(std::memory_order_relaxed); }
@@ -70,6 +76,11 @@ public:
                               checkCancelled();
                               MemoryTrackerScope scope(&memory_);
                               ProfileEventsThreadScope events(profile_events_);
+                              std::optional<ProfilerThreadScope> sampling;
+                              if (profiler_)
+                              {
+                                  sampling.emplace(*profiler_);
+                              }
                               body(i);
                           });
     }
@@ -90,6 +101,11 @@ public:
                     checkCancelled();
                     MemoryTrackerScope scope(&memory_);
                     ProfileEventsThreadScope events(profile_events_);
+                    std::optional<ProfilerThreadScope> sampling;
+                    if (profiler_)
+                    {
+                        sampling.emplace(*profiler_);
+                    }
                     const int64_t start = threadCpuNanoseconds();
                     body(i);
                     const int64_t own = threadCpuNanoseconds() - start;
@@ -114,6 +130,7 @@ private:
     std::atomic<bool> cancelled_{false};
     QueryProfileEvents profile_events_;
     QueryStats stats_;
+    QueryProfiler* profiler_ = nullptr;
 };
 
 }  // namespace granary

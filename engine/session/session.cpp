@@ -89,6 +89,7 @@ QueryResult Session::execute(std::string_view sql, const QueryOptions& options)
                 }
                 const std::shared_ptr<Table> table = database_->table(*select.from);
                 QueryContext context(threads, settings.max_memory_usage);
+                context.setProfiler(options.profiler);
                 ScanObserver observer;
                 observer.cancel = options.cancel;
                 if (options.on_progress)

@@ -18,6 +18,7 @@ namespace granary
 {
 
 class Database;
+class QueryProfiler;
 
 /// How far a query has read: what the native protocol's Progress packet and the progress bar
 /// of `granary local` show.
@@ -41,6 +42,8 @@ struct QueryOptions
     const std::atomic<bool>* cancel = nullptr;
     /// The data of `INSERT INTO t FORMAT TSV` (no FROM INFILE); null: such an INSERT fails.
     std::istream* insert_data = nullptr;
+    /// Samples the stacks of the query's threads (engine/observe/query_profiler.h).
+    QueryProfiler* profiler = nullptr;
 };
 
 struct QueryResult

@@ -15,6 +15,7 @@
 
 #include "engine/common/exception.h"
 #include "engine/formats/output_format.h"
+#include "engine/observe/query_profiler.h"
 #include "engine/session/session.h"
 #include "engine/sql/formatter.h"
 #include "engine/sql/statement_splitter.h"
@@ -40,6 +41,7 @@ struct LocalOptions
     size_t max_memory_usage = 0;
     bool time = false;
     bool stats = false;
+    std::string profile_folded;
 };
 
 class LocalShell
@@ -132,7 +134,16 @@ private:
         query.threads = options_.threads;
         query.memory_limit_bytes = options_.max_memory_usage;
         query.insert_data = &std::cin;
+        std::optional<QueryProfiler> profiler;
+        if (!options_.profile_folded.empty())
+        {
+            query.profiler = &profiler.emplace();
+        }
         const QueryResult result = session_.execute(statement, query);
+        if (profiler && profiler->sampleCount() > 0)
+        {
+            profiler->writeFoldedStacks(options_.profile_folded);
+        }
         if (print && !result.block.columns.empty())
         {
             writeBlock(result.block, format_, std::cout);
@@ -199,6 +210,9 @@ std::function<int()> setupLocal(CLI::App& app)
     app.add_option("--max-memory-usage", options->max_memory_usage,
                    "Per-query memory limit in bytes (0: none)");
     app.add_flag("--time", options->time, "Print elapsed time and rows/s to stderr");
+    app.add_option("--profile-folded", options->profile_folded,
+                   "Sample the query's threads every 10 ms of CPU time and write folded stacks "
+                   "(flamegraph.pl input) of the last statement that took samples to this file");
     app.add_flag("--stats", options->stats,
                  "Print query statistics (phases, work/span, ProfileEvents) to stderr");
     return [options]

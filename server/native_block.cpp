@@ -1,0 +1,156 @@
+#include "server/native_block.h"
+
+#include <fmt/format.h>
+
+#include "engine/common/exception.h"
+
+namespace granary::server
+{
+namespace
+{
+
+/// Block info fields: 1 is_overflows (UInt8), 2 bucket_num (Int32), 0 ends the list.
+void writeBlockInfo(WriteBuffer& out)
+{
+    writeVarUInt(out, 1);
+    writeFixed<uint8_t>(out, 0);
+    writeVarUInt(out, 2);
+    writeFixed<int32_t>(out, -1);
+    writeVarUInt(out, 0);
+}
+
+void readBlockInfo(ReadBuffer& in)
+{
+    for (;;)
+    {
+        const uint64_t field = readVarUInt(in, "block info field number");
+        if (field == 0)
+        {
+            return;
+        }
+        if (field == 1)
+        {
+            readFixed<uint8_t>(in, "block info is_overflows");
+        }
+        else if (field == 2)
+        {
+            readFixed<int32_t>(in, "block info bucket_num");
+        }
+        else
+        {
+            throw Exception(ErrorCode::kCannotParseInput,
+                            fmt::format("Unknown block info field {}", field));
+        }
+    }
+}
+
+void writeValues(WriteBuffer& out, const Column& column)
+{
+    const ColumnView view = column.view();
+    if (isString(column.type()))
+    {
+        for (size_t row = 0; row < view.rows; ++row)
+        {
+            writeString(out, view.stringAt(row));
+        }
+        return;
+    }
+    out.writeBytes(view.data, view.rows * fixedWidth(column.type()));
+}
+
+void readValues(ReadBuffer& in, Column& column, size_t rows, size_t& budget,
+                const std::string& name)
+{
+    const auto charge = [&](size_t bytes)
+    {
+        if (bytes > budget)
+        {
+            throw Exception(ErrorCode::kTooLargeSize,
+                            fmt::format("Block column '{}' exceeds the block size limit", name));
+        }
+        budget -= bytes;
+    };
+    if (isString(column.type()))
+    {
+        for (size_t row = 0; row < rows; ++row)
+        {
+            const uint64_t size = readVarUInt(in, "string length");
+            charge(size + sizeof(uint64_t));
+            std::string value(size, '\0');
+            in.readBytes(value.data(), size, "string value");
+            column.appendString(value);
+        }
+        return;
+    }
+    const size_t bytes = rows * fixedWidth(column.type());
+    charge(bytes);
+    column.resizeFixed(rows);
+    in.readBytes(column.mutableData<char>(), bytes, "column values");
+}
+
+}  // namespace
+
+std::vector<NativeColumn> nativeColumns(const Block& block)
+{
+    std::vector<NativeColumn> columns;
+    columns.reserve(block.columns.size());
+    for (const Block::Entry& entry : block.columns)
+    {
+        columns.push_back({entry.name, std::string(typeName(entry.column.type())), &entry.column});
+    }
+    return columns;
+}
+
+void writeNativeBlock(WriteBuffer& out, const std::vector<NativeColumn>& columns, size_t rows)
+{
+    writeBlockInfo(out);
+    writeVarUInt(out, columns.size());
+    writeVarUInt(out, rows);
+    for (const NativeColumn& column : columns)
+    {
+        writeString(out, column.name);
+        writeString(out, column.type_name);
+        if (rows > 0)
+        {
+            writeValues(out, *column.column);
+        }
+    }
+}
+
+Block readNativeBlock(ReadBuffer& in, const NativeBlockLimits& limits, TypeResolver resolve,
+                      std::vector<std::string>* type_names)
+{
+    readBlockInfo(in);
+    const uint64_t column_count = readVarUInt(in, "block column count");
+    const uint64_t rows = readVarUInt(in, "block row count");
+    if (column_count > limits.max_columns || rows > limits.max_rows)
+    {
+        throw Exception(ErrorCode::kTooLargeSize,
+                        fmt::format("Block of {} columns and {} rows exceeds the limits ({}, {})",
+                                    column_count, rows, limits.max_columns, limits.max_rows));
+    }
+    size_t budget = limits.max_bytes;
+    Block block;
+    for (uint64_t i = 0; i < column_count; ++i)
+    {
+        std::string name = readString(in, limits.max_name_bytes, "column name");
+        std::string type_name = readString(in, limits.max_name_bytes, "column type");
+        const std::optional<TypeId> type = resolve(type_name);
+        if (!type)
+        {
+            throw Exception(ErrorCode::kUnknownType,
+                            fmt::format("Column '{}' has type '{}', which Granary does not have",
+                                        name, type_name));
+        }
+        Column column(*type);
+        readValues(in, column, rows, budget, name);
+        if (type_names != nullptr)
+        {
+            type_names->push_back(std::move(type_name));
+        }
+        block.columns.push_back({std::move(name), std::move(column)});
+    }
+    return block;
+}
+
+}  // namespace granary::server

@@ -1,0 +1,47 @@
+#include "server/session_query_handler.h"
+
+#include "engine/session/session.h"
+
+namespace granary::server
+{
+
+SessionQueryHandler::SessionQueryHandler(std::shared_ptr<Database> database)
+    : database_(std::move(database))
+{
+}
+
+QueryOutcome SessionQueryHandler::run(const QueryRequest& request, const QueryCallbacks& callbacks,
+                                      const std::atomic<bool>& cancel)
+{
+    QueryOptions options;
+    options.threads = request.threads;
+    options.settings = request.settings;
+    options.cancel = &cancel;
+    options.on_progress = [&callbacks](const QueryProgress& progress)
+    {
+        ProgressCounters counters;
+        counters.rows_read = progress.rows_read;
+        counters.bytes_read = progress.bytes_read;
+        counters.total_rows_to_read = progress.total_rows_to_read;
+        callbacks.on_progress(counters);
+    };
+    Session session(database_);
+    QueryResult result = session.execute(request.sql, options);
+
+    QueryOutcome outcome;
+    outcome.progress.rows_read = result.rows_read;
+    outcome.progress.bytes_read = result.bytes_read;
+    outcome.progress.rows_written = result.rows_written;
+    outcome.profile_events.push_back({0, result.stats.profile_events});
+    for (const Block::Entry& entry : result.block.columns)
+    {
+        outcome.header.columns.push_back({entry.name, Column(entry.column.type())});
+    }
+    if (result.block.rows() > 0)
+    {
+        callbacks.on_block(std::move(result.block));
+    }
+    return outcome;
+}
+
+}  // namespace granary::server

@@ -1,0 +1,107 @@
+// The real engine behind the server: clickhouse-client and Python clickhouse-driver get what
+// granary::Session returns for the same SQL over the same data directory.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "engine/session/session.h"
+#include "server/server.h"
+#include "server/session_query_handler.h"
+
+namespace granary::server
+{
+namespace
+{
+
+std::string runCommand(const std::string& command)
+{
+    std::string output;
+    FILE* pipe = ::popen(command.c_str(), "r");
+    char chunk[4096];
+    size_t size;
+    while ((size = std::fread(chunk, 1, sizeof(chunk), pipe)) > 0)
+    {
+        output.append(chunk, size);
+    }
+    ::pclose(pipe);
+    return output;
+}
+
+/// TSV of a result block of UInt64 and String columns (what the queries below return).
+std::string toTsv(const Block& block)
+{
+    std::string tsv;
+    for (size_t row = 0; row < block.rows(); ++row)
+    {
+        for (size_t i = 0; i < block.columns.size(); ++i)
+        {
+            const Column& column = block.columns[i].column;
+            tsv += i == 0 ? "" : "\t";
+            tsv += isString(column.type()) ? std::string(column.stringAt(row))
+                                           : std::to_string(column.valueAt<uint64_t>(row));
+        }
+        tsv += "\n";
+    }
+    return tsv;
+}
+
+TEST(SessionServer, ClientsGetWhatSessionReturns)
+{
+    const std::filesystem::path dir =
+        std::filesystem::temp_directory_path() / fmt::format("granary-server-{}", ::getpid());
+    std::filesystem::remove_all(dir);
+    auto database = Session::openDatabase(dir);
+    Session session(database);
+    session.execute("CREATE TABLE t (id UInt64, name String)");
+    std::stringstream rows;
+    for (size_t i = 0; i < 5000; ++i)
+    {
+        rows << i << "\tname-" << i % 7 << "\n";
+    }
+    QueryOptions insert;
+    insert.insert_data = &rows;
+    session.execute("INSERT INTO t FORMAT TSV", insert);
+
+    const std::vector<std::string> queries = {
+        "SELECT count() FROM t",
+        "SELECT name, count() AS c FROM t GROUP BY name ORDER BY name",
+        "SELECT sum(id) FROM t WHERE name = 'name-3'",
+    };
+    ServerConfig config;
+    config.port = 0;
+    Server server(config, std::make_shared<SessionQueryHandler>(database));
+    server.start();
+    const std::filesystem::path script = dir / "query.py";
+    {
+        std::ofstream file(script);
+        file << "import sys, clickhouse_driver\n"
+                "c = clickhouse_driver.Client(host='127.0.0.1', port=int(sys.argv[1]))\n"
+                "for row in c.execute(sys.argv[2]):\n"
+                "    print('\\t'.join(str(v) for v in row))\n";
+    }
+    for (const std::string& sql : queries)
+    {
+        const std::string expected = toTsv(Session(database).execute(sql).block);
+        for (const int compression : {0, 1})
+        {
+            EXPECT_EQ(runCommand(fmt::format("timeout 30 /usr/bin/clickhouse-client --port {} "
+                                             "--compression {} --format TSV --query \"{}\" 2>&1",
+                                             server.port(), compression, sql)),
+                      expected)
+                << sql;
+        }
+        EXPECT_EQ(runCommand(fmt::format("timeout 30 /usr/bin/python3 {} {} \"{}\" 2>&1",
+                                         script.string(), server.port(), sql)),
+                  expected)
+            << sql;
+    }
+    server.stop();
+    std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace granary::server
