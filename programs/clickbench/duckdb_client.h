@@ -2,6 +2,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "engine/columns/block.h"
 #include "programs/clickbench/duckdb_api.h"
@@ -30,10 +31,10 @@ public:
     /// CREATE TABLE `table` with the names of `block`'s columns and the DuckDB types of theirs
     /// (UInt16 → USMALLINT, Date → DATE, DateTime → TIMESTAMP, String → VARCHAR...).
     void createTable(std::string_view table, const BlockView& block);
-    /// Appends `block`'s rows to `table` (created by createTable from the same columns)
-    /// through DuckDB's appender, one vector of rows per data chunk. Values are moved as
+    /// Appends the blocks' rows to `table` (created by createTable from the same columns)
+    /// through one DuckDB appender, one vector of rows per data chunk. Values are moved as
     /// numbers, never as text, so ClickHouse's zero date (1970-01-01) loads as itself.
-    void append(std::string_view table, const BlockView& block);
+    void append(std::string_view table, const std::vector<BlockView>& blocks);
 
 private:
     DuckDbApi api_;

@@ -125,7 +125,7 @@ TEST_F(DuckDbClientTest, AppendedBlockReadsBackEqual)
     // More rows than one DuckDB vector (2048), so several data chunks are appended.
     const Block block = everyTypeBlock(5000);
     client_->createTable("every_type", BlockView::of(block));
-    client_->append("every_type", BlockView::of(block));
+    client_->append("every_type", {BlockView::of(block)});
     const TimedResult back = client_->query("SELECT * FROM every_type");
     const ResultTable expected = resultTableOf(block);
     const Comparison comparison = compareResults(back.table, expected, OrderSpec{});
@@ -142,11 +142,48 @@ TEST_F(DuckDbClientTest, AppendedBlockReadsBackEqual)
     EXPECT_EQ(types.table.rows[0][4].text, "1970-01-01");  // the zero date loads as itself
 }
 
+TEST_F(DuckDbClientTest, RowsOfEveryBlockArrive)
+{
+    const std::vector<Block> blocks = {everyTypeBlock(5000), everyTypeBlock(1),
+                                       everyTypeBlock(2049), everyTypeBlock(3000),
+                                       everyTypeBlock(700)};
+    std::vector<BlockView> views;
+    ResultTable expected;
+    for (const Block& block : blocks)
+    {
+        views.push_back(BlockView::of(block));
+        ResultTable part = resultTableOf(block);
+        expected.column_names = part.column_names;
+        expected.rows.insert(expected.rows.end(), part.rows.begin(), part.rows.end());
+    }
+    client_->createTable("every_type", views[0]);
+    client_->append("every_type", views);
+    const TimedResult back = client_->query("SELECT * FROM every_type");
+    const Comparison comparison = compareResults(back.table, expected, OrderSpec{});
+    EXPECT_EQ(comparison.outcome, Comparison::Outcome::kEqual) << comparison.detail;
+}
+
+TEST_F(DuckDbClientTest, AppendToMissingTableNamesIt)
+{
+    const Block block = everyTypeBlock(10);
+    try
+    {
+        client_->append("no_such_table", {BlockView::of(block)});
+        FAIL() << "expected an exception";
+    }
+    catch (const Exception& error)
+    {
+        EXPECT_EQ(error.code(), ErrorCode::kBadArguments);
+        EXPECT_NE(std::string(error.what()).find("no_such_table"), std::string::npos)
+            << error.what();
+    }
+}
+
 TEST_F(DuckDbClientTest, SuiteOnDuckDbVerifiesAgainstItself)
 {
     const Block block = everyTypeBlock(3000);
     client_->createTable("hits", BlockView::of(block));
-    client_->append("hits", BlockView::of(block));
+    client_->append("hits", {BlockView::of(block)});
     DuckDbEngine engine(*client_);
     const std::vector<std::string> queries = {
         "SELECT s, count(*) AS c FROM hits GROUP BY s ORDER BY c DESC, s LIMIT 5",
