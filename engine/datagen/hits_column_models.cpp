@@ -7,10 +7,12 @@ namespace granary::datagen
 {
 
 WeightedChoice::WeightedChoice(std::vector<int64_t> values, std::span<const double> weights)
-    : values_(std::move(values)), threshold_(values_.size()), alias_(values_.size())
+    : values_(std::move(values))
 {
-    // Vose's alias method: each slot keeps its own value below `threshold_` and hands the
-    // rest of its 1/n of probability to `alias_`, so a draw costs one multiply, no search.
+    std::vector<double> threshold(values_.size());
+    std::vector<size_t> alias(values_.size());
+    // Vose's alias method: each slot keeps its own value below `threshold` and hands the
+    // rest of its 1/n of probability to `alias`, so a draw costs one multiply, no search.
     const size_t size = values_.size();
     double total = 0;
     for (const double weight : weights)
@@ -30,8 +32,8 @@ WeightedChoice::WeightedChoice(std::vector<int64_t> values, std::span<const doub
         const size_t light = small.back();
         small.pop_back();
         const size_t heavy = large.back();
-        threshold_[light] = scaled[light];
-        alias_[light] = static_cast<uint32_t>(heavy);
+        threshold[light] = scaled[light];
+        alias[light] = heavy;
         scaled[heavy] -= 1 - scaled[light];
         if (scaled[heavy] < 1)
         {
@@ -41,22 +43,27 @@ WeightedChoice::WeightedChoice(std::vector<int64_t> values, std::span<const doub
     }
     for (const size_t rest : large)
     {
-        threshold_[rest] = 1;
-        alias_[rest] = static_cast<uint32_t>(rest);
+        threshold[rest] = 1;
+        alias[rest] = rest;
     }
     for (const size_t rest : small)
     {
-        threshold_[rest] = 1;
-        alias_[rest] = static_cast<uint32_t>(rest);
+        threshold[rest] = 1;
+        alias[rest] = rest;
+    }
+    slots_.reserve(size);
+    for (size_t i = 0; i < size; ++i)
+    {
+        slots_.push_back({threshold[i], values_[i], values_[alias[i]]});
     }
 }
 
 int64_t WeightedChoice::pick(double unit) const
 {
     const double position = unit * static_cast<double>(values_.size());
-    const size_t slot = std::min(static_cast<size_t>(position), values_.size() - 1);
-    const double within = position - static_cast<double>(slot);
-    return values_[within < threshold_[slot] ? slot : alias_[slot]];
+    const size_t index = std::min(static_cast<size_t>(position), values_.size() - 1);
+    const Slot& slot = slots_[index];
+    return position - static_cast<double>(index) < slot.threshold ? slot.own : slot.alias;
 }
 
 namespace

@@ -38,9 +38,15 @@ public:
     std::span<const int64_t> values() const { return values_; }
 
 private:
+    /// One alias-table slot in one place, so that a draw touches one cache line.
+    struct Slot
+    {
+        double threshold;
+        int64_t own;
+        int64_t alias;
+    };
     std::vector<int64_t> values_;
-    std::vector<double> threshold_;
-    std::vector<uint32_t> alias_;
+    std::vector<Slot> slots_;
 };
 
 /// A skewed draw of entity indices (users, URLs, phrases) whose distinct count scales with the

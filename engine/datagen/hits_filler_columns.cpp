@@ -1,6 +1,7 @@
 // The 80 columns no ClickBench query reads: plausible values of the right type and width, so
 // that scans and SELECT * cost about what they cost on the real table.
 #include <array>
+#include <cmath>
 #include <cstring>
 #include <string_view>
 #include <vector>
@@ -129,10 +130,36 @@ constexpr std::array kSpecs = {
     FillerSpec{C::CLID, 0.9, 0, 3'000'000},
 };
 
-/// One random word per value: its top 53 bits decide `low_share`, its low 32 bits the value.
-bool drawsLow(const FillerSpec& spec, uint64_t bits)
+/// Bound on the length of a filler string value.
+constexpr size_t kMaxFillerString = 64;
+
+constexpr bool fillerStringsFit()
 {
-    return unitFromHash(bits) < spec.low_share;
+    for (const FillerSpec& spec : kSpecs)
+    {
+        for (const std::string_view value : spec.strings)
+        {
+            if (value.size() > kMaxFillerString)
+            {
+                return false;
+            }
+        }
+    }
+    return true;
+}
+static_assert(fillerStringsFit());
+
+/// One random word per value: its top 53 bits decide `low_share`, its low 32 bits the value.
+/// unitFromHash(bits) < share holds exactly when bits >> 11 is below this integer bound, which
+/// spares the hot loops an integer-to-double conversion.
+uint64_t lowBound(double low_share)
+{
+    return static_cast<uint64_t>(std::ceil(low_share * 0x1.0p53));
+}
+
+bool drawsLow(uint64_t low_bound, uint64_t bits)
+{
+    return (bits >> 11) < low_bound;
 }
 
 uint64_t drawBelow(uint64_t bound, uint64_t bits)
@@ -142,6 +169,7 @@ uint64_t drawBelow(uint64_t bound, uint64_t bits)
 
 void fillColumn(const FillerSpec& spec, Column& column, size_t rows, Random& random)
 {
+    const uint64_t low_bound = lowBound(spec.low_share);
     if (!spec.strings.empty())
     {
         // Choices first, then one bulk write of chars and offsets.
@@ -151,34 +179,46 @@ void fillColumn(const FillerSpec& spec, Column& column, size_t rows, Random& ran
         {
             const uint64_t bits = random.next();
             choices[row] = static_cast<uint8_t>(
-                drawsLow(spec, bits) ? 0 : drawBelow(spec.strings.size(), bits));
+                drawsLow(low_bound, bits) ? 0 : drawBelow(spec.strings.size(), bits));
             bytes += spec.strings[choices[row]].size();
         }
-        column.resizeStrings(rows, bytes);
+        // Each value is copied as a whole zero-padded slot, a fixed-size copy the compiler
+        // inlines; the next value overwrites the padding, the last one's is cut off.
+        std::vector<std::array<char, kMaxFillerString>> slots(spec.strings.size());
+        for (size_t i = 0; i < spec.strings.size(); ++i)
+        {
+            slots[i].fill(0);
+            std::memcpy(slots[i].data(), spec.strings[i].data(), spec.strings[i].size());
+        }
+        column.resizeStrings(rows, bytes + kMaxFillerString);
         char* chars = column.mutableChars();
         uint64_t* offsets = column.mutableOffsets();
         offsets[0] = 0;
         for (size_t row = 0; row < rows; ++row)
         {
-            const std::string_view value = spec.strings[choices[row]];
-            std::memcpy(chars + offsets[row], value.data(), value.size());
-            offsets[row + 1] = offsets[row] + value.size();
+            std::memcpy(chars + offsets[row], slots[choices[row]].data(), kMaxFillerString);
+            offsets[row + 1] = offsets[row] + spec.strings[choices[row]].size();
         }
+        column.resizeStrings(rows, bytes);
         return;
     }
+    // Locals, not spec fields: a write through a byte-wide T* could alias them otherwise.
+    const int64_t low = spec.low;
     const auto range = static_cast<uint64_t>(spec.high - spec.low) + 1;
     dispatchFixedType(column.type(),
                       [&]<typename T>(TypeTag<T>)
                       {
                           T* values = column.mutableData<T>();
+                          Random stream = random;
                           for (size_t row = 0; row < rows; ++row)
                           {
-                              const uint64_t bits = random.next();
+                              const uint64_t bits = stream.next();
                               values[row] = static_cast<T>(
-                                  drawsLow(spec, bits)
-                                      ? spec.low
-                                      : spec.low + static_cast<int64_t>(drawBelow(range, bits)));
+                                  drawsLow(low_bound, bits)
+                                      ? low
+                                      : low + static_cast<int64_t>(drawBelow(range, bits)));
                           }
+                          random = stream;
                       });
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <string>
 
 #include "engine/common/exception.h"
@@ -9,6 +10,7 @@
 #include "engine/datagen/hits_schema.h"
 #include "engine/datagen/hits_targets.h"
 #include "engine/datagen/hits_text.h"
+#include "engine/datagen/string_column.h"
 #include "hashtables/hash.h"
 
 namespace granary::datagen
@@ -307,6 +309,22 @@ int64_t hashText(std::string_view text)
     return static_cast<int64_t>(hashing::hashString(text));
 }
 
+/// The text of the row being appended to `strings` (not yet finished).
+std::string_view pendingRow(StringColumn& strings, size_t row_start)
+{
+    return std::string_view(strings.chars()).substr(row_start);
+}
+
+/// Texts are built in place in one growing buffer per column, then copied over in bulk: no
+/// per-row temporary string or per-row insert.
+void copyStrings(const StringColumn& strings, Column& column)
+{
+    const simd::StringColumnView view = strings.view();
+    column.resizeStrings(view.rows, view.bytes());
+    std::memcpy(column.mutableChars(), view.chars, view.bytes());
+    std::memcpy(column.mutableOffsets(), view.offsets, (view.rows + 1) * sizeof(uint64_t));
+}
+
 }  // namespace
 
 HitsGenerator::HitsGenerator(uint64_t rows, uint64_t seed)
@@ -345,14 +363,16 @@ Block HitsGenerator::generateChunk(size_t chunk_index) const
         }
         block.columns.push_back({std::string(info.name), std::move(column)});
     }
-    auto& url_column = block.columns[HitsColumn::URL].column;
-    auto& title_column = block.columns[HitsColumn::Title].column;
-    auto& referer_column = block.columns[HitsColumn::Referer].column;
-    auto& phrase_column = block.columns[HitsColumn::SearchPhrase].column;
-    auto& model_column = block.columns[HitsColumn::MobilePhoneModel].column;
+    StringColumn url_column;
+    StringColumn title_column;
+    StringColumn referer_column;
+    StringColumn phrase_column;
+    StringColumn model_column;
     url_column.reserve(rows, rows * 96);
     title_column.reserve(rows, rows * 90);
     referer_column.reserve(rows, rows * 80);
+    phrase_column.reserve(rows, rows * 8);
+    model_column.reserve(rows, rows);
 
     std::vector<Random> streams;
     for (uint64_t stream = 0; stream < kStreamCount; ++stream)
@@ -392,7 +412,6 @@ Block HitsGenerator::generateChunk(size_t chunk_index) const
     Random& client_random = streams[kClientStream];
     Random& watch_random = streams[kWatchStream];
     const double heavy_ip_total = 197460 / targets::kRealRows;
-    std::string text;
 
     for (size_t row = 0; row < rows; ++row)
     {
@@ -450,15 +469,17 @@ Block HitsGenerator::generateChunk(size_t chunk_index) const
         traffic_sources[row] = static_cast<int16_t>(models.traffic_sources.sample(engine_random));
 
         // URL and Title.
-        text.clear();
+        std::string& url_text = url_column.chars();
+        const size_t url_start = url_text.size();
         bool google_url = false;
         int64_t url_hash = 0;
         uint64_t title_index = 0;
         if (hot)
         {
             const uint64_t index = models.hot_counter_urls.sample(url_random);
-            models.text.appendHotCounterUrl(index, text);
-            url_hash = index == 0 ? models.planted_url_hash : hashText(text);
+            models.text.appendHotCounterUrl(index, url_text);
+            url_hash =
+                index == 0 ? models.planted_url_hash : hashText(pendingRow(url_column, url_start));
             title_index = (1ULL << 62) + index / 2;
         }
         else
@@ -466,83 +487,87 @@ Block HitsGenerator::generateChunk(size_t chunk_index) const
             const double kind = url_random.unit();
             if (kind < targets::kUrlEmptyShare)
             {
-                url_hash = hashText(text);
+                url_hash = hashText({});
             }
             else if (kind < targets::kUrlEmptyShare + targets::kUrlGoogleShare)
             {
                 google_url = true;
-                models.text.appendGoogleUrl(url_random.below(20000), text);
-                url_hash = hashText(text);
+                models.text.appendGoogleUrl(url_random.below(20000), url_text);
+                url_hash = hashText(pendingRow(url_column, url_start));
             }
             else
             {
                 const uint64_t index = models.urls.sample(url_random);
-                models.text.appendUrl(index, text);
-                url_hash = hashText(text);
+                models.text.appendUrl(index, url_text);
+                url_hash = hashText(pendingRow(url_column, url_start));
                 title_index = index / 2 + 1;
             }
         }
-        url_column.appendString(text);
+        url_column.finishRow();
         url_hashes[row] = url_hash;
-        text.clear();
         const double title_kind = title_random.unit();
         if (title_kind < targets::kTitleGoogleShare)
         {
-            models.text.appendGoogleTitle(title_random.below(5000), text);
+            models.text.appendGoogleTitle(title_random.below(5000), title_column.chars());
         }
         else if (title_index != 0 && (hot || title_kind >= targets::kTitleEmptyShare))
         {
-            models.text.appendTitle(title_index, text);
+            models.text.appendTitle(title_index, title_column.chars());
         }
-        title_column.appendString(text);
+        title_column.finishRow();
 
         // Referer.
-        text.clear();
         if (hot && referer_random.chance(targets::kHotCounterPlantedRefererShare))
         {
-            referer_column.appendString(kPlantedReferer);
+            referer_column.append(kPlantedReferer);
             referer_hashes[row] = targets::kPlantedRefererHash;
             traffic_sources[row] = referer_random.chance(0.7) ? -1 : 6;
         }
         else
         {
+            const size_t referer_start = referer_column.bytes();
             if (!referer_random.chance(targets::kRefererEmptyShare))
             {
                 const uint64_t index = models.referers.sample(referer_random);
-                models.text.appendReferer(
-                    index, unitFromHash(mixSeed(seed_ ^ kRefererStream, index)), text);
+                models.text.appendReferer(index,
+                                          unitFromHash(mixSeed(seed_ ^ kRefererStream, index)),
+                                          referer_column.chars());
             }
-            referer_column.appendString(text);
-            referer_hashes[row] = hashText(text);
+            referer_hashes[row] = hashText(pendingRow(referer_column, referer_start));
+            referer_column.finishRow();
         }
 
         // Search: heavy users almost never search; URLs on google mostly come with a phrase.
-        text.clear();
         const double search_share = google_url                 ? 0.5
                                     : user < kUserHeavyHitters ? 0.005
                                                                : targets::kPhraseNonEmptyShare;
         if (phrase_random.chance(search_share))
         {
-            models.text.appendSearchPhrase(models.phrases.sample(phrase_random), text);
+            models.text.appendSearchPhrase(models.phrases.sample(phrase_random),
+                                           phrase_column.chars());
             search_engines[row] = static_cast<int16_t>(models.search_engines.sample(phrase_random));
         }
         else
         {
             search_engines[row] = 0;
         }
-        phrase_column.appendString(text);
+        phrase_column.finishRow();
 
         // Phones.
-        text.clear();
         mobile_phones[row] = 0;
         if (attributes.mobile_model >= 0 && flag_random.chance(kMobileRowShareOfMobileUser))
         {
             models.text.appendMobilePhoneModel(static_cast<uint64_t>(attributes.mobile_model),
-                                               text);
+                                               model_column.chars());
             mobile_phones[row] = attributes.mobile_phone;
         }
-        model_column.appendString(text);
+        model_column.finishRow();
     }
+    copyStrings(url_column, block.columns[HitsColumn::URL].column);
+    copyStrings(title_column, block.columns[HitsColumn::Title].column);
+    copyStrings(referer_column, block.columns[HitsColumn::Referer].column);
+    copyStrings(phrase_column, block.columns[HitsColumn::SearchPhrase].column);
+    copyStrings(model_column, block.columns[HitsColumn::MobilePhoneModel].column);
     generateFillerColumns(block, seed_, chunk_index);
     return block;
 }

@@ -2,6 +2,8 @@
 
 #include <array>
 #include <cmath>
+#include <cstring>
+#include <iterator>
 #include <string_view>
 
 #include "engine/datagen/hits_column_models.h"
@@ -178,17 +180,25 @@ std::string_view pick(const std::array<std::string_view, Size>& words, Random& r
 
 void appendDecimal(uint64_t value, std::string& out)
 {
+    // Two digits per division: URLs and referers are full of 6- to 8-digit numbers.
+    static constexpr char kPairs[] =
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+        "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+        "8081828384858687888990919293949596979899";
     char digits[24];
-    size_t length = 0;
-    do
+    char* first = std::end(digits);
+    while (value >= 10)
     {
-        digits[length++] = static_cast<char>('0' + value % 10);
-        value /= 10;
-    } while (value != 0);
-    while (length > 0)
-    {
-        out += digits[--length];
+        const uint64_t pair = value % 100;
+        value /= 100;
+        first -= 2;
+        std::memcpy(first, kPairs + 2 * pair, 2);
     }
+    if (value != 0 || first == std::end(digits))
+    {
+        *--first = static_cast<char>('0' + value);
+    }
+    out.append(first, std::end(digits));
 }
 
 /// An invented host name for a host rank: two Latin syllable groups and a top-level domain.
@@ -197,10 +207,12 @@ void appendHostName(uint64_t seed, uint64_t rank, std::string& out)
     static constexpr std::string_view kSyllables = "kamolirutesanivodepazybu";
     Random random(mixSeed(seed, rank));
     const size_t letters = 4 + random.below(8);
+    char name[16];
     for (size_t i = 0; i < letters; ++i)
     {
-        out += kSyllables[random.below(kSyllables.size())];
+        name[i] = kSyllables[random.below(kSyllables.size())];
     }
+    out.append(name, letters);
     if (random.chance(0.2))
     {
         out += '-';
