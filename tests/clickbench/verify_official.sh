@@ -23,7 +23,13 @@ if [[ ! -x "$granary" ]]; then
     echo "verify_official.sh: no granary program at $granary" >&2
     exit 1
 fi
-export GRANARY_DUCKDB_LIB="${GRANARY_DUCKDB_LIB:-$("$root/tools/install_duckdb.sh")}"
+if [[ -z "${GRANARY_DUCKDB_LIB:-}" ]]; then
+    if ! GRANARY_DUCKDB_LIB="$("$root/tools/install_duckdb.sh")"; then
+        echo "verify_official.sh: DuckDB could not be installed (npm missing or offline); skipping" >&2
+        exit 77
+    fi
+fi
+export GRANARY_DUCKDB_LIB
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
