@@ -85,22 +85,21 @@ void forEachNode(const sql::Expression& expression,
     }
 }
 
-void rejectNestedAggregates(const sql::FunctionCall& call)
+/// Throws kBadArguments for the first aggregate call inside `expression`, saying `where` it
+/// was found ("in WHERE", "inside another aggregate function").
+void rejectAggregates(const sql::Expression& expression, std::string_view where)
 {
-    for (const ExpressionPtr& argument : call.arguments)
-    {
-        forEachNode(*argument,
-                    [&](const sql::Expression& node)
+    forEachNode(expression,
+                [&](const sql::Expression& node)
+                {
+                    if (sql::isAggregateCall(node))
                     {
-                        if (sql::isAggregateCall(node))
-                        {
-                            throw Exception(ErrorCode::kBadArguments,
-                                            "aggregate function " + sql::formatExpression(node) +
-                                                " is found inside another aggregate function at " +
-                                                sql::describePosition(node.position));
-                        }
-                    });
-    }
+                        throw Exception(ErrorCode::kBadArguments,
+                                        "aggregate function " + sql::formatExpression(node) +
+                                            " at " + sql::describePosition(node.position) +
+                                            " is not allowed " + std::string(where));
+                    }
+                });
 }
 
 /// Every column a final-stage expression still reads must be a column of the stage.
@@ -163,6 +162,13 @@ ExpressionPtr resolveKey(const sql::SelectStatement& select, const ExpressionPtr
     return item ? item->expression : key;
 }
 
+/// An ORDER BY key that is no select item by itself may still use aliases inside.
+ExpressionPtr resolveOrderKey(const sql::SelectStatement& select, const ExpressionPtr& key)
+{
+    const ExpressionPtr resolved = resolveKey(select, key);
+    return resolved == key ? substituteAliases(key, select.items) : resolved;
+}
+
 void analyzeAggregation(const sql::SelectStatement& select, AnalyzedSelect& analyzed)
 {
     std::vector<std::pair<ExpressionPtr, std::string>> keys;
@@ -182,7 +188,10 @@ void analyzeAggregation(const sql::SelectStatement& select, AnalyzedSelect& anal
     for (const sql::AggregateCall& aggregate : sql::collectAggregates(select))
     {
         const auto& call = *aggregate.call->as<sql::FunctionCall>();
-        rejectNestedAggregates(call);
+        for (const ExpressionPtr& argument : call.arguments)
+        {
+            rejectAggregates(*argument, "inside another aggregate function");
+        }
         AggregateDescription description;
         description.function = call.distinct ? "uniqExact" : call.name;
         for (const ExpressionPtr& argument : call.arguments)
@@ -230,9 +239,7 @@ void analyzeAggregation(const sql::SelectStatement& select, AnalyzedSelect& anal
     }
     for (const sql::OrderByItem& item : select.order_by)
     {
-        const ExpressionPtr key = resolveKey(select, item.expression);
-        analyzed.order_keys.push_back(
-            to_stage(key == item.expression ? substituteAliases(key, select.items) : key));
+        analyzed.order_keys.push_back(to_stage(resolveOrderKey(select, item.expression)));
         analyzed.descending.push_back(item.descending);
     }
 }
@@ -252,11 +259,7 @@ void analyzeRows(const sql::SelectStatement& select, AnalyzedSelect& analyzed)
     }
     for (const sql::OrderByItem& item : select.order_by)
     {
-        ExpressionPtr key = resolveKey(select, item.expression);
-        if (key == item.expression)
-        {
-            key = substituteAliases(key, select.items);
-        }
+        const ExpressionPtr key = resolveOrderKey(select, item.expression);
         analyzed.order_keys.push_back(columnReference(addScanOutput(analyzed, key), *key));
         analyzed.descending.push_back(item.descending);
     }
@@ -290,17 +293,7 @@ AnalyzedSelect analyzeSelect(const sql::SelectStatement& original, const TableSc
     }
     if (analyzed.where)
     {
-        forEachNode(*analyzed.where,
-                    [](const sql::Expression& node)
-                    {
-                        if (sql::isAggregateCall(node))
-                        {
-                            throw Exception(ErrorCode::kBadArguments,
-                                            "aggregate function " + sql::formatExpression(node) +
-                                                " at " + sql::describePosition(node.position) +
-                                                " is not allowed in WHERE");
-                        }
-                    });
+        rejectAggregates(*analyzed.where, "in WHERE");
     }
     analyzed.aggregates = !select.group_by.empty() || !sql::collectAggregates(select).empty();
     if (analyzed.aggregates)

@@ -162,15 +162,6 @@ private:
         if (options_.stats)
         {
             std::cerr << result.stats.toString();
-            for (size_t e = 0; e < kProfileEventCount; ++e)
-            {
-                if (result.stats.profile_events.values[e] != 0)
-                {
-                    std::cerr << fmt::format("  {:<32} {}\n",
-                                             profileEventName(static_cast<ProfileEvent>(e)),
-                                             result.stats.profile_events.values[e]);
-                }
-            }
         }
     }
 
