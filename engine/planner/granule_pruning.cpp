@@ -83,48 +83,28 @@ std::optional<KeyComparison> asKeyComparison(const sql::Expression& conjunct,
                          *constant_side};
 }
 
-/// Clears mask[g] where `bound op constant` is false for granule g's bound.
-void keepWhere(const KeyComparison& comparison, BinaryOperator op, const ColumnView& bounds,
-               TypeId type, std::vector<bool>& mask)
+CompiledExpression compileBoundTest(const KeyComparison& comparison, BinaryOperator op, TypeId type)
 {
     const sql::ExpressionPtr test = sql::makeExpression(sql::BinaryOperation{
         op, sql::makeExpression(sql::ColumnRef{comparison.column}), comparison.constant});
-    const CompiledExpression compiled =
-        compileExpression(test,
-                          [&](std::string_view name) -> std::optional<TypeId>
-                          {
-                              if (name == comparison.column)
-                              {
-                                  return type;
-                              }
-                              return std::nullopt;
-                          });
-    BlockView input;
-    input.add(comparison.column, bounds);
-    Column holder;
-    const ColumnView result = compiled.evaluate(input, 0, bounds.rows, holder);
-    dispatchFixedType(result.type,
-                      [&]<typename T>(TypeTag<T>)
-                      {
-                          for (size_t g = 0; g < mask.size(); ++g)
-                          {
-                              if (result.valueAt<T>(g) == T{})
-                              {
-                                  mask[g] = false;
-                              }
-                          }
-                      });
+    return compileExpression(test,
+                             [&](std::string_view name) -> std::optional<TypeId>
+                             {
+                                 if (name == comparison.column)
+                                 {
+                                     return type;
+                                 }
+                                 return std::nullopt;
+                             });
 }
 
 }  // namespace
 
-std::vector<bool> granulesToRead(const Part& part, const TableSchema& schema,
-                                 const sql::ExpressionPtr& where)
+GranulePruner::GranulePruner(const TableSchema& schema, const sql::ExpressionPtr& where)
 {
-    std::vector<bool> mask(part.granules(), true);
-    if (!where || mask.empty())
+    if (!where)
     {
-        return mask;
+        return;
     }
     std::vector<sql::ExpressionPtr> conjuncts;
     splitConjuncts(where, conjuncts);
@@ -136,30 +116,64 @@ std::vector<bool> granulesToRead(const Part& part, const TableSchema& schema,
             continue;
         }
         const TypeId type = schema.columns[*schema.indexOf(comparison->column)].type;
-        const ColumnView minimum = part.granuleMin(comparison->sort_key_index);
-        const ColumnView maximum = part.granuleMax(comparison->sort_key_index);
+        auto add = [&](BinaryOperator op, bool on_maximum)
+        {
+            tests_.push_back({comparison->sort_key_index, on_maximum, comparison->column,
+                              compileBoundTest(*comparison, op, type)});
+        };
+        const size_t tests_before = tests_.size();
         try
         {
             // A granule may hold a match when its range overlaps the condition's.
             switch (comparison->op)
             {
                 case BinaryOperator::Equals:
-                    keepWhere(*comparison, BinaryOperator::LessOrEquals, minimum, type, mask);
-                    keepWhere(*comparison, BinaryOperator::GreaterOrEquals, maximum, type, mask);
+                    add(BinaryOperator::LessOrEquals, false);
+                    add(BinaryOperator::GreaterOrEquals, true);
                     break;
                 case BinaryOperator::Less:
                 case BinaryOperator::LessOrEquals:
-                    keepWhere(*comparison, comparison->op, minimum, type, mask);
+                    add(comparison->op, false);
                     break;
                 default:
-                    keepWhere(*comparison, comparison->op, maximum, type, mask);
+                    add(comparison->op, true);
                     break;
             }
         }
         catch (const Exception&)
         {
             // The filter itself reports a condition that does not compile.
+            tests_.erase(tests_.begin() + static_cast<std::ptrdiff_t>(tests_before), tests_.end());
         }
+    }
+}
+
+std::vector<bool> GranulePruner::granulesToRead(const Part& part) const
+{
+    std::vector<bool> mask(part.granules(), true);
+    for (const BoundTest& bound : tests_)
+    {
+        if (mask.empty())
+        {
+            break;
+        }
+        const ColumnView bounds = bound.on_maximum ? part.granuleMax(bound.sort_key_index)
+                                                   : part.granuleMin(bound.sort_key_index);
+        BlockView input;
+        input.add(bound.column, bounds);
+        Column holder;
+        const ColumnView result = bound.test.evaluate(input, 0, bounds.rows, holder);
+        dispatchFixedType(result.type,
+                          [&]<typename T>(TypeTag<T>)
+                          {
+                              for (size_t g = 0; g < mask.size(); ++g)
+                              {
+                                  if (result.valueAt<T>(g) == T{})
+                                  {
+                                      mask[g] = false;
+                                  }
+                              }
+                          });
     }
     return mask;
 }

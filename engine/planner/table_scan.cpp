@@ -85,15 +85,15 @@ TableScan::TableScan(std::shared_ptr<const TableSnapshot> snapshot, const TableS
     }
     read_columns_.assign(read.begin(), read.end());
     output_read_columns_.assign(output_read.begin(), output_read.end());
-    planRanges(where);
+    planRanges(GranulePruner(schema_, where));
 }
 
-void TableScan::planRanges(const sql::ExpressionPtr& where)
+void TableScan::planRanges(const GranulePruner& pruner)
 {
     for (size_t p = 0; p < snapshot_->parts.size(); ++p)
     {
         const Part& part = *snapshot_->parts[p];
-        std::vector<bool> mask = granulesToRead(part, schema_, where);
+        std::vector<bool> mask = pruner.granulesToRead(part);
         if (condition_cache_)
         {
             const auto known = condition_cache_->read(cacheKey(part));

@@ -10,6 +10,7 @@
 #include "engine/aggregation/aggregation_input.h"
 #include "engine/exec/query_condition_cache.h"
 #include "engine/expressions/compiled_expression.h"
+#include "engine/planner/granule_pruning.h"
 #include "engine/planner/select_analysis.h"
 #include "engine/storage/table.h"
 
@@ -60,7 +61,7 @@ private:
         size_t granules = 0;
     };
 
-    void planRanges(const sql::ExpressionPtr& where);
+    void planRanges(const GranulePruner& pruner);
     void reportProgress(size_t rows, size_t bytes) const;
     QueryConditionCacheKey cacheKey(const Part& part) const;
     /// Tells the condition cache which granules of the range had no row pass the filter.
