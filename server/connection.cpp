@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <thread>
 
 #include "engine/common/exception.h"
@@ -145,20 +146,25 @@ bool Connection::handshake()
 bool Connection::waitForPacket()
 {
     const Clock::time_point deadline = Clock::now() + config_.idle_timeout;
-    while (!stopping_.load(std::memory_order_relaxed))
+    for (;;)
     {
+        // A packet the client sent before the server began stopping is still served: stopping
+        // only ends the wait for packets that have not arrived yet.
+        const bool stopping = stopping_.load(std::memory_order_relaxed);
         const auto left =
             std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
-        if (left.count() <= 0)
-        {
-            return false;
-        }
-        if (in_.waitReadable(std::min(left, kStopCheckInterval)))
+        const auto wait = stopping
+                              ? std::chrono::milliseconds(0)
+                              : std::clamp(left, std::chrono::milliseconds(0), kStopCheckInterval);
+        if (in_.waitReadable(wait))
         {
             return !in_.eof();
         }
+        if (stopping || left.count() <= 0)
+        {
+            return false;
+        }
     }
-    return false;
 }
 
 void Connection::serveQuery(QueryPacket query)

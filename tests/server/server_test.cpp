@@ -192,7 +192,7 @@ TEST(Server, IdleConnectionsTimeOutAndStopIsGraceful)
     NativeTestClient running(server.port());
     running.hello();
     running.sendQuery("SELECT * FROM t LIMIT 100000");
-    std::thread stopper([&] { server.server.stop(); });
+    std::jthread stopper([&] { server.server.stop(); });
     // The query in flight still completes.
     EXPECT_EQ(dataRowsTsv(running.receiveUntilEnd()).size(), 100000u);
     stopper.join();
