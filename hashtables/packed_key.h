@@ -31,7 +31,16 @@ struct PackedKey
         std::memcpy(value, reinterpret_cast<const char*>(words.data()) + offset, size);
     }
 
-    bool operator==(const PackedKey&) const = default;
+    /// Word by word: the defaulted comparison of the array compiles to a memcmp call per probe.
+    bool operator==(const PackedKey& other) const
+    {
+        uint64_t difference = 0;
+        for (size_t i = 0; i < Words; ++i)
+        {
+            difference |= words[i] ^ other.words[i];
+        }
+        return difference == 0;
+    }
 };
 
 using PackedKey16 = PackedKey<2>;
