@@ -1,6 +1,5 @@
 #pragma once
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
@@ -161,34 +160,6 @@ public:
     void forEachCell(F&& f) const
     {
         const_cast<HashTable*>(this)->forEachCell([&](const Cell& cell) { f(cell); });
-    }
-
-    /// The zero key's cell, or nullptr while the zero key is absent.
-    const Cell* zeroCell() const { return has_zero_ ? &zero_cell_ : nullptr; }
-
-    /// Slots per block of forEachSlotBlockScrambled: a few cache lines, so the source still
-    /// streams, while a run of displaced keys in the target stays about this short.
-    static constexpr size_t kScrambledBlockSlots = 32;
-
-    /// Calls f(first, count) for blocks of consecutive array slots (empty ones included) that
-    /// cover the array once, in a scrambled block order (the zero key is not in the array).
-    /// Why: inserting a table's cells into another table with the same hash in array order
-    /// fills the target front to back; where the two loads add up past one, displaced keys pile
-    /// into a run just ahead of the insertion point, every later key walks the whole run, and
-    /// the merge turns quadratic in the bucket size. Out of order, a run spans about one block.
-    template <typename F>
-    void forEachSlotBlockScrambled(F&& f) const
-    {
-        const size_t capacity = grower_.capacity();
-        const size_t block_slots = std::min(capacity, kScrambledBlockSlots);
-        const size_t blocks = capacity / block_slots;
-        // An odd stride is coprime with the power-of-two block count, so i * stride visits
-        // every block once; near blocks / golden ratio, consecutive visits land far apart.
-        const size_t stride = static_cast<size_t>(static_cast<double>(blocks) * 0.6180339887) | 1;
-        for (size_t i = 0; i < blocks; ++i)
-        {
-            f(cells_ + ((i * stride) & (blocks - 1)) * block_slots, block_slots);
-        }
     }
 
     size_t size() const { return element_count_ + (has_zero_ ? 1 : 0); }
