@@ -33,9 +33,20 @@ public:
 
     /// Conversion from a single-level table: every element moves to the bucket of its hash.
     /// The source keeps its contents; callers usually drop it right after.
+    /// Each bucket is sized for its share first (one counting pass over the source), so no
+    /// bucket grows step by step from its initial size while the elements move in.
     template <typename SingleLevel>
     explicit TwoLevelHashTable(const SingleLevel& source)
     {
+        std::array<size_t, kBucketCount> counts{};
+        source.forEachCell([&](const Cell& cell) { ++counts[bucketOf(source.cellHash(cell))]; });
+        for (size_t bucket = 0; bucket < kBucketCount; ++bucket)
+        {
+            if (counts[bucket] > 0)
+            {
+                buckets_[bucket].reserve(counts[bucket]);
+            }
+        }
         source.forEachCell([&](const Cell& cell) { insertDistinct(cell); });
     }
 

@@ -122,10 +122,14 @@ void runAggregation(benchmark::State& state, const std::string& name, size_t dis
     state.counters["partials"] = static_cast<double>(stats.partials);
     state.counters["peak_tracked_MB"] = static_cast<double>(stats.peak_memory_bytes) / 1e6;
     state.counters["peak_rss_MB"] = static_cast<double>(peakResidentBytes()) / 1e6;
-    if (!keys.empty() && groups > 0 && stats.partials > 0)
+    if (!keys.empty() && stats.partial_groups > 0)
     {
-        state.counters["bytes/key/partial"] = static_cast<double>(stats.peak_memory_bytes) /
-                                              static_cast<double>(groups * stats.partials);
+        // A partial table's cells and arena per group it holds (the memory target),
+        // and the query's tracked peak (which adds the merge and the result columns) per group.
+        state.counters["bytes/key/partial"] = static_cast<double>(stats.partial_memory_bytes) /
+                                              static_cast<double>(stats.partial_groups);
+        state.counters["peak_bytes/key"] = static_cast<double>(stats.peak_memory_bytes) /
+                                           static_cast<double>(groups);
     }
     if (threads == 1)
     {

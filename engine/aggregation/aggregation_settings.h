@@ -20,7 +20,8 @@ struct AggregationSettings
     /// All-single-level partials whose average size is below this merge on one thread
     /// (measured faster than converting: bench/aggregation BM_MergePathThreshold).
     size_t parallel_merge_min_average_size = 10'000;
-    /// Rows a worker takes at a time.
+    /// Rows a worker takes at a time from a Block input (fewer when there are too few morsels
+    /// to give every worker several).
     size_t morsel_rows = 65'536;
     /// Workers take morsels round-robin instead of first come, first served: the same
     /// partial tables on every run (tests, studies), at the price of load balance.

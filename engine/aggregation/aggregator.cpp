@@ -186,6 +186,7 @@ Block aggregateByKey(const Plan& plan, const AggregationSettings& settings, Quer
         {
             partials.push_back(partial.get());
             (partial->isTwoLevel() ? stats.two_level_partials : stats.single_level_partials)++;
+            stats.partial_memory_bytes += partial->memoryBytes();
         }
     }
     stats.partials = partials.size();
@@ -201,6 +202,7 @@ Block aggregateByKey(const Plan& plan, const AggregationSettings& settings, Quer
     {
         total_groups += partial->size();
     }
+    stats.partial_groups = total_groups;
     const bool all_single = stats.single_level_partials == partials.size();
     const size_t average_groups = total_groups / partials.size();
 
@@ -422,6 +424,20 @@ Block dispatch(const Plan& plan, const AggregationSettings& settings, QueryConte
     throw Exception(ErrorCode::kLogicalError, "unknown key method");
 }
 
+/// Morsels a worker should get at least, so that workers finish together (load balance) and
+/// one morsel is a small share of the partial phase's span.
+constexpr size_t kMorselsPerWorker = 4;
+/// Below this a morsel's fixed costs (task, key batch setup) stop being negligible.
+constexpr size_t kMinMorselRows = 8192;
+
+/// `largest` rows per morsel, or fewer where that would leave workers with under
+/// kMorselsPerWorker morsels each.
+size_t morselRowsFor(size_t rows, size_t threads, size_t largest)
+{
+    const size_t balanced = rows / std::max<size_t>(threads * kMorselsPerWorker, 1);
+    return std::clamp(balanced, std::min(kMinMorselRows, largest), largest);
+}
+
 }  // namespace
 
 Aggregator::Aggregator(std::vector<std::string> keys, std::vector<AggregateDescription> aggregates,
@@ -432,7 +448,8 @@ Aggregator::Aggregator(std::vector<std::string> keys, std::vector<AggregateDescr
 
 Block Aggregator::execute(const BlockView& input, QueryContext& context) const
 {
-    const BlockViewInput morsels(input, settings_.morsel_rows);
+    const BlockViewInput morsels(
+        input, morselRowsFor(input.rows(), context.threads(), settings_.morsel_rows));
     return execute(morsels, context);
 }
 

@@ -151,6 +151,20 @@ public:
 
     size_t rows() const { return rows_; }
     Arena& arena() { return arena_; }
+
+    /// What this partial holds: its table's cell arrays and its arena's chunks (keys, states).
+    size_t memoryBytes() const
+    {
+        size_t table_bytes = single_ ? single_->bufferBytes() : 0;
+        if constexpr (Method::kHasTwoLevel)
+        {
+            if (two_level_)
+            {
+                table_bytes += two_level_->bufferBytes();
+            }
+        }
+        return table_bytes + arena_.bytesReserved();
+    }
     Single& single() { return *single_; }
 
     void convertToTwoLevel()

@@ -116,6 +116,15 @@ std::string QueryStats::toString() const
     std::snprintf(line, sizeof(line), "rows in %zu, rows out %zu, peak tracked memory %zu bytes\n",
                   input_rows, result_rows, peak_memory_bytes);
     out += line;
+    if (partial_groups > 0)
+    {
+        std::snprintf(line, sizeof(line),
+                      "partial tables: %zu groups in %zu bytes (%.1f bytes per group)\n",
+                      partial_groups, partial_memory_bytes,
+                      static_cast<double>(partial_memory_bytes) /
+                          static_cast<double>(partial_groups));
+        out += line;
+    }
     if (resources.allocator_stats_available)
     {
         std::snprintf(line, sizeof(line),

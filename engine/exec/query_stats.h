@@ -62,6 +62,9 @@ struct QueryStats
     /// The aggregate functions the query computed, each once (after rewrites).
     std::vector<std::string> aggregates;
     size_t peak_memory_bytes = 0;       ///< Tracked (tables, arenas), at most the memory limit.
+    /// GROUP BY partials' hash tables and arenas at the end of the partial phase.
+    size_t partial_memory_bytes = 0;
+    size_t partial_groups = 0;  ///< Groups summed over the partials (a key counts once per partial).
     ProfileEventCounts profile_events;  ///< Counted by the query's tasks only.
     ResourceUsage resources;  ///< Allocator bytes and page faults, process-wide, over the query.
 
