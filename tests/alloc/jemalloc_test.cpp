@@ -37,6 +37,15 @@ TEST(Jemalloc, DecayOptionsAreApplied)
     EXPECT_EQ(readJemallocSizeOption("opt.oversize_threshold"), 0u);
 }
 
+TEST(Jemalloc, AsksForTransparentHugePages)
+{
+    if (builtWithoutJemalloc())
+    {
+        GTEST_SKIP() << "ASan/TSan builds use the sanitizer's allocator instead of jemalloc";
+    }
+    EXPECT_EQ(readJemallocStringOption("opt.thp"), "always");
+}
+
 TEST(Jemalloc, StatisticsFollowAllocations)
 {
     if (builtWithoutJemalloc())
