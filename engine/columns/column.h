@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/columns/column_view.h"
+#include "engine/columns/internal/default_init_allocator.h"
 #include "engine/columns/types.h"
 
 namespace granary
@@ -38,8 +39,10 @@ public:
     /// Appends one fixed-width value given as its bytes (fixedWidth(type()) of them).
     void appendRaw(const void* value)
     {
-        const char* bytes = static_cast<const char*>(value);
-        bytes_.insert(bytes_.end(), bytes, bytes + width());
+        const size_t old_size = bytes_.size();
+        const size_t value_width = width();
+        bytes_.resize(old_size + value_width);
+        std::memcpy(bytes_.data() + old_size, value, value_width);
     }
     void appendString(std::string_view value)
     {
@@ -59,14 +62,14 @@ public:
     }
     /// Sets the row count of a fixed-width column, zero-filling new rows; for bulk writes
     /// through mutableData().
-    void resizeFixed(size_t rows) { bytes_.resize(rows * width()); }
+    void resizeFixed(size_t rows) { resizeZeroed(bytes_, rows * width()); }
 
     /// Sets a String column to `rows` rows over `chars_bytes` bytes, for bulk writes through
     /// mutableChars() and mutableOffsets() (rows + 1 offsets, the first one 0).
     void resizeStrings(size_t rows, size_t chars_bytes)
     {
-        chars_.resize(chars_bytes);
-        offsets_.resize(rows + 1);
+        resizeZeroed(chars_, chars_bytes);
+        resizeZeroed(offsets_, rows + 1);
     }
     char* mutableChars() { return chars_.data(); }
     uint64_t* mutableOffsets() { return offsets_.data(); }
@@ -101,12 +104,27 @@ public:
     }
 
 private:
+    /// Growth by resize() leaves new elements uninitialised (see DefaultInitAllocator).
+    template <typename T>
+    using Buffer = std::vector<T, internal::DefaultInitAllocator<T>>;
+
     size_t width() const { return fixedWidth(type_); }
 
+    template <typename T>
+    static void resizeZeroed(Buffer<T>& buffer, size_t size)
+    {
+        const size_t old_size = buffer.size();
+        buffer.resize(size);
+        if (size > old_size)
+        {
+            std::memset(buffer.data() + old_size, 0, (size - old_size) * sizeof(T));
+        }
+    }
+
     TypeId type_;
-    std::vector<char> bytes_;
-    std::vector<char> chars_;
-    std::vector<uint64_t> offsets_;
+    Buffer<char> bytes_;
+    Buffer<char> chars_;
+    Buffer<uint64_t> offsets_;
 };
 
 }  // namespace granary

@@ -15,7 +15,9 @@ namespace granary
 namespace
 {
 
-constexpr size_t kMorselRows = 100;
+/// Large enough that one conversion task is far longer than a page-fault stall (a fresh 2 MiB
+/// huge page is zeroed on first touch), so the span-to-work check measures the schedule.
+constexpr size_t kMorselRows = 2000;
 constexpr size_t kMorsels = 300;
 
 AggregationSettings distinctSettings(size_t threads)
@@ -24,9 +26,9 @@ AggregationSettings distinctSettings(size_t threads)
     settings.max_threads = threads;
     settings.morsel_rows = kMorselRows;
     settings.deterministic_morsels = true;
-    // A partial set of two morsels' values (200) is two-level, one of one morsel (100) not.
-    settings.distinct.two_level_threshold = 150;
-    settings.distinct.parallel_merge_min_average_size = 50;
+    // A partial set of two morsels' values is two-level, one of one morsel not.
+    settings.distinct.two_level_threshold = kMorselRows * 3 / 2;
+    settings.distinct.parallel_merge_min_average_size = kMorselRows / 2;
     return settings;
 }
 
