@@ -1,13 +1,12 @@
 #include "engine/storage/part_builder.h"
 
 #include <tbb/parallel_for.h>
-#include <tbb/parallel_sort.h>
 
 #include <algorithm>
 #include <cstdint>
-#include <functional>
-#include <numeric>
+#include <cstring>
 
+#include "engine/storage/sort_permutation.h"
 #include "engine/storage/value_order.h"
 
 namespace granary
@@ -15,112 +14,59 @@ namespace granary
 namespace
 {
 
-/// Sorting in parallel pays off only above this many rows.
-constexpr size_t kParallelSortRows = 1 << 16;
-
-/// Three-way comparison of two rows on one key column.
-using KeyCompare = std::function<int(uint32_t, uint32_t)>;
-
-KeyCompare makeKeyCompare(const ColumnView& column)
+/// Column `column` of the rows `order` picks from the pieces.
+Column gather(const std::vector<std::vector<ColumnView>>& pieces, size_t column,
+              const std::vector<SourceRow>& order)
 {
-    return dispatchType(column.type,
-                        [&]<typename T>(TypeTag<T>) -> KeyCompare
-                        {
-                            if constexpr (std::is_same_v<T, std::string_view>)
-                            {
-                                return [column](uint32_t left, uint32_t right)
-                                { return column.stringAt(left).compare(column.stringAt(right)); };
-                            }
-                            else
-                            {
-                                const T* values = static_cast<const T*>(column.data);
-                                return [values](uint32_t left, uint32_t right)
-                                {
-                                    if (valueLess(values[left], values[right]))
-                                    {
-                                        return -1;
-                                    }
-                                    return valueLess(values[right], values[left]) ? 1 : 0;
-                                };
-                            }
-                        });
-}
-
-int compareRows(const std::vector<KeyCompare>& keys, uint32_t left, uint32_t right)
-{
-    for (const KeyCompare& key : keys)
+    const TypeId type = pieces.front()[column].type;
+    Column result(type);
+    const size_t rows = order.size();
+    if (isString(type))
     {
-        if (const int order = key(left, right); order != 0)
+        uint64_t bytes = 0;
+        for (const std::vector<ColumnView>& piece : pieces)
         {
-            return order;
+            const ColumnView& view = piece[column];
+            bytes += view.offsets[view.rows] - view.offsets[0];
         }
-    }
-    return 0;
-}
-
-/// Row order of the slice (indexes relative to its start); empty when it is already sorted.
-std::vector<uint32_t> sortPermutation(const std::vector<ColumnView>& key_columns, size_t rows,
-                                      bool parallel)
-{
-    std::vector<KeyCompare> keys;
-    for (const ColumnView& column : key_columns)
-    {
-        keys.push_back(makeKeyCompare(column));
-    }
-    bool sorted = true;
-    for (size_t row = 1; row < rows && sorted; ++row)
-    {
-        sorted = compareRows(keys, row - 1, row) <= 0;
-    }
-    if (sorted)
-    {
-        return {};
-    }
-    std::vector<uint32_t> permutation(rows);
-    std::iota(permutation.begin(), permutation.end(), 0);
-    // The row index breaks ties, so the unstable parallel sort gives the stable order.
-    auto less = [&keys](uint32_t left, uint32_t right)
-    {
-        const int order = compareRows(keys, left, right);
-        return order != 0 ? order < 0 : left < right;
-    };
-    if (parallel && rows >= kParallelSortRows)
-    {
-        tbb::parallel_sort(permutation.begin(), permutation.end(), less);
-    }
-    else
-    {
-        std::sort(permutation.begin(), permutation.end(), less);
-    }
-    return permutation;
-}
-
-Column gather(const ColumnView& source, const std::vector<uint32_t>& permutation)
-{
-    Column result(source.type);
-    const size_t rows = permutation.size();
-    if (isString(source.type))
-    {
-        const uint64_t bytes = source.offsets[rows] - source.offsets[0];
         result.resizeStrings(rows, bytes);
         char* chars = result.mutableChars();
         uint64_t* offsets = result.mutableOffsets();
         offsets[0] = 0;
         for (size_t row = 0; row < rows; ++row)
         {
-            const std::string_view value = source.stringAt(permutation[row]);
-            std::copy(value.begin(), value.end(), chars + offsets[row]);
+            const std::string_view value =
+                pieces[order[row].piece][column].stringAt(order[row].row);
+            std::memcpy(chars + offsets[row], value.data(), value.size());
             offsets[row + 1] = offsets[row] + value.size();
         }
         return result;
     }
     result.resizeFixed(rows);
-    const size_t width = fixedWidth(source.type);
-    const char* from = static_cast<const char*>(source.data);
-    char* to = result.mutableData<char>();
-    for (size_t row = 0; row < rows; ++row)
+    dispatchFixedType(type,
+                      [&]<typename T>(TypeTag<T>)
+                      {
+                          std::vector<const T*> sources;
+                          for (const std::vector<ColumnView>& piece : pieces)
+                          {
+                              sources.push_back(static_cast<const T*>(piece[column].data));
+                          }
+                          T* to = result.mutableData<T>();
+                          for (size_t row = 0; row < rows; ++row)
+                          {
+                              to[row] = sources[order[row].piece][order[row].row];
+                          }
+                      });
+    return result;
+}
+
+/// Column `column` of the pieces one after the other.
+Column concatenate(const std::vector<std::vector<ColumnView>>& pieces, size_t column)
+{
+    Column result(pieces.front()[column].type);
+    for (const std::vector<ColumnView>& piece : pieces)
     {
-        std::memcpy(to + row * width, from + permutation[row] * width, width);
+        result.appendRange(piece[column], 0, piece[column].rows);
     }
     return result;
 }
@@ -181,52 +127,44 @@ void computeGranuleBounds(const ColumnView& values, Column& minimums, Column& ma
                  });
 }
 
-PartData buildPartData(const Block& block, size_t begin, size_t count, const TableSchema& schema,
-                       bool parallel)
+PartData buildPartData(const std::vector<std::vector<ColumnView>>& pieces,
+                       const TableSchema& schema, bool parallel)
 {
-    std::vector<ColumnView> slices;
-    for (const Block::Entry& entry : block.columns)
-    {
-        slices.push_back(entry.column.view().slice(begin, count));
-    }
-    std::vector<ColumnView> key_columns;
     const std::vector<size_t> key_indexes = schema.sortKeyColumns();
-    for (size_t index : key_indexes)
-    {
-        key_columns.push_back(slices[index]);
-    }
-
+    std::vector<std::vector<ColumnView>> key_pieces;
     PartData data;
-    data.rows = count;
-    data.columns.resize(slices.size());
-    const std::vector<uint32_t> permutation = sortPermutation(key_columns, count, parallel);
+    for (const std::vector<ColumnView>& piece : pieces)
+    {
+        key_pieces.emplace_back();
+        for (size_t index : key_indexes)
+        {
+            key_pieces.back().push_back(piece[index]);
+        }
+        data.rows += piece.front().rows;
+    }
+    const size_t columns = schema.columns.size();
+    data.columns.resize(columns);
+    const std::vector<SourceRow> order = sortRows(key_pieces, parallel);
     auto fill_column = [&](size_t index)
     {
-        if (permutation.empty())
-        {
-            data.columns[index] = Column(slices[index].type);
-            data.columns[index].appendRange(slices[index], 0, count);
-        }
-        else
-        {
-            data.columns[index] = gather(slices[index], permutation);
-        }
+        data.columns[index] =
+            order.empty() ? concatenate(pieces, index) : gather(pieces, index, order);
     };
     if (parallel)
     {
-        tbb::parallel_for(size_t{0}, slices.size(), fill_column);
+        tbb::parallel_for(size_t{0}, columns, fill_column);
     }
     else
     {
-        for (size_t index = 0; index < slices.size(); ++index)
+        for (size_t index = 0; index < columns; ++index)
         {
             fill_column(index);
         }
     }
     for (size_t index : key_indexes)
     {
-        data.granule_min.emplace_back(slices[index].type);
-        data.granule_max.emplace_back(slices[index].type);
+        data.granule_min.emplace_back(schema.columns[index].type);
+        data.granule_max.emplace_back(schema.columns[index].type);
         computeGranuleBounds(data.columns[index].view(), data.granule_min.back(),
                              data.granule_max.back());
     }

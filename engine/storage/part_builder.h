@@ -21,10 +21,11 @@ struct PartData
     std::vector<Column> granule_max;
 };
 
-/// Rows [begin, begin + count) of `block` (columns in schema order), stably sorted by the
-/// schema's sort key. `parallel` lets oneTBB sort and gather in the calling arena.
-PartData buildPartData(const Block& block, size_t begin, size_t count, const TableSchema& schema,
-                       bool parallel);
+/// The rows of the pieces (each: one view per column in schema order, all of one length),
+/// stably sorted by the schema's sort key. `parallel` lets oneTBB sort and gather in the
+/// calling arena.
+PartData buildPartData(const std::vector<std::vector<ColumnView>>& pieces,
+                       const TableSchema& schema, bool parallel);
 
 /// Per granule of kGranuleRows rows of `values`: the least and the greatest value.
 void computeGranuleBounds(const ColumnView& values, Column& minimums, Column& maximums);

@@ -186,9 +186,11 @@ void verifyChecksum(const std::filesystem::path& file, const MappedFile& mapped,
 void writePartFiles(const PartData& data, const std::filesystem::path& directory)
 {
     nlohmann::json files = nlohmann::json::object();
+    // All files are written before the first fsync, so the disk works on them while the
+    // next ones are written.
     auto write = [&](const std::string& name, std::span<const char> bytes)
     {
-        writeFileDurably(directory / name, {bytes});
+        writeFileStartingWriteback(directory / name, {bytes});
         files[name] = {{"size", bytes.size()},
                        {"checksum", fileChecksum(bytes.data(), bytes.size())}};
     };
@@ -219,6 +221,10 @@ void writePartFiles(const PartData& data, const std::filesystem::path& directory
             }
         }
         write(marksFile(key), marks);
+    }
+    for (const auto& [name, record] : files.items())
+    {
+        syncFile(directory / name);
     }
     const nlohmann::json metadata = {
         {"format_version", kFormatVersion}, {"rows", data.rows}, {"files", files}};

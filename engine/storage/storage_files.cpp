@@ -47,6 +47,30 @@ uint64_t rotateLeft(uint64_t value, int bits)
     return (value << bits) | (value >> (64 - bits));
 }
 
+void writeAll(int fd, const std::filesystem::path& path,
+              std::initializer_list<std::span<const char>> buffers)
+{
+    for (std::span<const char> buffer : buffers)
+    {
+        const char* next = buffer.data();
+        size_t left = buffer.size();
+        while (left > 0)
+        {
+            const ssize_t written = ::write(fd, next, left);
+            if (written < 0 && errno == EINTR)
+            {
+                continue;
+            }
+            if (written <= 0)
+            {
+                throw Exception(ErrorCode::kCannotOpenFile, systemError("cannot write", path));
+            }
+            next += written;
+            left -= static_cast<size_t>(written);
+        }
+    }
+}
+
 }  // namespace
 
 MappedFile::MappedFile(const std::filesystem::path& path)
@@ -94,6 +118,29 @@ MappedFile::~MappedFile()
     }
 }
 
+void writeFileStartingWriteback(const std::filesystem::path& path,
+                                std::initializer_list<std::span<const char>> buffers)
+{
+    FileDescriptor file{::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)};
+    if (file.fd < 0)
+    {
+        throw Exception(ErrorCode::kCannotOpenFile, systemError("cannot create", path));
+    }
+    writeAll(file.fd, path, buffers);
+    // Only a hint: where it is unsupported, the fsync in syncFile does all the work.
+    ::sync_file_range(file.fd, 0, 0, SYNC_FILE_RANGE_WRITE);
+}
+
+void syncFile(const std::filesystem::path& path)
+{
+    FileDescriptor file{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
+    if (file.fd < 0 || ::fsync(file.fd) != 0)
+    {
+        throw Exception(ErrorCode::kCannotOpenFile, systemError("cannot fsync", path));
+    }
+    callStorageWriteHook(path);
+}
+
 void writeFileDurably(const std::filesystem::path& path,
                       std::initializer_list<std::span<const char>> buffers)
 {
@@ -102,25 +149,7 @@ void writeFileDurably(const std::filesystem::path& path,
     {
         throw Exception(ErrorCode::kCannotOpenFile, systemError("cannot create", path));
     }
-    for (std::span<const char> buffer : buffers)
-    {
-        const char* next = buffer.data();
-        size_t left = buffer.size();
-        while (left > 0)
-        {
-            const ssize_t written = ::write(file.fd, next, left);
-            if (written < 0 && errno == EINTR)
-            {
-                continue;
-            }
-            if (written <= 0)
-            {
-                throw Exception(ErrorCode::kCannotOpenFile, systemError("cannot write", path));
-            }
-            next += written;
-            left -= static_cast<size_t>(written);
-        }
-    }
+    writeAll(file.fd, path, buffers);
     if (::fsync(file.fd) != 0)
     {
         throw Exception(ErrorCode::kCannotOpenFile, systemError("cannot fsync", path));

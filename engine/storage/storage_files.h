@@ -33,6 +33,12 @@ private:
 /// Writes the buffers, in order, into a new file and fsyncs it. Throws kCannotOpenFile.
 void writeFileDurably(const std::filesystem::path& path,
                       std::initializer_list<std::span<const char>> buffers);
+/// Writes the buffers, in order, into a new file and asks the kernel to start writing it to
+/// disk without waiting: syncFile() later finds little left to do. Throws kCannotOpenFile.
+void writeFileStartingWriteback(const std::filesystem::path& path,
+                                std::initializer_list<std::span<const char>> buffers);
+/// fsync of a file written before, then the write hook. Throws kCannotOpenFile.
+void syncFile(const std::filesystem::path& path);
 /// fsync of a directory, so that the entries created or renamed in it survive a crash.
 void syncDirectory(const std::filesystem::path& directory);
 /// rename(2), then syncs the parent directory.

@@ -13,18 +13,14 @@
 
 namespace granary
 {
-namespace
-{
 
-/// One part to build: rows [begin, begin + count) of one block.
-struct PartSlice
+/// Rows [begin, begin + count) of one block: a piece of a part to build.
+struct TableInsert::PartSlice
 {
     size_t block;
     size_t begin;
     size_t count;
 };
-
-}  // namespace
 
 TableInsert::TableInsert(Table& table) : table_(table), lock_(table.insert_mutex_) {}
 
@@ -73,10 +69,11 @@ void TableInsert::checkBlock(const Block& block) const
     }
 }
 
-std::shared_ptr<const Part> TableInsert::buildPart(const Block& block, size_t begin, size_t count,
-                                                   const std::string& name, bool parallel) const
+std::shared_ptr<const Part> TableInsert::buildPart(
+    const std::vector<std::vector<ColumnView>>& pieces, const std::string& name,
+    bool parallel) const
 {
-    PartData data = buildPartData(block, begin, count, table_.schema(), parallel);
+    PartData data = buildPartData(pieces, table_.schema(), parallel);
     if (!table_.directory())
     {
         return makeInMemoryPart(std::move(data));
@@ -91,42 +88,80 @@ std::shared_ptr<const Part> TableInsert::buildPart(const Block& block, size_t be
 
 void TableInsert::add(std::vector<Block> blocks, size_t threads)
 {
-    if (committed_)
-    {
-        throw Exception(ErrorCode::kLogicalError,
-                        "insert into '" + table_.name() + "' already committed");
-    }
-    std::vector<PartSlice> slices;
+    std::vector<std::vector<PartSlice>> parts;
     for (size_t index = 0; index < blocks.size(); ++index)
     {
         checkBlock(blocks[index]);
         const size_t rows = blocks[index].rows();
         // Equal slices of at most kMaxPartRows rows.
-        const size_t parts = (rows + Table::kMaxPartRows - 1) / Table::kMaxPartRows;
-        for (size_t part = 0; part < parts; ++part)
+        const size_t count = (rows + Table::kMaxPartRows - 1) / Table::kMaxPartRows;
+        for (size_t part = 0; part < count; ++part)
         {
-            const size_t begin = rows * part / parts;
-            slices.push_back({index, begin, rows * (part + 1) / parts - begin});
+            const size_t begin = rows * part / count;
+            parts.push_back({{index, begin, rows * (part + 1) / count - begin}});
         }
     }
+    buildParts(blocks, parts, threads);
+}
+
+void TableInsert::addPart(std::vector<Block> blocks, size_t threads)
+{
+    std::vector<PartSlice> pieces;
+    size_t rows = 0;
+    for (size_t index = 0; index < blocks.size(); ++index)
+    {
+        checkBlock(blocks[index]);
+        if (blocks[index].rows() > 0)
+        {
+            pieces.push_back({index, 0, blocks[index].rows()});
+            rows += blocks[index].rows();
+        }
+    }
+    if (rows > UINT32_MAX)
+    {
+        throw Exception(ErrorCode::kBadArguments, "a part of " + std::to_string(rows) +
+                                                      " rows into '" + table_.name() +
+                                                      "' exceeds 2^32 rows");
+    }
+    buildParts(blocks,
+               pieces.empty() ? std::vector<std::vector<PartSlice>>{}
+                              : std::vector<std::vector<PartSlice>>{pieces},
+               threads);
+}
+
+void TableInsert::buildParts(const std::vector<Block>& blocks,
+                             const std::vector<std::vector<PartSlice>>& parts, size_t threads)
+{
+    if (committed_)
+    {
+        throw Exception(ErrorCode::kLogicalError,
+                        "insert into '" + table_.name() + "' already committed");
+    }
     const size_t first = parts_.size();
-    for (size_t slice = 0; slice < slices.size(); ++slice)
+    for (size_t part = 0; part < parts.size(); ++part)
     {
         names_.push_back("part_" + std::to_string(table_.next_part_id_++));
     }
-    parts_.resize(first + slices.size());
-    auto build = [&](size_t slice, bool parallel)
+    parts_.resize(first + parts.size());
+    auto build = [&](size_t part, bool parallel)
     {
-        const PartSlice& part = slices[slice];
-        parts_[first + slice] =
-            buildPart(blocks[part.block], part.begin, part.count, names_[first + slice], parallel);
+        std::vector<std::vector<ColumnView>> pieces;
+        for (const PartSlice& slice : parts[part])
+        {
+            pieces.emplace_back();
+            for (const Block::Entry& entry : blocks[slice.block].columns)
+            {
+                pieces.back().push_back(entry.column.view().slice(slice.begin, slice.count));
+            }
+        }
+        parts_[first + part] = buildPart(pieces, names_[first + part], parallel);
     };
     if (threads <= 1)
     {
         // No oneTBB at all: a writer in a forked process (tests) must not need its threads.
-        for (size_t slice = 0; slice < slices.size(); ++slice)
+        for (size_t part = 0; part < parts.size(); ++part)
         {
-            build(slice, false);
+            build(part, false);
         }
     }
     else
@@ -134,13 +169,15 @@ void TableInsert::add(std::vector<Block> blocks, size_t threads)
         tbb::task_arena arena(static_cast<int>(threads));
         arena.execute(
             [&] {
-                tbb::parallel_for(size_t{0}, slices.size(),
-                                  [&](size_t slice) { build(slice, true); });
+                tbb::parallel_for(size_t{0}, parts.size(), [&](size_t part) { build(part, true); });
             });
     }
-    for (const PartSlice& slice : slices)
+    for (const std::vector<PartSlice>& part : parts)
     {
-        rows_ += slice.count;
+        for (const PartSlice& slice : part)
+        {
+            rows_ += slice.count;
+        }
     }
 }
 

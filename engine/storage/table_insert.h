@@ -31,13 +31,20 @@ public:
     /// kBadArguments or kTypeMismatch naming the column otherwise. `threads` parallelises
     /// sorting and writing.
     void add(std::vector<Block> blocks, size_t threads = 1);
+    /// Same checks; all rows of the blocks, in order, become one part (at most 2^32 rows).
+    void addPart(std::vector<Block> blocks, size_t threads = 1);
     size_t rows() const { return rows_; }
     void commit();
 
 private:
+    struct PartSlice;
+
     void checkBlock(const Block& block) const;
-    std::shared_ptr<const Part> buildPart(const Block& block, size_t begin, size_t count,
+    std::shared_ptr<const Part> buildPart(const std::vector<std::vector<ColumnView>>& pieces,
                                           const std::string& name, bool parallel) const;
+    /// parts[i] lists the block slices that form new part i.
+    void buildParts(const std::vector<Block>& blocks,
+                    const std::vector<std::vector<PartSlice>>& parts, size_t threads);
     void rollBack() noexcept;
 
     Table& table_;

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <iostream>
 #include <sstream>
 #include <thread>
@@ -22,6 +23,7 @@
 #include "engine/sql/parser.h"
 #include "engine/storage/database.h"
 #include "engine/storage/progress_bar.h"
+#include "engine/storage/table.h"
 #include "engine/storage/table_insert.h"
 #include "programs/command_registry.h"
 
@@ -90,30 +92,73 @@ private:
     std::ofstream out_;
 };
 
-/// Table `hits` of a Granary data directory, inserted all or nothing.
+/// Table `hits` of a Granary data directory, inserted all or nothing. Consecutive chunks form
+/// a part (how many depends on the row count only, so the parts are the same for any thread
+/// count); a part is sorted and written on a second thread while the next one is generated.
 class NativeSink : public ChunkSink
 {
 public:
-    NativeSink(const std::filesystem::path& dir, size_t threads)
-        : database_(Database::open(dir)), threads_(threads)
+    NativeSink(const std::filesystem::path& dir, size_t threads, size_t chunks_per_part)
+        : database_(Database::open(dir)), threads_(threads), chunks_per_part_(chunks_per_part)
     {
         const sql::Statement statement = sql::parseStatement(datagen::hitsCreateTableSql());
         database_->createTable(std::get<sql::CreateTableStatement>(statement));
         table_ = database_->table("hits");
         insert_ = std::make_unique<TableInsert>(*table_);
     }
+    ~NativeSink() override
+    {
+        if (writing_.valid())
+        {
+            writing_.wait();
+        }
+    }
     void prepare(const Block&, std::string&) const override {}
     void consume(std::vector<Block> blocks, const std::vector<std::string>&) override
     {
-        insert_->add(std::move(blocks), threads_);
+        for (Block& block : blocks)
+        {
+            pending_.push_back(std::move(block));
+            if (pending_.size() == chunks_per_part_)
+            {
+                writePending();
+            }
+        }
     }
-    void finish() override { insert_->commit(); }
+    void finish() override
+    {
+        writePending();
+        waitForWrite();
+        insert_->commit();
+    }
 
 private:
+    void waitForWrite()
+    {
+        if (writing_.valid())
+        {
+            writing_.get();
+        }
+    }
+    void writePending()
+    {
+        waitForWrite();
+        if (pending_.empty())
+        {
+            return;
+        }
+        writing_ = std::async(std::launch::async, [this, blocks = std::move(pending_)]() mutable
+                              { insert_->addPart(std::move(blocks), threads_); });
+        pending_.clear();
+    }
+
     std::shared_ptr<Database> database_;
     std::shared_ptr<Table> table_;
     std::unique_ptr<TableInsert> insert_;
     size_t threads_;
+    size_t chunks_per_part_;
+    std::vector<Block> pending_;
+    std::future<void> writing_;
 };
 
 /// Discards the rows: measures the generator alone.
@@ -125,12 +170,23 @@ public:
     void finish() override {}
 };
 
-std::unique_ptr<ChunkSink> makeSink(const GenHitsOptions& options)
+/// Chunks per part: a quarter of the table, so that writing overlaps generation, but parts no
+/// larger than Table::kMaxPartRows.
+size_t chunksPerPart(const datagen::HitsGenerator& generator)
+{
+    const size_t most =
+        std::max<size_t>(1, Table::kMaxPartRows / datagen::HitsGenerator::kChunkRows);
+    return std::clamp<size_t>(generator.chunkCount() / 4, 1, most);
+}
+
+std::unique_ptr<ChunkSink> makeSink(const GenHitsOptions& options,
+                                    const datagen::HitsGenerator& generator)
 {
     const std::filesystem::path dir(options.out);
     if (options.format == "native")
     {
-        return std::make_unique<NativeSink>(dir, options.threads);
+        return std::make_unique<NativeSink>(dir, std::max<size_t>(1, options.threads),
+                                            chunksPerPart(generator));
     }
     if (options.format == "none")
     {
@@ -167,7 +223,7 @@ int runGenHits(const GenHitsOptions& options)
     }
     const size_t threads = std::max<size_t>(1, options.threads);
     const datagen::HitsGenerator generator(options.rows, options.seed);
-    std::unique_ptr<ChunkSink> sink = makeSink(options);
+    std::unique_ptr<ChunkSink> sink = makeSink(options, generator);
     datagen::HitsStatistics statistics;
     ProgressBar progress(isatty(STDERR_FILENO) != 0);
     tbb::task_arena arena(static_cast<int>(threads));
