@@ -4,6 +4,8 @@
 #include <string_view>
 #include <type_traits>
 
+#include "hashtables/key_equality.h"
+
 namespace granary
 {
 
@@ -39,7 +41,7 @@ struct HashSetCell
     void setKey(const Key& key, uint64_t /*hash*/) { key_ = key; }
     bool isZero() const { return ZeroKeyTraits<Key>::isZero(key_); }
     static bool isZeroKey(const Key& key) { return ZeroKeyTraits<Key>::isZero(key); }
-    bool keyEquals(const Key& key, uint64_t /*hash*/) const { return key_ == key; }
+    bool keyEquals(const Key& key, uint64_t /*hash*/) const { return keysEqual(key_, key); }
     uint64_t hash(const Hash& hasher) const { return hasher(key_); }
 };
 
@@ -60,7 +62,7 @@ struct HashSetCellWithSavedHash : HashSetCell<KeyType, Hash>
     }
     bool keyEquals(const KeyType& key, uint64_t hash) const
     {
-        return saved_hash_ == hash && Base::key_ == key;
+        return saved_hash_ == hash && keysEqual(Base::key_, key);
     }
     uint64_t hash(const Hash& /*hasher*/) const { return saved_hash_; }
 };
