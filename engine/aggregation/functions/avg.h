@@ -43,10 +43,38 @@ public:
     }
     void insertResult(const State& state, Column& to) const
     {
-        const double result =
-            state.count == 0 ? std::numeric_limits<double>::quiet_NaN()
-                             : static_cast<double>(state.sum) / static_cast<double>(state.count);
+        const double result = state.count == 0
+                                  ? std::numeric_limits<double>::quiet_NaN()
+                                  : sumAsDouble(state.sum) / static_cast<double>(state.count);
         to.append(result);
+    }
+
+private:
+    /// The 128-bit sum rounded to double. A sum that fits 64 bits (nearly all) converts with one
+    /// instruction instead of libgcc's 128-bit routine; both round to nearest, so equally.
+    static double sumAsDouble(typename State::Sum sum)
+    {
+        if constexpr (std::is_floating_point_v<T>)
+        {
+            return sum;
+        }
+        else if constexpr (std::is_signed_v<T>)
+        {
+            if (sum >= std::numeric_limits<int64_t>::min() &&
+                sum <= std::numeric_limits<int64_t>::max())
+            {
+                return static_cast<double>(static_cast<int64_t>(sum));
+            }
+            return static_cast<double>(sum);
+        }
+        else
+        {
+            if (sum <= std::numeric_limits<uint64_t>::max())
+            {
+                return static_cast<double>(static_cast<uint64_t>(sum));
+            }
+            return static_cast<double>(sum);
+        }
     }
 };
 
