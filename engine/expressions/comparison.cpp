@@ -190,32 +190,24 @@ ReducedComparison<T> reduceFloatConstant(ComparisonOperator op, double constant)
 
 /// x op value for every value of a column of T.
 template <typename T, typename Compare>
-class ConstantComparisonNode final : public PredicateNode
+class ConstantComparisonNode final
+    : public ValueTestPredicateNode<ConstantComparisonNode<T, Compare>, T>
 {
 public:
     using Value = typename ReducedComparison<T>::Value;
 
     ConstantComparisonNode(NodePtr operand, Value value)
-        : PredicateNode(std::move(operand)), value_(value)
+        : ValueTestPredicateNode<ConstantComparisonNode<T, Compare>, T>(std::move(operand)),
+          value_(value)
     {
     }
 
-protected:
-    void writeMask(const ColumnView& values, uint8_t* mask) const override
-    {
-        writeMaskByTest<T>(values, mask, test());
-    }
-    void keepPassingRows(const ColumnView& values, std::vector<uint32_t>& rows) const override
-    {
-        keepRowsByTest<T>(values, rows, test());
-    }
-
-private:
     auto test() const
     {
         return [value = value_](T x) { return Compare{}(static_cast<Value>(x), value); };
     }
 
+private:
     Value value_;
 };
 
@@ -232,20 +224,22 @@ protected:
     {
         const std::string_view constant = value_;
         dispatchComparison(op_,
-                           [&](auto compare) {
-                               writeStringMaskByTest(values, mask,
-                                                     [&](std::string_view x)
-                                                     { return compare(x, constant); });
+                           [&](auto compare)
+                           {
+                               writeMaskByTest<std::string_view>(values, mask,
+                                                                 [&](std::string_view x)
+                                                                 { return compare(x, constant); });
                            });
     }
     void keepPassingRows(const ColumnView& values, std::vector<uint32_t>& rows) const override
     {
         const std::string_view constant = value_;
         dispatchComparison(op_,
-                           [&](auto compare) {
-                               keepStringRowsByTest(values, rows,
-                                                    [&](std::string_view x)
-                                                    { return compare(x, constant); });
+                           [&](auto compare)
+                           {
+                               keepRowsByTest<std::string_view>(values, rows,
+                                                                [&](std::string_view x)
+                                                                { return compare(x, constant); });
                            });
     }
 

@@ -39,57 +39,42 @@ private:
 };
 
 template <typename T>
-class NumericInListNode final : public PredicateNode
+class NumericInListNode final : public ValueTestPredicateNode<NumericInListNode<T>, T>
 {
 public:
     using Value = typename ReducedComparison<T>::Value;
 
     NumericInListNode(NodePtr value, std::vector<Value> set, bool negated)
-        : PredicateNode(std::move(value)), set_(std::move(set)), negated_(negated)
+        : ValueTestPredicateNode<NumericInListNode<T>, T>(std::move(value)),
+          set_(std::move(set)),
+          negated_(negated)
     {
     }
 
-protected:
-    void writeMask(const ColumnView& values, uint8_t* mask) const override
-    {
-        writeMaskByTest<T>(values, mask, test());
-    }
-    void keepPassingRows(const ColumnView& values, std::vector<uint32_t>& rows) const override
-    {
-        keepRowsByTest<T>(values, rows, test());
-    }
-
-private:
     auto test() const
     {
         return [this](T x) { return set_.contains(static_cast<Value>(x)) != negated_; };
     }
 
+private:
     SortedSet<Value> set_;
     bool negated_;
 };
 
-class StringInListNode final : public PredicateNode
+class StringInListNode final : public ValueTestPredicateNode<StringInListNode, std::string_view>
 {
 public:
     StringInListNode(NodePtr value, std::vector<std::string> set, bool negated)
-        : PredicateNode(std::move(value)), set_(std::move(set)), negated_(negated)
+        : ValueTestPredicateNode(std::move(value)), set_(std::move(set)), negated_(negated)
     {
     }
 
-protected:
-    void writeMask(const ColumnView& values, uint8_t* mask) const override
+    auto test() const
     {
-        writeStringMaskByTest(values, mask, [this](std::string_view x) { return test(x); });
-    }
-    void keepPassingRows(const ColumnView& values, std::vector<uint32_t>& rows) const override
-    {
-        keepStringRowsByTest(values, rows, [this](std::string_view x) { return test(x); });
+        return [this](std::string_view x) { return set_.contains(x) != negated_; };
     }
 
 private:
-    bool test(std::string_view x) const { return set_.contains(x) != negated_; }
-
     SortedSet<std::string> set_;
     bool negated_;
 };

@@ -35,9 +35,9 @@ protected:
     }
     void keepPassingRows(const ColumnView& values, std::vector<uint32_t>& rows) const override
     {
-        keepStringRowsByTest(values, rows,
-                             [this](std::string_view value)
-                             { return pattern_.matches(value) != negated_; });
+        keepRowsByTest<std::string_view>(values, rows,
+                                         [this](std::string_view value)
+                                         { return pattern_.matches(value) != negated_; });
     }
 
 private:

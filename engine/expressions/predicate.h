@@ -1,6 +1,8 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "engine/expressions/expression_node.h"
@@ -29,48 +31,59 @@ protected:
     virtual void keepPassingRows(const ColumnView& values, std::vector<uint32_t>& rows) const = 0;
 };
 
+/// Row `row` of `values` as T: the element of a fixed-width column, or the string of a String
+/// column (T = std::string_view).
+template <typename T>
+T valueAt(const ColumnView& values, size_t row)
+{
+    if constexpr (std::is_same_v<T, std::string_view>)
+    {
+        return values.stringAt(row);
+    }
+    else
+    {
+        return static_cast<const T*>(values.data)[row];
+    }
+}
+
 template <typename T, typename Test>
 void writeMaskByTest(const ColumnView& values, uint8_t* mask, const Test& test)
 {
-    const T* in = static_cast<const T*>(values.data);
     for (size_t row = 0; row < values.rows; ++row)
     {
-        mask[row] = test(in[row]);
+        mask[row] = test(valueAt<T>(values, row));
     }
 }
 
 template <typename T, typename Test>
 void keepRowsByTest(const ColumnView& values, std::vector<uint32_t>& rows, const Test& test)
 {
-    const T* in = static_cast<const T*>(values.data);
     size_t kept = 0;
     for (const uint32_t row : rows)
     {
         rows[kept] = row;
-        kept += test(in[row]);
+        kept += test(valueAt<T>(values, row));
     }
     rows.resize(kept);
 }
 
-template <typename Test>
-void writeStringMaskByTest(const ColumnView& values, uint8_t* mask, const Test& test)
+/// A predicate whose test is one callable on each value (T, or std::string_view for strings):
+/// Derived::test() returns it, and both the mask and the row-selection forms run it.
+template <typename Derived, typename T>
+class ValueTestPredicateNode : public PredicateNode
 {
-    for (size_t row = 0; row < values.rows; ++row)
-    {
-        mask[row] = test(values.stringAt(row));
-    }
-}
+public:
+    using PredicateNode::PredicateNode;
 
-template <typename Test>
-void keepStringRowsByTest(const ColumnView& values, std::vector<uint32_t>& rows, const Test& test)
-{
-    size_t kept = 0;
-    for (const uint32_t row : rows)
+protected:
+    void writeMask(const ColumnView& values, uint8_t* mask) const final
     {
-        rows[kept] = row;
-        kept += test(values.stringAt(row));
+        writeMaskByTest<T>(values, mask, static_cast<const Derived&>(*this).test());
     }
-    rows.resize(kept);
-}
+    void keepPassingRows(const ColumnView& values, std::vector<uint32_t>& rows) const final
+    {
+        keepRowsByTest<T>(values, rows, static_cast<const Derived&>(*this).test());
+    }
+};
 
 }  // namespace granary
