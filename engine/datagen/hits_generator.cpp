@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cstring>
 #include <string>
 
 #include "engine/common/exception.h"
@@ -316,13 +315,12 @@ std::string_view pendingRow(StringColumn& strings, size_t row_start)
 }
 
 /// Texts are built in place in one growing buffer per column, then copied over in bulk: no
-/// per-row temporary string or per-row insert.
+/// per-row temporary string or per-row insert, and no zero-filling of the column first.
 void copyStrings(const StringColumn& strings, Column& column)
 {
     const simd::StringColumnView view = strings.view();
-    column.resizeStrings(view.rows, view.bytes());
-    std::memcpy(column.mutableChars(), view.chars, view.bytes());
-    std::memcpy(column.mutableOffsets(), view.offsets, (view.rows + 1) * sizeof(uint64_t));
+    column.reserve(view.rows, view.bytes());
+    column.appendRange(ColumnView::ofStrings(view.chars, view.offsets, view.rows), 0, view.rows);
 }
 
 }  // namespace

@@ -3,10 +3,10 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 
-#include "engine/storage/sort_permutation.h"
 #include "engine/storage/value_order.h"
 
 namespace granary
@@ -14,62 +14,11 @@ namespace granary
 namespace
 {
 
-/// Column `column` of the rows `order` picks from the pieces.
-Column gather(const std::vector<std::vector<ColumnView>>& pieces, size_t column,
-              const std::vector<SourceRow>& order)
-{
-    const TypeId type = pieces.front()[column].type;
-    Column result(type);
-    const size_t rows = order.size();
-    if (isString(type))
-    {
-        uint64_t bytes = 0;
-        for (const std::vector<ColumnView>& piece : pieces)
-        {
-            const ColumnView& view = piece[column];
-            bytes += view.offsets[view.rows] - view.offsets[0];
-        }
-        result.resizeStrings(rows, bytes);
-        char* chars = result.mutableChars();
-        uint64_t* offsets = result.mutableOffsets();
-        offsets[0] = 0;
-        for (size_t row = 0; row < rows; ++row)
-        {
-            const std::string_view value =
-                pieces[order[row].piece][column].stringAt(order[row].row);
-            std::memcpy(chars + offsets[row], value.data(), value.size());
-            offsets[row + 1] = offsets[row] + value.size();
-        }
-        return result;
-    }
-    result.resizeFixed(rows);
-    dispatchFixedType(type,
-                      [&]<typename T>(TypeTag<T>)
-                      {
-                          std::vector<const T*> sources;
-                          for (const std::vector<ColumnView>& piece : pieces)
-                          {
-                              sources.push_back(static_cast<const T*>(piece[column].data));
-                          }
-                          T* to = result.mutableData<T>();
-                          for (size_t row = 0; row < rows; ++row)
-                          {
-                              to[row] = sources[order[row].piece][order[row].row];
-                          }
-                      });
-    return result;
-}
-
-/// Column `column` of the pieces one after the other.
-Column concatenate(const std::vector<std::vector<ColumnView>>& pieces, size_t column)
-{
-    Column result(pieces.front()[column].type);
-    for (const std::vector<ColumnView>& piece : pieces)
-    {
-        result.appendRange(piece[column], 0, piece[column].rows);
-    }
-    return result;
-}
+/// Rows gathered in sorted order are random accesses: their sources are prefetched this many
+/// rows ahead.
+constexpr size_t kPrefetchRows = 16;
+/// String values up to this long are copied as one fixed-size block.
+constexpr size_t kShortCopy = 16;
 
 template <typename T>
 void appendBounds(const ColumnView& values, size_t begin, size_t end, Column& minimums,
@@ -127,12 +76,12 @@ void computeGranuleBounds(const ColumnView& values, Column& minimums, Column& ma
                  });
 }
 
-PartData buildPartData(const std::vector<std::vector<ColumnView>>& pieces,
+SortedRows::SortedRows(const std::vector<std::vector<ColumnView>>& pieces,
                        const TableSchema& schema, bool parallel)
+    : pieces_(pieces)
 {
     const std::vector<size_t> key_indexes = schema.sortKeyColumns();
     std::vector<std::vector<ColumnView>> key_pieces;
-    PartData data;
     for (const std::vector<ColumnView>& piece : pieces)
     {
         key_pieces.emplace_back();
@@ -140,16 +89,171 @@ PartData buildPartData(const std::vector<std::vector<ColumnView>>& pieces,
         {
             key_pieces.back().push_back(piece[index]);
         }
-        data.rows += piece.front().rows;
+        piece_starts_.push_back(rows_);
+        rows_ += piece.front().rows;
     }
-    const size_t columns = schema.columns.size();
-    data.columns.resize(columns);
-    const std::vector<SourceRow> order = sortRows(key_pieces, parallel);
-    auto fill_column = [&](size_t index)
+    piece_starts_.push_back(rows_);
+    order_ = sortRows(key_pieces, parallel);
+}
+
+template <typename Visit>
+void SortedRows::forEachRun(size_t begin, size_t end, Visit visit) const
+{
+    size_t piece =
+        std::upper_bound(piece_starts_.begin(), piece_starts_.end(), begin) - piece_starts_.begin();
+    for (size_t row = begin, at = 0; row < end; ++piece)
     {
-        data.columns[index] =
-            order.empty() ? concatenate(pieces, index) : gather(pieces, index, order);
+        const size_t first = row - piece_starts_[piece - 1];
+        const size_t count = std::min(end, piece_starts_[piece]) - row;
+        visit(piece - 1, first, count, at);
+        row += count;
+        at += count;
+    }
+}
+
+void SortedRows::gather(size_t column, size_t begin, size_t end, Column& into) const
+{
+    const size_t count = end - begin;
+    if (isString(into.type()))
+    {
+        gatherStrings(column, begin, end, into);
+        return;
+    }
+    // Every row is overwritten: resizing only zero-fills what a reused buffer gains.
+    into.resizeFixed(count);
+    dispatchFixedType(into.type(),
+                      [&]<typename T>(TypeTag<T>)
+                      {
+                          T* to = into.mutableData<T>();
+                          if (order_.empty())
+                          {
+                              forEachRun(begin, end,
+                                         [&](size_t piece, size_t first, size_t run, size_t at) {
+                                             std::memcpy(
+                                                 to + at,
+                                                 pieces_[piece][column].values<T>().data() + first,
+                                                 run * sizeof(T));
+                                         });
+                              return;
+                          }
+                          std::vector<const T*> sources;
+                          for (const std::vector<ColumnView>& piece : pieces_)
+                          {
+                              sources.push_back(piece[column].values<T>().data());
+                          }
+                          const SourceRow* order = order_.data() + begin;
+                          for (size_t row = 0; row < count; ++row)
+                          {
+                              if (row + kPrefetchRows < count)
+                              {
+                                  const SourceRow ahead = order[row + kPrefetchRows];
+                                  __builtin_prefetch(sources[ahead.piece] + ahead.row);
+                              }
+                              to[row] = sources[order[row].piece][order[row].row];
+                          }
+                      });
+}
+
+void SortedRows::gatherStrings(size_t column, size_t begin, size_t end, Column& into) const
+{
+    const size_t count = end - begin;
+    if (order_.empty())
+    {
+        // Consecutive rows of a piece are consecutive chars: one copy per run.
+        uint64_t bytes = 0;
+        forEachRun(begin, end,
+                   [&](size_t piece, size_t first, size_t run, size_t)
+                   {
+                       const ColumnView& view = pieces_[piece][column];
+                       bytes += view.offsets[first + run] - view.offsets[first];
+                   });
+        into.resizeStrings(count, bytes);
+        char* chars = into.mutableChars();
+        uint64_t* offsets = into.mutableOffsets();
+        offsets[0] = 0;
+        forEachRun(begin, end,
+                   [&](size_t piece, size_t first, size_t run, size_t at)
+                   {
+                       const ColumnView& view = pieces_[piece][column];
+                       const uint64_t base = view.offsets[first];
+                       std::memcpy(chars + offsets[at], view.chars + base,
+                                   view.offsets[first + run] - base);
+                       for (size_t row = 1; row <= run; ++row)
+                       {
+                           offsets[at + row] = offsets[at] + view.offsets[first + row] - base;
+                       }
+                   });
+        return;
+    }
+    // The values are located first, so that the chars buffer is sized once.
+    struct Source
+    {
+        const char* chars;
+        uint32_t size;
+        /// At least kShortCopy bytes of the piece's chars start at `chars`.
+        bool can_over_read;
     };
+    std::vector<ColumnView> views;
+    std::vector<const char*> chars_ends;
+    for (const std::vector<ColumnView>& piece : pieces_)
+    {
+        const ColumnView& view = piece[column];
+        views.push_back(view);
+        chars_ends.push_back(view.chars + view.offsets[view.rows]);
+    }
+    std::vector<Source> sources(count);
+    const SourceRow* order = order_.data() + begin;
+    uint64_t bytes = 0;
+    for (size_t row = 0; row < count; ++row)
+    {
+        if (row + kPrefetchRows < count)
+        {
+            const SourceRow ahead = order[row + kPrefetchRows];
+            __builtin_prefetch(views[ahead.piece].offsets + ahead.row);
+        }
+        const SourceRow source = order[row];
+        const std::string_view value = views[source.piece].stringAt(source.row);
+        sources[row] = {value.data(), static_cast<uint32_t>(value.size()),
+                        chars_ends[source.piece] - value.data() >= std::ptrdiff_t{kShortCopy}};
+        bytes += value.size();
+    }
+    // Short values are copied as fixed kShortCopy-byte blocks, which the compiler inlines;
+    // the slack at the end of the buffer takes the last one's excess.
+    into.resizeStrings(count, bytes + kShortCopy);
+    char* chars = into.mutableChars();
+    uint64_t* offsets = into.mutableOffsets();
+    offsets[0] = 0;
+    for (size_t row = 0; row < count; ++row)
+    {
+        if (row + kPrefetchRows < count)
+        {
+            __builtin_prefetch(sources[row + kPrefetchRows].chars);
+        }
+        const Source& source = sources[row];
+        if (source.size <= kShortCopy && source.can_over_read)
+        {
+            std::memcpy(chars + offsets[row], source.chars, kShortCopy);
+        }
+        else
+        {
+            std::memcpy(chars + offsets[row], source.chars, source.size);
+        }
+        offsets[row + 1] = offsets[row] + source.size;
+    }
+    into.resizeStrings(count, bytes);
+}
+
+PartData buildPartData(const SortedRows& rows, const TableSchema& schema, bool parallel)
+{
+    PartData data;
+    data.rows = rows.rows();
+    const size_t columns = schema.columns.size();
+    for (const ColumnSchema& column : schema.columns)
+    {
+        data.columns.emplace_back(column.type);
+    }
+    auto fill_column = [&](size_t index)
+    { rows.gather(index, 0, rows.rows(), data.columns[index]); };
     if (parallel)
     {
         tbb::parallel_for(size_t{0}, columns, fill_column);
@@ -161,7 +265,7 @@ PartData buildPartData(const std::vector<std::vector<ColumnView>>& pieces,
             fill_column(index);
         }
     }
-    for (size_t index : key_indexes)
+    for (size_t index : schema.sortKeyColumns())
     {
         data.granule_min.emplace_back(schema.columns[index].type);
         data.granule_max.emplace_back(schema.columns[index].type);

@@ -1,5 +1,8 @@
 #include "engine/storage/part_files.h"
 
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -181,53 +184,137 @@ void verifyChecksum(const std::filesystem::path& file, const MappedFile& mapped,
     }
 }
 
+/// Rows are gathered and written this many at a time: the buffers stay in cache and are
+/// reused, and whole granules keep the bounds appendable chunk by chunk.
+constexpr size_t kWriteChunkRows = 2 * Part::kGranuleRows;
+
+/// Writes column `index` of the rows in its files, appending the granule bounds to `minimums`
+/// and `maximums` when they are given (a sort-key column). Returns the files written.
+std::vector<std::pair<std::string, FileRecord>> writeColumnFiles(
+    const SortedRows& rows, size_t index, TypeId type, const std::filesystem::path& directory,
+    Column* minimums, Column* maximums)
+{
+    Column chunk(type);
+    auto for_each_chunk = [&](auto&& consume)
+    {
+        for (size_t begin = 0; begin < rows.rows(); begin += kWriteChunkRows)
+        {
+            rows.gather(index, begin, std::min(rows.rows(), begin + kWriteChunkRows), chunk);
+            if (minimums != nullptr)
+            {
+                computeGranuleBounds(chunk.view(), *minimums, *maximums);
+            }
+            consume();
+        }
+    };
+    if (!isString(type))
+    {
+        const std::string name = columnFile(index, ".bin");
+        ChecksummedFileWriter values(directory / name);
+        for_each_chunk([&] { values.append(fixedBytes(chunk.view())); });
+        values.close();
+        return {{name, {values.size(), values.checksum()}}};
+    }
+    const std::string chars_name = columnFile(index, ".chars");
+    const std::string offsets_name = columnFile(index, ".offsets");
+    ChecksummedFileWriter chars(directory / chars_name);
+    ChecksummedFileWriter offsets(directory / offsets_name);
+    const uint64_t first_offset = 0;
+    offsets.append({reinterpret_cast<const char*>(&first_offset), sizeof(first_offset)});
+    for_each_chunk(
+        [&]
+        {
+            // The chunk's offsets start at 0; the file's continue from the chars before.
+            const size_t count = chunk.size();
+            uint64_t* chunk_offsets = chunk.mutableOffsets();
+            const uint64_t base = chars.size();
+            for (size_t row = 1; row <= count; ++row)
+            {
+                chunk_offsets[row] += base;
+            }
+            chars.append({chunk.mutableChars(), chunk_offsets[count] - base});
+            offsets.append(
+                {reinterpret_cast<const char*>(chunk_offsets + 1), count * sizeof(uint64_t)});
+        });
+    chars.close();
+    offsets.close();
+    return {{chars_name, {chars.size(), chars.checksum()}},
+            {offsets_name, {offsets.size(), offsets.checksum()}}};
+}
+
 }  // namespace
 
-void writePartFiles(const PartData& data, const std::filesystem::path& directory)
+void writePartFiles(const SortedRows& rows, const TableSchema& schema,
+                    const std::filesystem::path& directory, bool parallel)
 {
-    nlohmann::json files = nlohmann::json::object();
+    const size_t columns = schema.columns.size();
+    const std::vector<size_t> key_columns = schema.sortKeyColumns();
+    std::vector<std::optional<size_t>> key_of_column(columns);
+    std::vector<Column> granule_min;
+    std::vector<Column> granule_max;
+    for (size_t key = 0; key < key_columns.size(); ++key)
+    {
+        key_of_column[key_columns[key]] = key;
+        granule_min.emplace_back(schema.columns[key_columns[key]].type);
+        granule_max.emplace_back(schema.columns[key_columns[key]].type);
+    }
     // All files are written before the first fsync, so the disk works on them while the
     // next ones are written.
-    auto write = [&](const std::string& name, std::span<const char> bytes)
+    std::vector<std::vector<std::pair<std::string, FileRecord>>> written(columns);
+    auto write_column = [&](size_t index)
     {
-        writeFileStartingWriteback(directory / name, {bytes});
-        files[name] = {{"size", bytes.size()},
-                       {"checksum", fileChecksum(bytes.data(), bytes.size())}};
+        const TypeId type = schema.columns[index].type;
+        Column* minimums = key_of_column[index] ? &granule_min[*key_of_column[index]] : nullptr;
+        Column* maximums = key_of_column[index] ? &granule_max[*key_of_column[index]] : nullptr;
+        written[index] = writeColumnFiles(rows, index, type, directory, minimums, maximums);
     };
-    for (size_t index = 0; index < data.columns.size(); ++index)
+    if (parallel)
     {
-        const ColumnView view = data.columns[index].view();
-        if (isString(view.type))
+        tbb::parallel_for(size_t{0}, columns, write_column);
+    }
+    else
+    {
+        for (size_t index = 0; index < columns; ++index)
         {
-            write(columnFile(index, ".chars"), charBytes(view));
-            write(columnFile(index, ".offsets"), offsetBytes(view));
-        }
-        else
-        {
-            write(columnFile(index, ".bin"), fixedBytes(view));
+            write_column(index);
         }
     }
-    for (size_t key = 0; key < data.granule_min.size(); ++key)
+    nlohmann::json files = nlohmann::json::object();
+    auto record = [&](const std::string& name, const FileRecord& file) {
+        files[name] = {{"size", file.size}, {"checksum", file.checksum}};
+    };
+    for (const std::vector<std::pair<std::string, FileRecord>>& column_files : written)
     {
-        std::string marks;
-        for (const Column* bounds : {&data.granule_min[key], &data.granule_max[key]})
+        for (const auto& [name, file] : column_files)
+        {
+            record(name, file);
+        }
+    }
+    for (size_t key = 0; key < key_columns.size(); ++key)
+    {
+        ChecksummedFileWriter marks(directory / marksFile(key));
+        for (const Column* bounds : {&granule_min[key], &granule_max[key]})
         {
             const ColumnView view = bounds->view();
-            for (std::span<const char> bytes : isString(view.type)
-                                                   ? std::vector{offsetBytes(view), charBytes(view)}
-                                                   : std::vector{fixedBytes(view)})
+            if (isString(view.type))
             {
-                marks.append(bytes.data(), bytes.size());
+                marks.append(offsetBytes(view));
+                marks.append(charBytes(view));
+            }
+            else
+            {
+                marks.append(fixedBytes(view));
             }
         }
-        write(marksFile(key), marks);
+        marks.close();
+        record(marksFile(key), {marks.size(), marks.checksum()});
     }
-    for (const auto& [name, record] : files.items())
+    for (const auto& [name, file] : files.items())
     {
         syncFile(directory / name);
     }
     const nlohmann::json metadata = {
-        {"format_version", kFormatVersion}, {"rows", data.rows}, {"files", files}};
+        {"format_version", kFormatVersion}, {"rows", rows.rows()}, {"files", files}};
     const std::string text = metadata.dump(1);
     writeFileDurably(directory / kMetadataFile, {std::span<const char>(text)});
     syncDirectory(directory);

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -118,19 +119,6 @@ MappedFile::~MappedFile()
     }
 }
 
-void writeFileStartingWriteback(const std::filesystem::path& path,
-                                std::initializer_list<std::span<const char>> buffers)
-{
-    FileDescriptor file{::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)};
-    if (file.fd < 0)
-    {
-        throw Exception(ErrorCode::kCannotOpenFile, systemError("cannot create", path));
-    }
-    writeAll(file.fd, path, buffers);
-    // Only a hint: where it is unsupported, the fsync in syncFile does all the work.
-    ::sync_file_range(file.fd, 0, 0, SYNC_FILE_RANGE_WRITE);
-}
-
 void syncFile(const std::filesystem::path& path)
 {
     FileDescriptor file{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
@@ -189,32 +177,111 @@ std::string readWholeFile(const std::filesystem::path& path)
     return contents.str();
 }
 
-uint64_t fileChecksum(const char* data, size_t size)
+namespace
 {
-    // Four independent lanes keep the multiplier pipeline busy (several GB/s).
-    constexpr uint64_t kPrime1 = 0x9E3779B185EBCA87ULL;
-    constexpr uint64_t kPrime2 = 0xC2B2AE3D27D4EB4FULL;
-    uint64_t lanes[4] = {kPrime1, kPrime2, kPrime1 ^ kPrime2, ~kPrime1};
-    size_t offset = 0;
-    for (; offset + 32 <= size; offset += 32)
+
+constexpr uint64_t kChecksumPrime1 = 0x9E3779B185EBCA87ULL;
+constexpr uint64_t kChecksumPrime2 = 0xC2B2AE3D27D4EB4FULL;
+
+/// Four independent lanes over 32-byte blocks keep the multiplier pipeline busy (several GB/s).
+void mixBlocks(uint64_t (&lanes)[4], const char* data, size_t blocks)
+{
+    for (size_t block = 0; block < blocks; ++block, data += 32)
     {
         for (int lane = 0; lane < 4; ++lane)
         {
             uint64_t word;
-            std::memcpy(&word, data + offset + lane * 8, 8);
-            lanes[lane] = rotateLeft(lanes[lane] + word * kPrime2, 31) * kPrime1;
+            std::memcpy(&word, data + lane * 8, 8);
+            lanes[lane] = rotateLeft(lanes[lane] + word * kChecksumPrime2, 31) * kChecksumPrime1;
         }
     }
-    uint64_t hash = size * kPrime1;
-    for (uint64_t lane : lanes)
+}
+
+}  // namespace
+
+FileChecksum::FileChecksum()
+    : lanes_{kChecksumPrime1, kChecksumPrime2, kChecksumPrime1 ^ kChecksumPrime2, ~kChecksumPrime1}
+{
+}
+
+void FileChecksum::update(const char* data, size_t size)
+{
+    size_ += size;
+    if (tail_size_ > 0)
     {
-        hash = rotateLeft(hash ^ lane, 27) * kPrime1 + kPrime2;
+        const size_t taken = std::min(size, kBlockBytes - tail_size_);
+        std::memcpy(tail_ + tail_size_, data, taken);
+        tail_size_ += taken;
+        data += taken;
+        size -= taken;
+        if (tail_size_ < kBlockBytes)
+        {
+            return;
+        }
+        mixBlocks(lanes_, tail_, 1);
+        tail_size_ = 0;
     }
-    for (; offset < size; ++offset)
+    const size_t blocks = size / kBlockBytes;
+    mixBlocks(lanes_, data, blocks);
+    tail_size_ = size - blocks * kBlockBytes;
+    std::memcpy(tail_, data + blocks * kBlockBytes, tail_size_);
+}
+
+uint64_t FileChecksum::value() const
+{
+    uint64_t hash = size_ * kChecksumPrime1;
+    for (uint64_t lane : lanes_)
     {
-        hash = rotateLeft(hash ^ (static_cast<uint8_t>(data[offset]) * kPrime2), 23) * kPrime1;
+        hash = rotateLeft(hash ^ lane, 27) * kChecksumPrime1 + kChecksumPrime2;
+    }
+    for (size_t offset = 0; offset < tail_size_; ++offset)
+    {
+        hash = rotateLeft(hash ^ (static_cast<uint8_t>(tail_[offset]) * kChecksumPrime2), 23) *
+               kChecksumPrime1;
     }
     return hash ^ (hash >> 29);
+}
+
+uint64_t fileChecksum(const char* data, size_t size)
+{
+    FileChecksum checksum;
+    checksum.update(data, size);
+    return checksum.value();
+}
+
+ChecksummedFileWriter::ChecksummedFileWriter(const std::filesystem::path& path)
+    : path_(path), fd_(::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644))
+{
+    if (fd_ < 0)
+    {
+        throw Exception(ErrorCode::kCannotOpenFile, systemError("cannot create", path));
+    }
+}
+
+ChecksummedFileWriter::~ChecksummedFileWriter()
+{
+    if (fd_ >= 0)
+    {
+        ::close(fd_);
+    }
+}
+
+void ChecksummedFileWriter::append(std::span<const char> bytes)
+{
+    checksum_.update(bytes.data(), bytes.size());
+    writeAll(fd_, path_, {bytes});
+    size_ += bytes.size();
+}
+
+void ChecksummedFileWriter::close()
+{
+    // Only a hint: where it is unsupported, the fsync in syncFile does all the work.
+    ::sync_file_range(fd_, 0, 0, SYNC_FILE_RANGE_WRITE);
+    const int fd = std::exchange(fd_, -1);
+    if (::close(fd) != 0)
+    {
+        throw Exception(ErrorCode::kCannotOpenFile, systemError("cannot write", path_));
+    }
 }
 
 void setStorageWriteHookForTesting(std::function<void(const std::filesystem::path&)> hook)

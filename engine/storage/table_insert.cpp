@@ -73,15 +73,15 @@ std::shared_ptr<const Part> TableInsert::buildPart(
     const std::vector<std::vector<ColumnView>>& pieces, const std::string& name,
     bool parallel) const
 {
-    PartData data = buildPartData(pieces, table_.schema(), parallel);
+    const SortedRows rows(pieces, table_.schema(), parallel);
     if (!table_.directory())
     {
-        return makeInMemoryPart(std::move(data));
+        return makeInMemoryPart(buildPartData(rows, table_.schema(), parallel));
     }
     const std::filesystem::path& directory = *table_.directory();
     const std::filesystem::path temporary = directory / ("tmp_" + name);
     std::filesystem::create_directory(temporary);
-    writePartFiles(data, temporary);
+    writePartFiles(rows, table_.schema(), temporary, parallel);
     renameDurably(temporary, directory / name);
     return openPartFiles(directory / name, table_.schema(), true);
 }
