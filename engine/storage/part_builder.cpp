@@ -1,12 +1,12 @@
 #include "engine/storage/part_builder.h"
 
-#include <tbb/parallel_for.h>
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 
+#include "engine/exec/executor.h"
 #include "engine/storage/value_order.h"
 
 namespace granary
@@ -256,7 +256,7 @@ PartData buildPartData(const SortedRows& rows, const TableSchema& schema, bool p
     { rows.gather(index, 0, rows.rows(), data.columns[index]); };
     if (parallel)
     {
-        tbb::parallel_for(size_t{0}, columns, fill_column);
+        Executor::forEachNested(columns, fill_column);
     }
     else
     {

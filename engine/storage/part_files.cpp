@@ -1,6 +1,5 @@
 #include "engine/storage/part_files.h"
 
-#include <tbb/parallel_for.h>
 
 #include <algorithm>
 #include <cstring>
@@ -12,6 +11,7 @@
 #include <tuple>
 
 #include "engine/common/exception.h"
+#include "engine/exec/executor.h"
 #include "engine/storage/storage_files.h"
 
 namespace granary
@@ -270,7 +270,7 @@ void writePartFiles(const SortedRows& rows, const TableSchema& schema,
     };
     if (parallel)
     {
-        tbb::parallel_for(size_t{0}, columns, write_column);
+        Executor::forEachNested(columns, write_column);
     }
     else
     {

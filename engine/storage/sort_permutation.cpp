@@ -71,6 +71,11 @@ std::vector<Item> sortedOrEmpty(std::vector<Item> items, Less less, bool paralle
     {
         return {};
     }
+#if GRANARY_TSAN_EXECUTOR
+    // ThreadSanitizer cannot see oneTBB's own synchronization (Debian's build is not
+    // instrumented), so its builds sort on one thread, as Executor runs plain threads there.
+    parallel = false;
+#endif
     if (parallel && items.size() >= kParallelSortRows)
     {
         tbb::parallel_sort(items.begin(), items.end(), less);

@@ -1,11 +1,11 @@
 #include "engine/storage/table_insert.h"
 
-#include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
 #include <algorithm>
 
 #include "engine/common/exception.h"
+#include "engine/exec/executor.h"
 #include "engine/storage/part_builder.h"
 #include "engine/storage/part_files.h"
 #include "engine/storage/storage_files.h"
@@ -168,9 +168,8 @@ void TableInsert::buildParts(const std::vector<Block>& blocks,
     {
         tbb::task_arena arena(static_cast<int>(threads));
         arena.execute(
-            [&] {
-                tbb::parallel_for(size_t{0}, parts.size(), [&](size_t part) { build(part, true); });
-            });
+            [&]
+            { Executor::forEachNested(parts.size(), [&](size_t part) { build(part, true); }); });
     }
     for (const std::vector<PartSlice>& part : parts)
     {

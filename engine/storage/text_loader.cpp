@@ -1,6 +1,5 @@
 #include "engine/storage/text_loader.h"
 
-#include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
 #include <algorithm>
@@ -9,6 +8,7 @@
 #include <optional>
 
 #include "engine/common/exception.h"
+#include "engine/exec/executor.h"
 #include "engine/storage/progress_bar.h"
 #include "engine/storage/table_insert.h"
 #include "engine/storage/text_parser.h"
@@ -76,7 +76,7 @@ Block concatenate(std::vector<Block>& blocks, bool parallel)
     };
     if (parallel)
     {
-        tbb::parallel_for(size_t{0}, result.columns.size(), fill);
+        Executor::forEachNested(result.columns.size(), fill);
     }
     else
     {
@@ -231,7 +231,7 @@ private:
             }
             return;
         }
-        runInArena([&] { tbb::parallel_for(size_t{0}, count, body); });
+        runInArena([&] { Executor::forEachNested(count, body); });
     }
 
     template <typename Body>
