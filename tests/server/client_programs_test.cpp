@@ -3,9 +3,9 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include <cstdio>
 #include <filesystem>
 
+#include "tests/server/run_command.h"
 #include "tests/server/test_server.h"
 
 namespace granary::server::testing
@@ -15,25 +15,6 @@ namespace
 
 constexpr const char* kClickHouseClient = "/usr/bin/clickhouse-client";
 constexpr const char* kPython = "/usr/bin/python3";
-
-/// Runs a shell command (always under `timeout`) and returns its standard output.
-std::string run(const std::string& command, int* status = nullptr)
-{
-    std::string output;
-    FILE* pipe = ::popen(command.c_str(), "r");
-    char chunk[4096];
-    size_t size;
-    while ((size = std::fread(chunk, 1, sizeof(chunk), pipe)) > 0)
-    {
-        output.append(chunk, size);
-    }
-    const int result = ::pclose(pipe);
-    if (status != nullptr)
-    {
-        *status = result;
-    }
-    return output;
-}
 
 std::string expectedTsv(size_t rows)
 {
@@ -65,10 +46,10 @@ TEST_P(ClickHouseClient, GetsTheSameRowsAsTheHandlerProduces)
     const auto query = [&](const std::string& sql, int* status = nullptr)
     {
         // Never without a timeout: a confused clickhouse-client can spin forever.
-        return run(fmt::format("timeout 30 {} --host 127.0.0.1 --port {} --compression {} "
-                               "--format TSV --query '{}' 2>&1",
-                               kClickHouseClient, server.port(), GetParam(), sql),
-                   status);
+        return runCommand(fmt::format("timeout 30 {} --host 127.0.0.1 --port {} --compression {} "
+                                      "--format TSV --query '{}' 2>&1",
+                                      kClickHouseClient, server.port(), GetParam(), sql),
+                          status);
     };
     EXPECT_EQ(query("SELECT count() FROM t"), "100000\n");
     EXPECT_EQ(query("SELECT * FROM t LIMIT 25000"), expectedTsv(25000));
@@ -102,7 +83,8 @@ except clickhouse_driver.errors.ServerException as e:
 print(c.execute("SELECT count() FROM t", settings={{"fake_threads": 2}})[0][0])
 )",
                                            server.port());
-    const std::string output = run(fmt::format("timeout 60 {} -c '{}' 2>&1", kPython, script));
+    const std::string output =
+        runCommand(fmt::format("timeout 60 {} -c '{}' 2>&1", kPython, script));
     EXPECT_EQ(output, "100000\n" + expectedTsv(3000) + "error 60\n100000\n");
 }
 

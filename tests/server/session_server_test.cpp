@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -11,25 +10,14 @@
 #include "engine/session/session.h"
 #include "server/server.h"
 #include "server/session_query_handler.h"
+#include "tests/server/run_command.h"
 
 namespace granary::server
 {
 namespace
 {
 
-std::string runCommand(const std::string& command)
-{
-    std::string output;
-    FILE* pipe = ::popen(command.c_str(), "r");
-    char chunk[4096];
-    size_t size;
-    while ((size = std::fread(chunk, 1, sizeof(chunk), pipe)) > 0)
-    {
-        output.append(chunk, size);
-    }
-    ::pclose(pipe);
-    return output;
-}
+using testing::runCommand;
 
 /// TSV of a result block of UInt64 and String columns (what the queries below return).
 std::string toTsv(const Block& block)
