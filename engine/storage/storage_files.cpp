@@ -72,6 +72,16 @@ void writeAll(int fd, const std::filesystem::path& path,
     }
 }
 
+/// Opens `path` with `flags` and fsyncs it: a written file, or a folder after entries changed.
+void openAndSync(const std::filesystem::path& path, int flags)
+{
+    FileDescriptor file{::open(path.c_str(), flags)};
+    if (file.fd < 0 || ::fsync(file.fd) != 0)
+    {
+        throw Exception(ErrorCode::kCannotOpenFile, systemError("cannot fsync", path));
+    }
+}
+
 }  // namespace
 
 MappedFile::MappedFile(const std::filesystem::path& path)
@@ -121,11 +131,7 @@ MappedFile::~MappedFile()
 
 void syncFile(const std::filesystem::path& path)
 {
-    FileDescriptor file{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
-    if (file.fd < 0 || ::fsync(file.fd) != 0)
-    {
-        throw Exception(ErrorCode::kCannotOpenFile, systemError("cannot fsync", path));
-    }
+    openAndSync(path, O_RDONLY | O_CLOEXEC);
     callStorageWriteHook(path);
 }
 
@@ -147,11 +153,7 @@ void writeFileDurably(const std::filesystem::path& path,
 
 void syncDirectory(const std::filesystem::path& directory)
 {
-    FileDescriptor file{::open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)};
-    if (file.fd < 0 || ::fsync(file.fd) != 0)
-    {
-        throw Exception(ErrorCode::kCannotOpenFile, systemError("cannot fsync", directory));
-    }
+    openAndSync(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 }
 
 void renameDurably(const std::filesystem::path& from, const std::filesystem::path& to)
