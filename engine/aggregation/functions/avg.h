@@ -58,20 +58,13 @@ private:
         {
             return sum;
         }
-        else if constexpr (std::is_signed_v<T>)
-        {
-            if (sum >= std::numeric_limits<int64_t>::min() &&
-                sum <= std::numeric_limits<int64_t>::max())
-            {
-                return static_cast<double>(static_cast<int64_t>(sum));
-            }
-            return static_cast<double>(sum);
-        }
         else
         {
-            if (sum <= std::numeric_limits<uint64_t>::max())
+            using Narrow = std::conditional_t<std::is_signed_v<T>, int64_t, uint64_t>;
+            if (sum >= std::numeric_limits<Narrow>::min() &&
+                sum <= std::numeric_limits<Narrow>::max())
             {
-                return static_cast<double>(static_cast<uint64_t>(sum));
+                return static_cast<double>(static_cast<Narrow>(sum));
             }
             return static_cast<double>(sum);
         }
