@@ -1,62 +1,63 @@
 #!/usr/bin/env bash
-# One prepared scaling run for a many-core machine (written for 16 cores): Release build,
-# `granary gen-hits`, then `granary scale` on the default suite; the CSVs, SVG plots and the
-# machine description are copied to $OUT (or ./scaling-out). Knobs, as environment variables:
-#   ROWS (10000000), THREADS (1,2,4,8,16), OVERSUBSCRIBE (64,256; empty: none), RUNS (3),
-#   QUERIES (bench/clickbench/default-queries.sql), SCALE_TIMEOUT seconds (420).
-# scaling.csv is rewritten after every query, so a run cut short by SCALE_TIMEOUT still leaves
-# the queries it finished; `granary scale --from-csv scaling.csv --out DIR` re-plots them.
-set -euo pipefail
+# One prepared many-core run from a bundle made by `tools/device_bundle.sh` (the lent machine has
+# no package mirror, so it runs programs built here): the contention benchmarks, the aggregation
+# benchmark at several thread counts, then `granary gen-hits` and `granary scale` on the default
+# suite. Each step has its own time limit so a slow one cannot cost the others; everything lands
+# in $OUT/device-results.tar.gz, with the console output also in $OUT/summary.txt.
+# Knobs (environment): THREADS (1,2,4,8,16), OVERSUBSCRIBE (64,256; empty: none), ROWS
+# (10000000), RUNS (3), CONTENTION_TIMEOUT (90), AGGREGATION_TIMEOUT (180), SCALE_TIMEOUT (240).
+set -uo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUNDLE="${BUNDLE:-$ROOT/.device}"
 OUT="${OUT:-$ROOT/scaling-out}"
-ROWS="${ROWS:-10000000}"
 THREADS="${THREADS:-1,2,4,8,16}"
 OVERSUBSCRIBE="${OVERSUBSCRIBE-64,256}"
+ROWS="${ROWS:-10000000}"
 RUNS="${RUNS:-3}"
-QUERIES="${QUERIES:-$ROOT/bench/clickbench/default-queries.sql}"
-SCALE_TIMEOUT="${SCALE_TIMEOUT:-420}"
-BUILD_DIR="${BUILD_DIR:-$ROOT/build-device}"
+RESULTS="$(mktemp -d)/device-results"
 DATA_DIR="${DATA_DIR:-/tmp/granary-hits-$ROWS}"
-mkdir -p "$OUT"
+BIN="$BUNDLE/bin"
+export LD_LIBRARY_PATH="$BUNDLE/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+mkdir -p "$OUT" "$RESULTS"
+exec > >(tee "$OUT/summary.txt") 2>&1
 
-{
-    echo "== machine"
-    lscpu || true
-    nproc
-    free -g || true
-} >"$OUT/lscpu.txt" 2>&1
+step() { echo "== $1 ($(date -u +%T))"; }
+finish() {
+    tar -czf "$OUT/device-results.tar.gz" -C "$(dirname "$RESULTS")" device-results
+    echo "results: $OUT/device-results.tar.gz ($(du -h "$OUT/device-results.tar.gz" | cut -f1))"
+}
+trap finish EXIT
 
-echo "== build ($(nproc) cores)"
-start=$SECONDS
-cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DGRANARY_BUILD_TESTS=OFF -DGRANARY_BUILD_BENCHMARKS=OFF >"$OUT/build.log" 2>&1
-cmake --build "$BUILD_DIR" --target granary_cli --parallel "$(nproc)" >>"$OUT/build.log" 2>&1 ||
-    { tail -50 "$OUT/build.log"; exit 1; }
-echo "build: $((SECONDS - start)) s"
-GRANARY="$BUILD_DIR/programs/granary"
+step "machine"
+{ lscpu; nproc; free -g; uname -a; } >"$RESULTS/machine.txt" 2>&1
+grep -E 'Model name|^CPU\(s\)|Thread|Core|Socket|NUMA node\(s\)|L3' "$RESULTS/machine.txt"
+"$BIN/granary" --help >/dev/null || { echo "the bundle does not run here"; exit 1; }
 
-if [[ ! -d "$DATA_DIR" ]]; then
-    echo "== gen-hits $ROWS rows"
-    start=$SECONDS
-    "$GRANARY" gen-hits --rows "$ROWS" --out "$DATA_DIR" --threads "$(nproc)" 2>&1 |
-        tail -5 | tee "$OUT/gen_hits.log"
-    echo "gen-hits: $((SECONDS - start)) s"
+step "contention benchmarks"
+timeout "${CONTENTION_TIMEOUT:-90}" "$BIN/contention" --benchmark_out="$RESULTS/contention.json" \
+    --benchmark_out_format=json 2>&1 | tee "$RESULTS/contention.txt" | grep -E '^BM_' | cut -c1-150
+
+step "aggregation benchmark, threads $THREADS and 256"
+GRANARY_BENCH_THREADS="$THREADS" timeout "${AGGREGATION_TIMEOUT:-180}" "$BIN/aggregation" \
+    --benchmark_out="$RESULTS/aggregation.json" --benchmark_out_format=json \
+    >"$RESULTS/aggregation.txt" 2>&1
+grep -E '^BM_' "$RESULTS/aggregation.txt" |
+    sed -E 's/^(BM_[^ ]*) .*rows\/s=([^ ]*).*/\1 rows\/s=\2/' | head -60
+
+step "gen-hits $ROWS rows"
+"$BIN/granary" gen-hits --rows "$ROWS" --out "$DATA_DIR" --threads "$(nproc)" 2>&1 | tail -3
+
+step "scale: threads $THREADS, oversubscribed '$OVERSUBSCRIBE', $RUNS runs"
+scale_args=(scale --data "$DATA_DIR" --queries "$ROOT/bench/clickbench/default-queries.sql"
+    --threads "$THREADS" --runs "$RUNS" --out "$RESULTS/scaling")
+[[ -n "$OVERSUBSCRIBE" ]] && scale_args+=(--oversubscribe "$OVERSUBSCRIBE")
+timeout "${SCALE_TIMEOUT:-240}" "$BIN/granary" "${scale_args[@]}" >"$RESULTS/scale.txt" 2>&1
+echo "scale exit status $?"
+if [[ -f "$RESULTS/scaling/scaling.csv" ]]; then
+    # Re-plots whatever finished, so a run cut short still has its plots.
+    "$BIN/granary" scale --from-csv "$RESULTS/scaling/scaling.csv" --out "$RESULTS/scaling" \
+        >"$RESULTS/scale-report.txt" 2>&1
+    tail -40 "$RESULTS/scale-report.txt"
 fi
-
-echo "== scale threads $THREADS oversubscribe '${OVERSUBSCRIBE}' runs $RUNS"
-start=$SECONDS
-scale_args=(scale --data "$DATA_DIR" --queries "$QUERIES" --threads "$THREADS" --runs "$RUNS"
-    --out "$OUT/scaling")
-if [[ -n "$OVERSUBSCRIBE" ]]; then
-    scale_args+=(--oversubscribe "$OVERSUBSCRIBE")
-fi
-status=0
-timeout "$SCALE_TIMEOUT" "$GRANARY" "${scale_args[@]}" >"$OUT/scale.txt" 2>"$OUT/scale.log" ||
-    status=$?
-echo "scale: $((SECONDS - start)) s, exit status $status"
-if [[ $status -ne 0 && -f "$OUT/scaling/scaling.csv" ]]; then
-    echo "== cut short: re-plotting the queries that finished"
-    "$GRANARY" scale --from-csv "$OUT/scaling/scaling.csv" --out "$OUT/scaling" >"$OUT/scale.txt"
-fi
-cat "$OUT/scale.txt"
+step "done"

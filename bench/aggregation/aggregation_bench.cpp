@@ -26,6 +26,23 @@ size_t benchRows()
     return rows != nullptr ? std::stoull(rows) : 20'000'000;
 }
 
+/// Thread counts of the timed runs: "1,2" (the pair) unless GRANARY_BENCH_THREADS lists
+/// others, as a many-core scaling run does ("1,2,4,8,16"). The speedup is against the 1-thread run.
+std::vector<size_t> benchThreads()
+{
+    const char* list = std::getenv("GRANARY_BENCH_THREADS");
+    std::vector<size_t> threads;
+    std::string text = list != nullptr ? list : "1,2";
+    size_t start = 0;
+    while (start < text.size())
+    {
+        const size_t comma = std::min(text.find(',', start), text.size());
+        threads.push_back(std::stoull(text.substr(start, comma - start)));
+        start = comma + 1;
+    }
+    return threads;
+}
+
 /// Regions in the RegionID-like key (ClickBench hits has about 9,000 of them).
 constexpr size_t kRegions = 9'000;
 /// Users per region draw: the UserID-like column has this many distinct values.
@@ -152,25 +169,26 @@ void registerCase(const std::string& name, size_t distinct, std::vector<std::str
             (name + "/threads:" + std::to_string(t)).c_str(), [=](benchmark::State& state)
             { runAggregation(state, name, distinct, keys, aggregates, t); })
             ->Unit(benchmark::kMillisecond)
-            ->Iterations(t > 2 ? 1 : 2)
+            ->Iterations(t >= 64 ? 1 : 2)
             ->UseRealTime();
     }
 }
 
 void registerAll()
 {
+    const std::vector<size_t> threads = benchThreads();
     const std::vector<AggregateDescription> count_sum_avg = {
         {"count", {}, "c"}, {"sum", {"value"}, "s"}, {"avg", {"value"}, "a"}};
     for (size_t distinct : {1'000, 100'000, 1'000'000, 10'000'000})
     {
         registerCase("BM_GroupBy/count_sum_avg/" + std::to_string(distinct), distinct, {"key"},
-                     count_sum_avg, {1, 2});
+                     count_sum_avg, threads);
     }
-    registerCase("BM_GroupBy/count/10000000", 10'000'000, {"key"}, {{"count", {}, "c"}}, {1, 2});
+    registerCase("BM_GroupBy/count/10000000", 10'000'000, {"key"}, {{"count", {}, "c"}}, threads);
     registerCase("BM_CountDistinct/10000000", 10'000'000, {}, {{"uniqExact", {"key"}, "u"}},
-                 {1, 2});
+                 threads);
     registerCase("BM_RegionDistinctUsers", kUsers, {"region"}, {{"uniqExact", {"key"}, "u"}},
-                 {1, 2});
+                 threads);
     // 256 partials on 2 cores: the merge plans at the scale of a 256-thread machine.
     registerCase("BM_GroupBy/count_sum_avg/10000000", 10'000'000, {"key"}, count_sum_avg, {256});
     registerCase("BM_CountDistinct/10000000", 10'000'000, {}, {{"uniqExact", {"key"}, "u"}}, {256});
