@@ -10,6 +10,7 @@
 #include <map>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "engine/aggregation/aggregator.h"
@@ -107,7 +108,8 @@ std::map<std::string, double>& singleThreadSeconds()
 
 void runAggregation(benchmark::State& state, const std::string& name, size_t distinct,
                     const std::vector<std::string>& keys,
-                    const std::vector<AggregateDescription>& aggregates, size_t threads)
+                    const std::vector<AggregateDescription>& aggregates, size_t threads,
+                    size_t partials)
 {
     const Input& data = input(distinct);
     AggregationSettings settings;
@@ -119,6 +121,7 @@ void runAggregation(benchmark::State& state, const std::string& name, size_t dis
     for (auto _ : state)
     {
         QueryContext context(threads);
+        context.setWorkers(partials);
         const Block result = aggregator.execute(data.view, context);
         groups = result.rows();
         stats = context.stats();
@@ -133,8 +136,10 @@ void runAggregation(benchmark::State& state, const std::string& name, size_t dis
     state.counters["span_ms"] = stats.totalSpan() * 1e3;
     for (size_t p = 0; p < kQueryPhaseCount; ++p)
     {
-        state.counters[std::string(phaseName(static_cast<QueryPhase>(p))) + "_ms"] =
-            stats.phases[p].wall_seconds * 1e3;
+        const std::string phase(phaseName(static_cast<QueryPhase>(p)));
+        state.counters[phase + "_ms"] = stats.phases[p].wall_seconds * 1e3;
+        // The longest task of the phase: what bounds work/span.
+        state.counters[phase + "_span_ms"] = stats.phases[p].span_seconds * 1e3;
     }
     state.counters["partials"] = static_cast<double>(stats.partials);
     state.counters["peak_tracked_MB"] = static_cast<double>(stats.peak_memory_bytes) / 1e6;
@@ -160,18 +165,35 @@ void runAggregation(benchmark::State& state, const std::string& name, size_t dis
                    std::string(mergePathName(stats.distinct_merge_path)));
 }
 
+void registerRun(const std::string& name, const std::string& suffix, size_t distinct,
+                 const std::vector<std::string>& keys,
+                 const std::vector<AggregateDescription>& aggregates, size_t threads,
+                 size_t partials)
+{
+    benchmark::RegisterBenchmark(
+        (name + suffix).c_str(), [=](benchmark::State& state)
+        { runAggregation(state, name, distinct, keys, aggregates, threads, partials); })
+        ->Unit(benchmark::kMillisecond)
+        ->Iterations(std::max(threads, partials) >= 64 ? 1 : 2)
+        ->UseRealTime();
+}
+
 void registerCase(const std::string& name, size_t distinct, std::vector<std::string> keys,
                   std::vector<AggregateDescription> aggregates, std::vector<size_t> threads)
 {
     for (size_t t : threads)
     {
-        benchmark::RegisterBenchmark(
-            (name + "/threads:" + std::to_string(t)).c_str(), [=](benchmark::State& state)
-            { runAggregation(state, name, distinct, keys, aggregates, t); })
-            ->Unit(benchmark::kMillisecond)
-            ->Iterations(t >= 64 ? 1 : 2)
-            ->UseRealTime();
+        registerRun(name, "/threads:" + std::to_string(t), distinct, keys, aggregates, t, 0);
     }
+}
+
+/// `partials` workers run on the machine's threads, each uninterrupted: the tasks and merges of
+/// that many cores without time-slicing as many threads.
+void registerPartials(const std::string& name, size_t distinct, std::vector<std::string> keys,
+                      std::vector<AggregateDescription> aggregates, size_t partials)
+{
+    registerRun(name, "/partials:" + std::to_string(partials), distinct, keys, aggregates,
+                std::thread::hardware_concurrency(), partials);
 }
 
 void registerAll()
@@ -189,9 +211,13 @@ void registerAll()
                  threads);
     registerCase("BM_RegionDistinctUsers", kUsers, {"region"}, {{"uniqExact", {"key"}, "u"}},
                  threads);
-    // 256 partials on 2 cores: the merge plans at the scale of a 256-thread machine.
+    // 256 partials on a few cores: the merge plans at the scale of a 256-thread machine, as
+    // 256 oversubscribed threads and as 256 workers on the machine's threads.
     registerCase("BM_GroupBy/count_sum_avg/10000000", 10'000'000, {"key"}, count_sum_avg, {256});
     registerCase("BM_CountDistinct/10000000", 10'000'000, {}, {{"uniqExact", {"key"}, "u"}}, {256});
+    registerPartials("BM_GroupBy/count_sum_avg/10000000", 10'000'000, {"key"}, count_sum_avg, 256);
+    registerPartials("BM_CountDistinct/10000000", 10'000'000, {}, {{"uniqExact", {"key"}, "u"}},
+                     256);
 }
 
 }  // namespace

@@ -134,14 +134,15 @@ std::vector<std::unique_ptr<Partial>> runPartialPhase(const Plan& plan,
 {
     const AggregationInput& input = *plan.input;
     const size_t morsels = input.morsels();
-    const size_t workers = std::max(min_workers, std::min(context.threads(), morsels));
+    const size_t workers = std::max(min_workers, std::min(context.workers(), morsels));
     std::vector<std::unique_ptr<Partial>> partials(workers);
     std::atomic<size_t> next_morsel{0};
     std::atomic<size_t> input_rows{0};
     PhaseRecorder recorder(context.stats().phase(QueryPhase::kPartial));
     // Dynamic: whoever is free takes the next morsel. Deterministic: worker w takes morsels
-    // w, w + workers, ... (reproducible partial contents for tests and studies).
-    const bool dynamic = !settings.deterministic_morsels;
+    // w, w + workers, ... (reproducible partial contents for tests and studies), also when
+    // there are more workers than threads, where the first workers would otherwise take all.
+    const bool dynamic = !settings.deterministic_morsels && workers <= context.threads();
     context.runWorkers(workers,
                        [&](size_t worker)
                        {
@@ -449,7 +450,7 @@ Aggregator::Aggregator(std::vector<std::string> keys, std::vector<AggregateDescr
 Block Aggregator::execute(const BlockView& input, QueryContext& context) const
 {
     const BlockViewInput morsels(
-        input, morselRowsFor(input.rows(), context.threads(), settings_.morsel_rows));
+        input, morselRowsFor(input.rows(), context.workers(), settings_.morsel_rows));
     return execute(morsels, context);
 }
 

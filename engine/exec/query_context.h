@@ -1,5 +1,6 @@
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -32,6 +33,14 @@ public:
     QueryStats& stats() { return stats_; }
     const QueryStats& stats() const { return stats_; }
     size_t threads() const { return executor_.threads(); }
+
+    /// Workers a parallel operator splits its input among, each with local state of its own
+    /// (an aggregation's partial tables): one per thread unless a study asks for more. More
+    /// workers than threads run one after another on the threads, each uninterrupted, which
+    /// shows on a few cores the tasks and merges of a many-core machine without the cache
+    /// losses of time-slicing as many threads (docs/aggregation.md, "Partials beyond threads").
+    size_t workers() const { return std::max(workers_, threads()); }
+    void setWorkers(size_t workers) { workers_ = workers; }
 
     /// The query's event counters: tasks are attached to them while they run.
     QueryProfileEvents& profileEvents() { return profile_events_; }
@@ -131,6 +140,7 @@ private:
     QueryProfileEvents profile_events_;
     QueryStats stats_;
     QueryProfiler* profiler_ = nullptr;
+    size_t workers_ = 0;
 };
 
 }  // namespace granary

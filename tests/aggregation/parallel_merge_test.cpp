@@ -128,5 +128,29 @@ TEST(ParallelMerge, LargeKeyedDistinctStatesMergeBucketParallel)
     EXPECT_GT(context.stats().phase(QueryPhase::kMerge).tasks, 256u);
 }
 
+TEST(ParallelMerge, MoreWorkersThanThreadsGiveOnePartialEach)
+{
+    // 256 partials of a GROUP BY on 2 threads: every worker takes its share of the morsels
+    // (round-robin, although morsels are taken dynamically otherwise), and the groups equal the
+    // reference aggregator's.
+    const size_t rows = 256 * 4 * 1000;
+    const Block table = testing::makeTestTable(
+        rows, [](size_t row) { return (row * 2654435761u) % 50'000; }, 7);
+    const std::vector<testing::AggregateSpec> specs = {{"count", ""}, {"sum", "v_u32"}};
+    const BlockView input = BlockView::of(table);
+    const auto reference = testing::referenceAggregate(input, {"k_u64"}, specs);
+
+    AggregationSettings settings;
+    settings.morsel_rows = 1000;
+    Aggregator aggregator({"k_u64"}, {{"count", {}, "rows"}, {"sum", {"v_u32"}, "total"}},
+                          settings);
+    QueryContext context(2);
+    context.setWorkers(256);
+    const Block result = aggregator.execute(input, context);
+    EXPECT_EQ(testing::compareWithReference(result, 1, specs, reference), "");
+    EXPECT_EQ(context.stats().partials, 256u);
+    EXPECT_EQ(context.stats().phase(QueryPhase::kPartial).tasks, 1024u);
+}
+
 }  // namespace
 }  // namespace granary
