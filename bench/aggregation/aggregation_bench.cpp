@@ -109,11 +109,12 @@ std::map<std::string, double>& singleThreadSeconds()
 void runAggregation(benchmark::State& state, const std::string& name, size_t distinct,
                     const std::vector<std::string>& keys,
                     const std::vector<AggregateDescription>& aggregates, size_t threads,
-                    size_t partials)
+                    size_t partials, bool partition)
 {
     const Input& data = input(distinct);
     AggregationSettings settings;
     settings.max_threads = threads;
+    settings.partition_high_cardinality = partition;
     const Aggregator aggregator(keys, aggregates, settings);
     QueryStats stats;
     size_t groups = 0;
@@ -142,6 +143,8 @@ void runAggregation(benchmark::State& state, const std::string& name, size_t dis
         state.counters[phase + "_span_ms"] = stats.phases[p].span_seconds * 1e3;
     }
     state.counters["partials"] = static_cast<double>(stats.partials);
+    state.counters["partitioned_rows"] = static_cast<double>(stats.partitioned_rows);
+    state.counters["partitioned_MB"] = static_cast<double>(stats.partitioned_bytes) / 1e6;
     state.counters["peak_tracked_MB"] = static_cast<double>(stats.peak_memory_bytes) / 1e6;
     state.counters["peak_rss_MB"] = static_cast<double>(peakResidentBytes()) / 1e6;
     if (!keys.empty() && stats.partial_groups > 0)
@@ -168,22 +171,24 @@ void runAggregation(benchmark::State& state, const std::string& name, size_t dis
 void registerRun(const std::string& name, const std::string& suffix, size_t distinct,
                  const std::vector<std::string>& keys,
                  const std::vector<AggregateDescription>& aggregates, size_t threads,
-                 size_t partials)
+                 size_t partials, bool partition = true)
 {
     benchmark::RegisterBenchmark(
         (name + suffix).c_str(), [=](benchmark::State& state)
-        { runAggregation(state, name, distinct, keys, aggregates, threads, partials); })
+        { runAggregation(state, name, distinct, keys, aggregates, threads, partials, partition); })
         ->Unit(benchmark::kMillisecond)
         ->Iterations(std::max(threads, partials) >= 64 ? 1 : 2)
         ->UseRealTime();
 }
 
 void registerCase(const std::string& name, size_t distinct, std::vector<std::string> keys,
-                  std::vector<AggregateDescription> aggregates, std::vector<size_t> threads)
+                  std::vector<AggregateDescription> aggregates, std::vector<size_t> threads,
+                  bool partition = true)
 {
     for (size_t t : threads)
     {
-        registerRun(name, "/threads:" + std::to_string(t), distinct, keys, aggregates, t, 0);
+        registerRun(name, "/threads:" + std::to_string(t), distinct, keys, aggregates, t, 0,
+                    partition);
     }
 }
 
@@ -205,6 +210,12 @@ void registerAll()
     {
         registerCase("BM_GroupBy/count_sum_avg/" + std::to_string(distinct), distinct, {"key"},
                      count_sum_avg, threads);
+    }
+    // The baseline of partitioning: every row aggregated by the worker that read it.
+    for (size_t distinct : {1'000'000, 10'000'000})
+    {
+        registerCase("BM_GroupBy/count_sum_avg/" + std::to_string(distinct) + "/unpartitioned",
+                     distinct, {"key"}, count_sum_avg, threads, false);
     }
     registerCase("BM_GroupBy/count/10000000", 10'000'000, {"key"}, {{"count", {}, "c"}}, threads);
     registerCase("BM_CountDistinct/10000000", 10'000'000, {}, {{"uniqExact", {"key"}, "u"}},

@@ -20,6 +20,11 @@ struct AggregationSettings
     /// All-single-level partials whose average size is below this merge on one thread
     /// (measured faster than converting: bench/aggregation BM_MergePathThreshold).
     size_t parallel_merge_min_average_size = 10'000;
+    /// Once a worker's table is two-level (past the thresholds above, so most rows miss the
+    /// caches), route its further rows by key hash to per-bucket buffers instead; after the
+    /// partial phase one task per bucket aggregates them into a cache-sized table, with no
+    /// merge of partial tables for them (fixed-width keys; docs/aggregation.md).
+    bool partition_high_cardinality = true;
     /// Rows a worker takes at a time from a Block input (fewer when there are too few morsels
     /// to give every worker several).
     size_t morsel_rows = 65'536;

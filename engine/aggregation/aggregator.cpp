@@ -188,6 +188,8 @@ Block aggregateByKey(const Plan& plan, const AggregationSettings& settings, Quer
             partials.push_back(partial.get());
             (partial->isTwoLevel() ? stats.two_level_partials : stats.single_level_partials)++;
             stats.partial_memory_bytes += partial->memoryBytes();
+            stats.partitioned_rows += partial->partitionedRows();
+            stats.partitioned_bytes += partial->partitionedBytes();
         }
     }
     stats.partials = partials.size();
@@ -207,9 +209,11 @@ Block aggregateByKey(const Plan& plan, const AggregationSettings& settings, Quer
     const bool all_single = stats.single_level_partials == partials.size();
     const size_t average_groups = total_groups / partials.size();
 
-    // Choose the merge path.
+    // Choose the merge path. Partitioned rows are aggregated by the bucket tasks of the
+    // two-level paths (a partial only partitions once it is two-level).
+    const bool partitioned = stats.partitioned_rows > 0;
     MergePath path;
-    if (sources.empty())
+    if (sources.empty() && !partitioned)
     {
         path = MergePath::kNone;
     }
@@ -283,31 +287,53 @@ Block aggregateByKey(const Plan& plan, const AggregationSettings& settings, Quer
         }
         else if (path != MergePath::kNone)
         {
-            // 256 independent tasks; each merges its bucket (or key range) of every source.
-            context.runTasks(merge, kMergeBuckets,
-                             [&](size_t bucket, TaskTimer& timer)
-                             {
-                                 ProfileEvents::increment(ProfileEvent::MergeTasks);
-                                 MergeContext merge_context{&context, &merge, &timer};
-                                 for (Partial* source : sources)
-                                 {
-                                     if constexpr (Method::kHasTwoLevel)
-                                     {
-                                         mergeGroups(target.twoLevel().bucket(bucket),
-                                                     source->twoLevel().bucket(bucket),
-                                                     *plan.layout, merge_context);
-                                     }
-                                     else
-                                     {
-                                         const size_t slots = Method::Single::kSlotCount;
-                                         mergeGroups(target.single(),
-                                                     source->single().slotRange(
-                                                         bucket * slots / kMergeBuckets,
-                                                         (bucket + 1) * slots / kMergeBuckets),
-                                                     *plan.layout, merge_context);
-                                     }
-                                 }
-                             });
+            if constexpr (Method::kPartitionable)
+            {
+                if (partitioned)
+                {
+                    target.prepareForPartitionedRows();
+                }
+            }
+            // 256 independent tasks; each merges its bucket (or key range) of every source,
+            // then aggregates every worker's partitioned rows of that bucket.
+            context.runTasks(
+                merge, kMergeBuckets,
+                [&](size_t bucket, TaskTimer& timer)
+                {
+                    ProfileEvents::increment(ProfileEvent::MergeTasks);
+                    MergeContext merge_context{&context, &merge, &timer};
+                    for (Partial* source : sources)
+                    {
+                        if constexpr (Method::kHasTwoLevel)
+                        {
+                            mergeGroups(target.twoLevel().bucket(bucket),
+                                        source->twoLevel().bucket(bucket), *plan.layout,
+                                        merge_context);
+                        }
+                        else
+                        {
+                            const size_t slots = Method::Single::kSlotCount;
+                            mergeGroups(target.single(),
+                                        source->single().slotRange(
+                                            bucket * slots / kMergeBuckets,
+                                            (bucket + 1) * slots / kMergeBuckets),
+                                        *plan.layout, merge_context);
+                        }
+                    }
+                    if constexpr (Method::kPartitionable)
+                    {
+                        for (Partial* partial : partials)
+                        {
+                            const PartitionedRows* rows = partial->partitioned();
+                            if (rows != nullptr && rows->rows(bucket) > 0)
+                            {
+                                context.checkCancelled();
+                                target.aggregatePartitioned(bucket, rows->columns(bucket),
+                                                            rows->rows(bucket));
+                            }
+                        }
+                    }
+                });
         }
     }
 

@@ -38,6 +38,7 @@ struct FixedKeyMethod
     using Key = K;
     using Single = FixedHashMap<K, StatePointer>;
     static constexpr bool kHasTwoLevel = false;
+    static constexpr bool kPartitionable = false;
 
     struct Extractor
     {
@@ -64,6 +65,8 @@ struct NumberKeyMethod
     using Single = HashMap<K, StatePointer>;
     using TwoLevel = TwoLevelHashMap<K, StatePointer>;
     static constexpr bool kHasTwoLevel = true;
+    /// Keys live in the cells, so the buckets of one table can take rows in parallel.
+    static constexpr bool kPartitionable = true;
 
     using Extractor = typename FixedKeyMethod<K>::Extractor;
     static std::unique_ptr<Single> makeSingle(Arena*) { return std::make_unique<Single>(); }
@@ -85,6 +88,7 @@ struct PackedKeyMethod
     using Single = HashMap<Key, StatePointer>;
     using TwoLevel = TwoLevelHashMap<Key, StatePointer>;
     static constexpr bool kHasTwoLevel = true;
+    static constexpr bool kPartitionable = true;
 
     struct Extractor
     {
@@ -136,6 +140,8 @@ struct StringKeyMethod
     using Single = StringHashMap<StatePointer>;
     using TwoLevel = TwoLevelStringHashMap<StatePointer>;
     static constexpr bool kHasTwoLevel = true;
+    /// Long keys are copied into the one arena all buckets share: no parallel inserts.
+    static constexpr bool kPartitionable = false;
 
     struct Extractor
     {
@@ -171,6 +177,8 @@ struct SerializedKeyMethod
     using Single = StringHashMap<StatePointer>;
     using TwoLevel = TwoLevelStringHashMap<StatePointer>;
     static constexpr bool kHasTwoLevel = true;
+    /// Long keys are copied into the one arena all buckets share: no parallel inserts.
+    static constexpr bool kPartitionable = false;
 
     class Extractor
     {

@@ -8,6 +8,7 @@
 #include "engine/aggregation/aggregate_layout.h"
 #include "engine/aggregation/aggregation_settings.h"
 #include "engine/aggregation/key_methods.h"
+#include "engine/aggregation/partitioned_rows.h"
 #include "hashtables/batch.h"
 
 namespace granary
@@ -77,7 +78,7 @@ public:
         : layout_(layout),
           settings_(settings),
           key_columns_(std::move(key_columns)),
-          single_(Method::makeSingle(&arena_)),
+          single_(Method::makeSingle(&own_states_.arena)),
           keys_(kAggregationBatchRows),
           places_(kAggregationBatchRows)
     {
@@ -85,46 +86,79 @@ public:
 
     ~PartialAggregate()
     {
-        for (char* place : owned_states_)
+        destroyStates(own_states_);
+        for (States& states : bucket_states_)
         {
-            layout_.destroyStates(place);
+            destroyStates(states);
         }
     }
 
     PartialAggregate(const PartialAggregate&) = delete;
     PartialAggregate& operator=(const PartialAggregate&) = delete;
 
-    /// Aggregates the `count` rows of a morsel's `columns`.
+    /// Aggregates the `count` rows of a morsel's `columns`, or, once the table is two-level and
+    /// partitioning is on, routes them to the buckets that aggregate them after this phase.
     void aggregate(const std::vector<ColumnView>& columns, size_t count)
     {
-        std::vector<ColumnView> keys;
-        for (size_t column : key_columns_)
+        typename Method::Extractor extractor(keyViews(columns));
+        if constexpr (Method::kPartitionable)
         {
-            keys.push_back(columns[column]);
+            if (two_level_ && settings_.partition_high_cardinality)
+            {
+                partition(extractor, columns, count);
+                return;
+            }
         }
-        typename Method::Extractor extractor(keys);
         for (size_t begin = 0; begin < count; begin += kAggregationBatchRows)
         {
             const size_t rows = std::min(kAggregationBatchRows, count - begin);
-            extractor.extract(begin, rows, keys_.data());
             if constexpr (Method::kHasTwoLevel)
             {
                 if (two_level_)
                 {
-                    emplaceRows(*two_level_, rows);
+                    aggregateBatch(*two_level_, extractor, columns, begin, rows, own_states_,
+                                   keys_.data(), places_.data());
                 }
                 else
                 {
-                    emplaceRows(*single_, rows);
+                    aggregateBatch(*single_, extractor, columns, begin, rows, own_states_,
+                                   keys_.data(), places_.data());
                 }
             }
             else
             {
-                emplaceRows(*single_, rows);
+                aggregateBatch(*single_, extractor, columns, begin, rows, own_states_,
+                               keys_.data(), places_.data());
             }
-            layout_.addBatch(columns.data(), begin, rows, places_.data(), arena_);
             rows_ += rows;
             convertIfLarge();
+        }
+    }
+
+    /// Rows this worker routed to buckets instead of aggregating them.
+    size_t partitionedRows() const { return partitioned_ ? partitioned_->rows() : 0; }
+    const PartitionedRows* partitioned() const { return partitioned_.get(); }
+
+    /// Gives each bucket an arena and a list of states of its own, so that the buckets of this
+    /// (two-level) partial can take routed rows in parallel, one task per bucket.
+    void prepareForPartitionedRows()
+    {
+        bucket_states_.resize(kPartitionBuckets);
+    }
+
+    /// Aggregates routed rows whose keys all fall in `bucket` into that bucket's table. Only
+    /// the bucket's own table and states are touched: buckets may run in parallel.
+    void aggregatePartitioned(size_t bucket, const std::vector<ColumnView>& columns, size_t count)
+        requires Method::kPartitionable
+    {
+        typename Method::Extractor extractor(keyViews(columns));
+        std::vector<Key> keys(kAggregationBatchRows);
+        std::vector<StatePointer> places(kAggregationBatchRows);
+        for (size_t begin = 0; begin < count; begin += kAggregationBatchRows)
+        {
+            const size_t rows = std::min(kAggregationBatchRows, count - begin);
+            aggregateBatch(two_level_->bucket(bucket), extractor, columns, begin, rows,
+                           bucket_states_[bucket], keys.data(), places.data());
         }
     }
 
@@ -150,9 +184,9 @@ public:
     }
 
     size_t rows() const { return rows_; }
-    Arena& arena() { return arena_; }
+    Arena& arena() { return own_states_.arena; }
 
-    /// What this partial holds: its table's cell arrays and its arena's chunks (keys, states).
+    /// What this partial's table holds: its cell arrays and its arena's chunks (keys, states).
     size_t memoryBytes() const
     {
         size_t table_bytes = single_ ? single_->bufferBytes() : 0;
@@ -163,8 +197,10 @@ public:
                 table_bytes += two_level_->bufferBytes();
             }
         }
-        return table_bytes + arena_.bytesReserved();
+        return table_bytes + own_states_.arena.bytesReserved();
     }
+    /// What its partitioned rows hold (not part of memoryBytes: rows, not groups).
+    size_t partitionedBytes() const { return partitioned_ ? partitioned_->memoryBytes() : 0; }
     Single& single() { return *single_; }
 
     void convertToTwoLevel()
@@ -173,7 +209,7 @@ public:
         {
             if (!two_level_)
             {
-                two_level_ = Method::convert(*single_, &arena_);
+                two_level_ = Method::convert(*single_, &own_states_.arena);
                 single_.reset();
                 ++conversions_;
             }
@@ -184,23 +220,77 @@ public:
     auto& twoLevel() requires Method::kHasTwoLevel { return *two_level_; }
 
 private:
-    template <typename Table>
-    void emplaceRows(Table& table, size_t rows)
+    /// Where new groups' states come from, and the states to destroy at the end.
+    struct States
     {
-        emplaceBatch(table, keys_.data(), rows,
+        Arena arena;
+        std::vector<char*> owned;
+    };
+
+    std::vector<ColumnView> keyViews(const std::vector<ColumnView>& columns) const
+    {
+        std::vector<ColumnView> keys;
+        for (size_t column : key_columns_)
+        {
+            keys.push_back(columns[column]);
+        }
+        return keys;
+    }
+
+    /// Extracts the keys of rows [begin, begin + rows), emplaces them into `table` (new groups
+    /// get states from `states`) and folds the rows into their groups' states.
+    template <typename Table>
+    void aggregateBatch(Table& table, typename Method::Extractor& extractor,
+                        const std::vector<ColumnView>& columns, size_t begin, size_t rows,
+                        States& states, Key* keys, StatePointer* places)
+    {
+        extractor.extract(begin, rows, keys);
+        emplaceBatch(table, keys, rows,
                      [&](auto result, bool inserted, size_t i)
                      {
                          StatePointer& state = mappedOf(result);
                          if (inserted)
                          {
-                             state = layout_.createStates(arena_);
+                             state = layout_.createStates(states.arena);
                              if (layout_.hasNonTrivialDestroy())
                              {
-                                 owned_states_.push_back(state);
+                                 states.owned.push_back(state);
                              }
                          }
-                         places_[i] = state;
+                         places[i] = state;
                      });
+        layout_.addBatch(columns.data(), begin, rows, places, states.arena);
+    }
+
+    /// Routes a morsel's rows to the buckets of their keys' hashes.
+    void partition(typename Method::Extractor& extractor, const std::vector<ColumnView>& columns,
+                   size_t count)
+    {
+        if (!partitioned_)
+        {
+            partitioned_ = std::make_unique<PartitionedRows>(columns);
+        }
+        buckets_.resize(count);
+        for (size_t begin = 0; begin < count; begin += kAggregationBatchRows)
+        {
+            const size_t rows = std::min(kAggregationBatchRows, count - begin);
+            extractor.extract(begin, rows, keys_.data());
+            for (size_t i = 0; i < rows; ++i)
+            {
+                buckets_[begin + i] = static_cast<uint8_t>(
+                    Method::TwoLevel::bucketOf(two_level_->hash(keys_[i])));
+            }
+        }
+        partitioned_->append(columns, count, buckets_.data());
+        rows_ += count;
+    }
+
+    void destroyStates(const States& states)
+    {
+        for (char* place : states.owned)
+        {
+            layout_.destroyStates(place);
+        }
     }
 
     void convertIfLarge()
@@ -208,7 +298,7 @@ private:
         if constexpr (Method::kHasTwoLevel)
         {
             if (!two_level_ && (single_->size() > settings_.group_by_two_level_threshold ||
-                                single_->bufferBytes() + arena_.bytesUsed() >
+                                single_->bufferBytes() + own_states_.arena.bytesUsed() >
                                     settings_.group_by_two_level_threshold_bytes))
             {
                 convertToTwoLevel();
@@ -231,12 +321,16 @@ private:
     const AggregateLayout& layout_;
     const AggregationSettings& settings_;
     std::vector<size_t> key_columns_;
-    Arena arena_;
+    /// Declared before the tables: string tables keep their long keys in its arena.
+    States own_states_;
     std::unique_ptr<Single> single_;
     std::unique_ptr<typename TwoLevelOf<Method>::type> two_level_;
-    std::vector<char*> owned_states_;
+    std::unique_ptr<PartitionedRows> partitioned_;
+    /// One per bucket once routed rows are aggregated (prepareForPartitionedRows).
+    std::vector<States> bucket_states_;
     std::vector<Key> keys_;
     std::vector<StatePointer> places_;
+    std::vector<uint8_t> buckets_;
     size_t rows_ = 0;
     size_t conversions_ = 0;
 };

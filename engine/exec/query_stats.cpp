@@ -125,6 +125,12 @@ std::string QueryStats::toString() const
                           static_cast<double>(partial_groups));
         out += line;
     }
+    if (partitioned_rows > 0)
+    {
+        out += "partitioned rows (aggregated by bucket tasks): " +
+               std::to_string(partitioned_rows) + " in " + std::to_string(partitioned_bytes) +
+               " bytes\n";
+    }
     if (resources.allocator_stats_available)
     {
         std::snprintf(line, sizeof(line),

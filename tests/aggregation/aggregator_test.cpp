@@ -146,6 +146,14 @@ std::vector<Shape> shapes()
         result.push_back(shape);
     }
     {
+        // The same without partitioning: every row goes through its worker's two-level table.
+        Shape shape{"all_two_level_unpartitioned", [](size_t row) { return (row * 7919) % 15000; },
+                    baseSettings(), MergePath::kParallelTwoLevel, 2};
+        shape.settings.group_by_two_level_threshold = 20;
+        shape.settings.partition_high_cardinality = false;
+        result.push_back(shape);
+    }
+    {
         // The first 16 morsels are all new groups (their workers go two-level), the rest
         // repeat 30 groups (their workers stay single-level): the mixed case of the seed's Q5.
         Shape shape{"mixed_levels",
@@ -194,9 +202,25 @@ TEST(Aggregator, MatchesTheReferenceForEveryKeyKindFunctionShapeAndThreadCount)
                 const QueryStats& stats = context.stats();
                 EXPECT_EQ(stats.partials, std::min(threads, kRows / kMorselRows));
                 EXPECT_EQ(stats.single_level_partials + stats.two_level_partials, stats.partials);
+                // A worker partitions the morsels after the one that made its table two-level,
+                // for keys that live in the cells (not strings, not direct-mapped).
+                const bool partitionable =
+                    !isFixedKey(keys) && std::find(keys.begin(), keys.end(), "k_str") == keys.end();
+                if (!partitionable || !shape.settings.partition_high_cardinality ||
+                    shape.settings.group_by_two_level_threshold >= kRows)
+                {
+                    EXPECT_EQ(stats.partitioned_rows, 0u);
+                }
+                else if (shape.name == "all_two_level")
+                {
+                    // Every thread count leaves some worker with two morsels or more.
+                    EXPECT_GT(stats.partitioned_rows, 0u);
+                }
                 if (threads == 1)
                 {
-                    EXPECT_EQ(stats.merge_path, MergePath::kNone);
+                    EXPECT_EQ(stats.merge_path, stats.partitioned_rows > 0
+                                                    ? MergePath::kParallelTwoLevel
+                                                    : MergePath::kNone);
                 }
                 else if (isFixedKey(keys))
                 {

@@ -1,0 +1,145 @@
+#include "engine/aggregation/partitioned_rows.h"
+
+#include <cstring>
+
+namespace granary
+{
+namespace
+{
+
+/// Scatters fixed-width values of `width` bytes: row i goes to slot positions[buckets[i]]++ of
+/// its bucket's array. A constant Width (0: use `width`) turns each copy into one load and one
+/// store.
+template <size_t Width>
+void scatterFixed(const char* values, size_t width, size_t count, const uint8_t* buckets,
+                  const std::array<char*, kPartitionBuckets>& targets,
+                  std::array<size_t, kPartitionBuckets> positions)
+{
+    const size_t step = Width != 0 ? Width : width;
+    for (size_t i = 0; i < count; ++i)
+    {
+        std::memcpy(targets[buckets[i]] + positions[buckets[i]]++ * step, values + i * step,
+                    step);
+    }
+}
+
+}  // namespace
+
+PartitionedRows::PartitionedRows(const std::vector<ColumnView>& layout)
+{
+    for (const ColumnView& column : layout)
+    {
+        types_.push_back(column.type);
+    }
+    for (Bucket& bucket : buckets_)
+    {
+        bucket.columns.resize(types_.size());
+        for (size_t c = 0; c < types_.size(); ++c)
+        {
+            if (isString(types_[c]))
+            {
+                bucket.columns[c].offsets.push_back(0);
+            }
+        }
+    }
+}
+
+void PartitionedRows::append(const std::vector<ColumnView>& columns, size_t count,
+                             const uint8_t* buckets)
+{
+    std::array<size_t, kPartitionBuckets> added{};
+    for (size_t i = 0; i < count; ++i)
+    {
+        ++added[buckets[i]];
+    }
+    std::array<size_t, kPartitionBuckets> first_row{};
+    for (size_t b = 0; b < kPartitionBuckets; ++b)
+    {
+        first_row[b] = buckets_[b].rows;
+    }
+    std::array<char*, kPartitionBuckets> targets{};
+    for (size_t c = 0; c < types_.size(); ++c)
+    {
+        const ColumnView& source = columns[c];
+        if (isString(types_[c]))
+        {
+            // Bytes first: each bucket grows once per call by the bytes of its rows.
+            std::array<size_t, kPartitionBuckets> added_bytes{};
+            for (size_t i = 0; i < count; ++i)
+            {
+                added_bytes[buckets[i]] += source.offsets[i + 1] - source.offsets[i];
+            }
+            std::array<size_t, kPartitionBuckets> byte_positions{};
+            for (size_t b = 0; b < kPartitionBuckets; ++b)
+            {
+                BucketColumn& column = buckets_[b].columns[c];
+                byte_positions[b] = column.bytes.size();
+                column.bytes.resize(column.bytes.size() + added_bytes[b]);
+                column.offsets.resize(first_row[b] + added[b] + 1);
+                targets[b] = column.bytes.data();
+            }
+            std::array<size_t, kPartitionBuckets> rows = first_row;
+            for (size_t i = 0; i < count; ++i)
+            {
+                const size_t b = buckets[i];
+                const std::string_view value = source.stringAt(i);
+                std::memcpy(targets[b] + byte_positions[b], value.data(), value.size());
+                byte_positions[b] += value.size();
+                buckets_[b].columns[c].offsets[++rows[b]] = byte_positions[b];
+            }
+            continue;
+        }
+        const size_t width = fixedWidth(types_[c]);
+        for (size_t b = 0; b < kPartitionBuckets; ++b)
+        {
+            Bytes& bytes = buckets_[b].columns[c].bytes;
+            bytes.resize((first_row[b] + added[b]) * width);
+            targets[b] = bytes.data();
+        }
+        const char* values = static_cast<const char*>(source.data);
+        switch (width)
+        {
+            case 1: scatterFixed<1>(values, width, count, buckets, targets, first_row); break;
+            case 2: scatterFixed<2>(values, width, count, buckets, targets, first_row); break;
+            case 4: scatterFixed<4>(values, width, count, buckets, targets, first_row); break;
+            case 8: scatterFixed<8>(values, width, count, buckets, targets, first_row); break;
+            default: scatterFixed<0>(values, width, count, buckets, targets, first_row); break;
+        }
+    }
+    for (size_t b = 0; b < kPartitionBuckets; ++b)
+    {
+        buckets_[b].rows += added[b];
+    }
+    rows_ += count;
+}
+
+std::vector<ColumnView> PartitionedRows::columns(size_t bucket) const
+{
+    const Bucket& source = buckets_[bucket];
+    std::vector<ColumnView> views;
+    for (size_t c = 0; c < types_.size(); ++c)
+    {
+        const BucketColumn& column = source.columns[c];
+        views.push_back(isString(types_[c])
+                            ? ColumnView::ofStrings(column.bytes.data(), column.offsets.data(),
+                                                    source.rows)
+                            : ColumnView{types_[c], source.rows, column.bytes.data(), nullptr,
+                                         nullptr});
+    }
+    return views;
+}
+
+size_t PartitionedRows::memoryBytes() const
+{
+    size_t bytes = 0;
+    for (const Bucket& bucket : buckets_)
+    {
+        for (const BucketColumn& column : bucket.columns)
+        {
+            bytes += column.bytes.capacity() + column.offsets.capacity() * sizeof(uint64_t);
+        }
+    }
+    return bytes;
+}
+
+}  // namespace granary
