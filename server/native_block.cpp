@@ -75,7 +75,9 @@ void readValues(ReadBuffer& in, Column& column, size_t rows, size_t& budget,
         for (size_t row = 0; row < rows; ++row)
         {
             const uint64_t size = readVarUInt(in, "string length");
-            charge(size + sizeof(uint64_t));
+            // Charged apart: a length near 2^64 plus the offset's bytes would wrap past the check.
+            charge(size);
+            charge(sizeof(uint64_t));
             std::string value(size, '\0');
             in.readBytes(value.data(), size, "string value");
             column.appendString(value);

@@ -123,6 +123,31 @@ TEST(Packets, BlockLimitsAndUnknownTypesAreErrors)
     }
 }
 
+TEST(Packets, StringLengthNearTwoToTheSixtyFourIsRefused)
+{
+    // Found by the packet fuzzer: the length plus the offset's 8 bytes wrapped past the block
+    // budget and reached std::string's constructor.
+    WriteBuffer packet;
+    writeVarUInt(packet, 2);
+    writeString(packet, "");
+    writeVarUInt(packet, 0);  // Block info ends at once.
+    writeVarUInt(packet, 1);
+    writeVarUInt(packet, 1);
+    writeString(packet, "s");
+    writeString(packet, "String");
+    writeVarUInt(packet, ~uint64_t{0} - 3);
+    MemoryReadBuffer in(packet.bytes());
+    try
+    {
+        readClientPacket(in, 54453, false, {});
+        FAIL();
+    }
+    catch (const Exception& error)
+    {
+        EXPECT_EQ(error.code(), ErrorCode::kTooLargeSize);
+    }
+}
+
 TEST(Packets, ProfileEventsListNonzeroEventsPerThread)
 {
     ProfileEventsBlock events;
