@@ -201,7 +201,8 @@ public:
         }
     }
 
-private:
+    /// Like emplace, copying a new long key into `arena` (null: referencing the caller's bytes)
+    /// instead of the table's own: a state's set filled from tasks with arenas of their own.
     MappedPointer emplaceCopyingInto(std::string_view key, uint64_t hash, bool& inserted,
                                      Arena* arena)
     {
@@ -217,6 +218,7 @@ private:
                         });
     }
 
+private:
     template <typename F>
     static void forEachIndex(F&& f)
     {
@@ -321,6 +323,11 @@ public:
     MappedPointer emplaceReferencing(std::string_view key, uint64_t hash, bool& inserted)
     {
         return buckets_[bucketOf(hash)].emplaceReferencing(key, hash, inserted);
+    }
+    MappedPointer emplaceCopyingInto(std::string_view key, uint64_t hash, bool& inserted,
+                                     Arena* arena)
+    {
+        return buckets_[bucketOf(hash)].emplaceCopyingInto(key, hash, inserted, arena);
     }
     MappedPointer find(std::string_view key) { return buckets_[bucketOf(hash(key))].find(key); }
     bool contains(std::string_view key) const

@@ -324,12 +324,16 @@ Block aggregateByKey(const Plan& plan, const AggregationSettings& settings, Quer
                     {
                         for (Partial* partial : partials)
                         {
-                            const PartitionedRows* rows = partial->partitioned();
-                            if (rows != nullptr && rows->rows(bucket) > 0)
+                            const PartitionedRows* partitioned = partial->partitioned();
+                            for (size_t chunk = 0;
+                                 partitioned != nullptr && chunk < partitioned->chunks(bucket);
+                                 ++chunk)
                             {
                                 context.checkCancelled();
-                                target.aggregatePartitioned(bucket, rows->columns(bucket),
-                                                            rows->rows(bucket));
+                                size_t rows = 0;
+                                const std::vector<ColumnView> columns =
+                                    partitioned->chunk(bucket, chunk, rows);
+                                target.aggregatePartitioned(bucket, columns, rows);
                             }
                         }
                     }

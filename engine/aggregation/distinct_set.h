@@ -45,12 +45,8 @@ struct NumberDistinctTraits
     {
         return std::make_unique<TwoLevel>(single);
     }
-    static void insert(Single& set, Key key)
-    {
-        bool inserted;
-        set.emplace(key, inserted);
-    }
-    static void insert(TwoLevel& set, Key key)
+    template <typename Set>
+    static void insert(Set& set, Key key, Arena&)
     {
         bool inserted;
         set.emplace(key, inserted);
@@ -62,9 +58,10 @@ struct NumberDistinctTraits
     }
 };
 
-/// Set kinds for strings: exact (the bytes, not a hash of them). Long strings are copied into
-/// the partial's arena on insert; merges reference the source's bytes (its arena lives until
-/// the query's result is built).
+/// Set kinds for strings: exact (the bytes, not a hash of them). Long strings are copied on
+/// insert into the arena of the task that adds the row (the partial's, or a bucket's when
+/// partitioned rows are aggregated: buckets run in parallel); merges reference the source's
+/// bytes (its arena lives until the query's result is built).
 struct StringDistinctTraits
 {
     using Key = std::string_view;
@@ -78,10 +75,10 @@ struct StringDistinctTraits
         return std::make_unique<TwoLevel>(single, arena);
     }
     template <typename Set>
-    static void insert(Set& set, Key key)
+    static void insert(Set& set, Key key, Arena& arena)
     {
         bool inserted;
-        set.emplace(key, inserted);
+        set.emplaceCopyingInto(key, set.hash(key), inserted, &arena);
     }
     /// Merges run on many threads at once: keys are referenced, never copied into an arena.
     template <typename Target, typename Source>
@@ -109,14 +106,15 @@ public:
 
     explicit DistinctSet(Arena* arena) : arena_(arena), single_(Traits::makeSingle(arena)) {}
 
-    void insert(Key key, size_t two_level_threshold)
+    /// Adds `key`; a string key's bytes are copied into `arena` if new.
+    void insert(Key key, size_t two_level_threshold, Arena& arena)
     {
         if (two_level_)
         {
-            Traits::insert(*two_level_, key);
+            Traits::insert(*two_level_, key, arena);
             return;
         }
-        Traits::insert(single_, key);
+        Traits::insert(single_, key, arena);
         if (single_.size() > two_level_threshold)
         {
             convertToTwoLevel();

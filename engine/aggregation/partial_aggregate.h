@@ -268,7 +268,19 @@ private:
     {
         if (!partitioned_)
         {
-            partitioned_ = std::make_unique<PartitionedRows>(columns);
+            std::vector<bool> used(columns.size(), false);
+            for (size_t column : key_columns_)
+            {
+                used[column] = true;
+            }
+            for (const AggregateLayout::Entry& entry : layout_.entries())
+            {
+                for (size_t column : entry.argument_columns)
+                {
+                    used[column] = true;
+                }
+            }
+            partitioned_ = std::make_unique<PartitionedRows>(columns, std::move(used));
         }
         buckets_.resize(count);
         for (size_t begin = 0; begin < count; begin += kAggregationBatchRows)

@@ -1,5 +1,6 @@
 #include "engine/aggregation/partitioned_rows.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace granary
@@ -25,23 +26,43 @@ void scatterFixed(const char* values, size_t width, size_t count, const uint8_t*
 
 }  // namespace
 
-PartitionedRows::PartitionedRows(const std::vector<ColumnView>& layout)
+PartitionedRows::PartitionedRows(const std::vector<ColumnView>& layout, std::vector<bool> used)
+    : used_(std::move(used))
 {
     for (const ColumnView& column : layout)
     {
         types_.push_back(column.type);
     }
-    for (Bucket& bucket : buckets_)
+}
+
+PartitionedRows::Chunk& PartitionedRows::chunkWithRoom(size_t bucket, size_t rows)
+{
+    std::vector<Chunk>& chunks = buckets_[bucket];
+    if (!chunks.empty() && chunks.back().capacity - chunks.back().rows >= rows)
     {
-        bucket.columns.resize(types_.size());
-        for (size_t c = 0; c < types_.size(); ++c)
+        return chunks.back();
+    }
+    const size_t previous = chunks.empty() ? kFirstChunkRows / 2 : chunks.back().capacity;
+    Chunk& chunk = chunks.emplace_back();
+    chunk.capacity = std::max(rows, std::min(previous * 2, kMaxChunkRows));
+    chunk.columns.resize(types_.size());
+    for (size_t c = 0; c < types_.size(); ++c)
+    {
+        if (!used_[c])
         {
-            if (isString(types_[c]))
-            {
-                bucket.columns[c].offsets.push_back(0);
-            }
+            continue;
+        }
+        if (isString(types_[c]))
+        {
+            chunk.columns[c].offsets.reserve(chunk.capacity + 1);
+            chunk.columns[c].offsets.push_back(0);
+        }
+        else
+        {
+            chunk.columns[c].bytes.reserve(chunk.capacity * fixedWidth(types_[c]));
         }
     }
+    return chunk;
 }
 
 void PartitionedRows::append(const std::vector<ColumnView>& columns, size_t count,
@@ -52,18 +73,28 @@ void PartitionedRows::append(const std::vector<ColumnView>& columns, size_t coun
     {
         ++added[buckets[i]];
     }
+    // Each bucket's rows of this call go to one chunk, at consecutive positions.
+    std::array<Chunk*, kPartitionBuckets> chunks{};
     std::array<size_t, kPartitionBuckets> first_row{};
     for (size_t b = 0; b < kPartitionBuckets; ++b)
     {
-        first_row[b] = buckets_[b].rows;
+        if (added[b] > 0)
+        {
+            chunks[b] = &chunkWithRoom(b, added[b]);
+            first_row[b] = chunks[b]->rows;
+        }
     }
     std::array<char*, kPartitionBuckets> targets{};
     for (size_t c = 0; c < types_.size(); ++c)
     {
+        if (!used_[c])
+        {
+            continue;
+        }
         const ColumnView& source = columns[c];
         if (isString(types_[c]))
         {
-            // Bytes first: each bucket grows once per call by the bytes of its rows.
+            // Bytes first: each chunk grows once per call by the bytes of its rows.
             std::array<size_t, kPartitionBuckets> added_bytes{};
             for (size_t i = 0; i < count; ++i)
             {
@@ -72,7 +103,11 @@ void PartitionedRows::append(const std::vector<ColumnView>& columns, size_t coun
             std::array<size_t, kPartitionBuckets> byte_positions{};
             for (size_t b = 0; b < kPartitionBuckets; ++b)
             {
-                BucketColumn& column = buckets_[b].columns[c];
+                if (added[b] == 0)
+                {
+                    continue;
+                }
+                ChunkColumn& column = chunks[b]->columns[c];
                 byte_positions[b] = column.bytes.size();
                 column.bytes.resize(column.bytes.size() + added_bytes[b]);
                 column.offsets.resize(first_row[b] + added[b] + 1);
@@ -85,16 +120,19 @@ void PartitionedRows::append(const std::vector<ColumnView>& columns, size_t coun
                 const std::string_view value = source.stringAt(i);
                 std::memcpy(targets[b] + byte_positions[b], value.data(), value.size());
                 byte_positions[b] += value.size();
-                buckets_[b].columns[c].offsets[++rows[b]] = byte_positions[b];
+                chunks[b]->columns[c].offsets[++rows[b]] = byte_positions[b];
             }
             continue;
         }
         const size_t width = fixedWidth(types_[c]);
         for (size_t b = 0; b < kPartitionBuckets; ++b)
         {
-            Bytes& bytes = buckets_[b].columns[c].bytes;
-            bytes.resize((first_row[b] + added[b]) * width);
-            targets[b] = bytes.data();
+            if (added[b] > 0)
+            {
+                Bytes& bytes = chunks[b]->columns[c].bytes;
+                bytes.resize((first_row[b] + added[b]) * width);
+                targets[b] = bytes.data();
+            }
         }
         const char* values = static_cast<const char*>(source.data);
         switch (width)
@@ -108,23 +146,36 @@ void PartitionedRows::append(const std::vector<ColumnView>& columns, size_t coun
     }
     for (size_t b = 0; b < kPartitionBuckets; ++b)
     {
-        buckets_[b].rows += added[b];
+        if (added[b] > 0)
+        {
+            chunks[b]->rows += added[b];
+        }
     }
     rows_ += count;
 }
 
-std::vector<ColumnView> PartitionedRows::columns(size_t bucket) const
+std::vector<ColumnView> PartitionedRows::chunk(size_t bucket, size_t index, size_t& rows) const
 {
-    const Bucket& source = buckets_[bucket];
+    const Chunk& source = buckets_[bucket][index];
+    rows = source.rows;
     std::vector<ColumnView> views;
     for (size_t c = 0; c < types_.size(); ++c)
     {
-        const BucketColumn& column = source.columns[c];
-        views.push_back(isString(types_[c])
-                            ? ColumnView::ofStrings(column.bytes.data(), column.offsets.data(),
-                                                    source.rows)
-                            : ColumnView{types_[c], source.rows, column.bytes.data(), nullptr,
-                                         nullptr});
+        const ChunkColumn& column = source.columns[c];
+        if (!used_[c])
+        {
+            views.push_back(ColumnView{types_[c], source.rows, nullptr, nullptr, nullptr});
+        }
+        else if (isString(types_[c]))
+        {
+            views.push_back(
+                ColumnView::ofStrings(column.bytes.data(), column.offsets.data(), source.rows));
+        }
+        else
+        {
+            views.push_back(
+                ColumnView{types_[c], source.rows, column.bytes.data(), nullptr, nullptr});
+        }
     }
     return views;
 }
@@ -132,11 +183,14 @@ std::vector<ColumnView> PartitionedRows::columns(size_t bucket) const
 size_t PartitionedRows::memoryBytes() const
 {
     size_t bytes = 0;
-    for (const Bucket& bucket : buckets_)
+    for (const std::vector<Chunk>& chunks : buckets_)
     {
-        for (const BucketColumn& column : bucket.columns)
+        for (const Chunk& chunk : chunks)
         {
-            bytes += column.bytes.capacity() + column.offsets.capacity() * sizeof(uint64_t);
+            for (const ChunkColumn& column : chunk.columns)
+            {
+                bytes += column.bytes.capacity() + column.offsets.capacity() * sizeof(uint64_t);
+            }
         }
     }
     return bytes;

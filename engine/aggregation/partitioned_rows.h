@@ -21,20 +21,30 @@ inline constexpr size_t kPartitionBuckets = 256;
 /// most of the keys again; routed rows are aggregated later by one task per bucket, into a
 /// table a 256th of the size, with no merge of partial tables (docs/aggregation.md).
 ///
-/// Each bucket keeps the morsel's columns side by side (fixed-width values, or string bytes
-/// with offsets), growing as rows arrive; its memory is charged to the query.
+/// A bucket holds chunks of rows, the columns the aggregation reads side by side (fixed-width
+/// values, or string bytes with offsets); chunks start small and double up to kMaxChunkRows,
+/// so neither a few rows per bucket nor millions waste memory, and a full chunk is never
+/// copied. Memory is charged to the query.
 class PartitionedRows
 {
 public:
-    explicit PartitionedRows(const std::vector<ColumnView>& layout);
+    /// Rows of the largest chunk: 16K rows of a few columns stay within the L2 cache while a
+    /// bucket task aggregates them.
+    static constexpr size_t kMaxChunkRows = 16384;
+    /// Rows of a bucket's first chunk.
+    static constexpr size_t kFirstChunkRows = 256;
 
-    /// Appends rows [0, count) of `columns` (same types as the layout), row i to buckets[i].
+    /// `layout`: the types of the morsels' columns; `used[c]`: whether column c is read by
+    /// the aggregation (the others are not copied, and their views have no data).
+    PartitionedRows(const std::vector<ColumnView>& layout, std::vector<bool> used);
+
+    /// Appends rows [0, count) of `columns`, row i to buckets[i].
     void append(const std::vector<ColumnView>& columns, size_t count, const uint8_t* buckets);
 
     size_t rows() const { return rows_; }
-    size_t rows(size_t bucket) const { return buckets_[bucket].rows; }
-    /// The rows of `bucket` as column views in the layout's order (valid until the next append).
-    std::vector<ColumnView> columns(size_t bucket) const;
+    size_t chunks(size_t bucket) const { return buckets_[bucket].size(); }
+    /// The rows of one chunk of `bucket` as column views in the layout's order.
+    std::vector<ColumnView> chunk(size_t bucket, size_t index, size_t& rows) const;
     /// Bytes held (capacity) across buckets.
     size_t memoryBytes() const;
 
@@ -42,19 +52,24 @@ private:
     using Bytes = std::vector<char, TrackedAllocator<char>>;
     using Offsets = std::vector<uint64_t, TrackedAllocator<uint64_t>>;
 
-    struct BucketColumn
+    struct ChunkColumn
     {
         Bytes bytes;      ///< Fixed-width values, or string bytes.
         Offsets offsets;  ///< Strings only: rows + 1 boundaries into `bytes`.
     };
-    struct Bucket
+    struct Chunk
     {
         size_t rows = 0;
-        std::vector<BucketColumn> columns;
+        size_t capacity = 0;
+        std::vector<ChunkColumn> columns;  ///< One per layout column; unused ones stay empty.
     };
 
+    /// The chunk of `bucket` that takes `rows` more rows, started if the last one is full.
+    Chunk& chunkWithRoom(size_t bucket, size_t rows);
+
     std::vector<TypeId> types_;
-    std::array<Bucket, kPartitionBuckets> buckets_;
+    std::vector<bool> used_;
+    std::array<std::vector<Chunk>, kPartitionBuckets> buckets_;
     size_t rows_ = 0;
 };
 

@@ -56,21 +56,22 @@ public:
     void create(char* place, Arena& arena) const override { new (place) Set(&arena); }
 
     void addBatch(const ColumnView* arguments, size_t first_row, size_t count, char* const* places,
-                  size_t state_offset, Arena&) const override
+                  size_t state_offset, Arena& arena) const override
     {
         for (size_t i = 0; i < count; ++i)
         {
             Base::state(places[i] + state_offset)
-                .insert(Traits::keyAt(arguments[0], first_row + i), settings_.two_level_threshold);
+                .insert(Traits::keyAt(arguments[0], first_row + i), settings_.two_level_threshold,
+                        arena);
         }
     }
     void addBatchSinglePlace(const ColumnView* arguments, size_t first_row, size_t count,
-                             char* place, Arena&) const override
+                             char* place, Arena& arena) const override
     {
         Set& set = Base::state(place);
         for (size_t row = first_row; row < first_row + count; ++row)
         {
-            set.insert(Traits::keyAt(arguments[0], row), settings_.two_level_threshold);
+            set.insert(Traits::keyAt(arguments[0], row), settings_.two_level_threshold, arena);
         }
     }
 
