@@ -390,4 +390,21 @@ private:
     std::array<Bucket, kBucketCount> buckets_;
 };
 
+/// A string table as emplaceBatch sees it, with new long keys copied into `arena` instead of
+/// the table's own: tasks that fill different buckets of one two-level table at once (the
+/// bucket tasks of partitioned aggregation) each copy into an arena of their own.
+template <typename Table>
+struct CopyingKeysInto
+{
+    Table& table;
+    Arena* arena;
+
+    static uint64_t hash(std::string_view key) { return Table::hash(key); }
+    void prefetch(std::string_view key, uint64_t hash) const { table.prefetch(key, hash); }
+    auto emplace(std::string_view key, uint64_t hash, bool& inserted)
+    {
+        return table.emplaceCopyingInto(key, hash, inserted, arena);
+    }
+};
+
 }  // namespace granary

@@ -65,7 +65,7 @@ struct NumberKeyMethod
     using Single = HashMap<K, StatePointer>;
     using TwoLevel = TwoLevelHashMap<K, StatePointer>;
     static constexpr bool kHasTwoLevel = true;
-    /// Keys live in the cells, so the buckets of one table can take rows in parallel.
+    /// Whether the buckets of one two-level table can take partitioned rows in parallel.
     static constexpr bool kPartitionable = true;
 
     using Extractor = typename FixedKeyMethod<K>::Extractor;
@@ -140,8 +140,8 @@ struct StringKeyMethod
     using Single = StringHashMap<StatePointer>;
     using TwoLevel = TwoLevelStringHashMap<StatePointer>;
     static constexpr bool kHasTwoLevel = true;
-    /// Long keys are copied into the one arena all buckets share: no parallel inserts.
-    static constexpr bool kPartitionable = false;
+    /// Bucket tasks copy new long keys into arenas of their own (CopyingKeysInto).
+    static constexpr bool kPartitionable = true;
 
     struct Extractor
     {
@@ -177,8 +177,8 @@ struct SerializedKeyMethod
     using Single = StringHashMap<StatePointer>;
     using TwoLevel = TwoLevelStringHashMap<StatePointer>;
     static constexpr bool kHasTwoLevel = true;
-    /// Long keys are copied into the one arena all buckets share: no parallel inserts.
-    static constexpr bool kPartitionable = false;
+    /// Bucket tasks copy new long keys into arenas of their own (CopyingKeysInto).
+    static constexpr bool kPartitionable = true;
 
     class Extractor
     {

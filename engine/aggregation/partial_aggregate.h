@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 #include "alloc/arena.h"
@@ -157,8 +158,21 @@ public:
         for (size_t begin = 0; begin < count; begin += kAggregationBatchRows)
         {
             const size_t rows = std::min(kAggregationBatchRows, count - begin);
-            aggregateBatch(two_level_->bucket(bucket), extractor, columns, begin, rows,
-                           bucket_states_[bucket], keys.data(), places.data());
+            States& states = bucket_states_[bucket];
+            auto& table = two_level_->bucket(bucket);
+            if constexpr (std::is_same_v<Key, std::string_view>)
+            {
+                // The bucket's table shares its key arena with the other buckets.
+                CopyingKeysInto<std::remove_reference_t<decltype(table)>> copying{
+                    table, &states.arena};
+                aggregateBatch(copying, extractor, columns, begin, rows, states, keys.data(),
+                               places.data());
+            }
+            else
+            {
+                aggregateBatch(table, extractor, columns, begin, rows, states, keys.data(),
+                               places.data());
+            }
         }
     }
 

@@ -202,10 +202,9 @@ TEST(Aggregator, MatchesTheReferenceForEveryKeyKindFunctionShapeAndThreadCount)
                 const QueryStats& stats = context.stats();
                 EXPECT_EQ(stats.partials, std::min(threads, kRows / kMorselRows));
                 EXPECT_EQ(stats.single_level_partials + stats.two_level_partials, stats.partials);
-                // A worker partitions the morsels after the one that made its table two-level,
-                // for keys that live in the cells (not strings, not direct-mapped).
-                const bool partitionable =
-                    !isFixedKey(keys) && std::find(keys.begin(), keys.end(), "k_str") == keys.end();
+                // A worker partitions the morsels after the one that made its table two-level
+                // (direct-mapped tables never are).
+                const bool partitionable = !isFixedKey(keys);
                 if (!partitionable || !shape.settings.partition_high_cardinality ||
                     shape.settings.group_by_two_level_threshold >= kRows)
                 {
