@@ -3,19 +3,17 @@
 #include <cstddef>
 #include <cstdlib>
 #include <new>
-#include <utility>
 
+#include "alloc/default_init_construct.h"
 #include "alloc/memory_tracker.h"
 
 namespace granary
 {
 
 /// STL allocator charged to the current query's memory tracker (which may refuse with an
-/// exception), for containers that grow with a query's input. construct() without arguments
-/// default-initialises, so a vector of bytes grows by resize() without zero-filling memory that
-/// is written right after.
+/// exception), for containers that grow with a query's input; default-initialising construct().
 template <typename T>
-class TrackedAllocator
+class TrackedAllocator : public DefaultInitConstruct
 {
 public:
     using value_type = T;
@@ -42,17 +40,6 @@ public:
     {
         trackDeallocation(count * sizeof(T));
         std::free(memory);
-    }
-
-    template <typename U>
-    void construct(U* place) noexcept
-    {
-        ::new (static_cast<void*>(place)) U;
-    }
-    template <typename U, typename... Args>
-    void construct(U* place, Args&&... args)
-    {
-        ::new (static_cast<void*>(place)) U(std::forward<Args>(args)...);
     }
 
     template <typename U>

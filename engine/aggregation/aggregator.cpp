@@ -324,10 +324,12 @@ Block aggregateByKey(const Plan& plan, const AggregationSettings& settings, Quer
                     {
                         for (Partial* partial : partials)
                         {
-                            const PartitionedRows* partitioned = partial->partitioned();
-                            for (size_t chunk = 0;
-                                 partitioned != nullptr && chunk < partitioned->chunks(bucket);
-                                 ++chunk)
+                            PartitionedRows* partitioned = partial->partitioned();
+                            if (partitioned == nullptr)
+                            {
+                                continue;
+                            }
+                            for (size_t chunk = 0; chunk < partitioned->chunks(bucket); ++chunk)
                             {
                                 context.checkCancelled();
                                 size_t rows = 0;
@@ -335,6 +337,8 @@ Block aggregateByKey(const Plan& plan, const AggregationSettings& settings, Quer
                                     partitioned->chunk(bucket, chunk, rows);
                                 target.aggregatePartitioned(bucket, columns, rows);
                             }
+                            // Only this task reads the bucket's rows: free them now.
+                            partitioned->release(bucket);
                         }
                     }
                 });

@@ -138,7 +138,7 @@ public:
 
     /// Rows this worker routed to buckets instead of aggregating them.
     size_t partitionedRows() const { return partitioned_ ? partitioned_->rows() : 0; }
-    const PartitionedRows* partitioned() const { return partitioned_.get(); }
+    PartitionedRows* partitioned() { return partitioned_.get(); }
 
     /// Gives each bucket an arena and a list of states of its own, so that the buckets of this
     /// (two-level) partial can take routed rows in parallel, one task per bucket.

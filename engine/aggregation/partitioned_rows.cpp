@@ -109,7 +109,14 @@ void PartitionedRows::append(const std::vector<ColumnView>& columns, size_t coun
                 }
                 ChunkColumn& column = chunks[b]->columns[c];
                 byte_positions[b] = column.bytes.size();
-                column.bytes.resize(column.bytes.size() + added_bytes[b]);
+                const size_t bytes = column.bytes.size() + added_bytes[b];
+                if (bytes > column.bytes.capacity())
+                {
+                    // Room for the whole chunk at the average length so far, not a doubling.
+                    const size_t rows = first_row[b] + added[b];
+                    column.bytes.reserve(std::max(bytes, bytes * chunks[b]->capacity / rows));
+                }
+                column.bytes.resize(bytes);
                 column.offsets.resize(first_row[b] + added[b] + 1);
                 targets[b] = column.bytes.data();
             }

@@ -45,6 +45,9 @@ public:
     size_t chunks(size_t bucket) const { return buckets_[bucket].size(); }
     /// The rows of one chunk of `bucket` as column views in the layout's order.
     std::vector<ColumnView> chunk(size_t bucket, size_t index, size_t& rows) const;
+    /// Frees the chunks of `bucket` once its task has aggregated them, so the buffers shrink
+    /// while the result's tables grow.
+    void release(size_t bucket) { std::vector<Chunk>().swap(buckets_[bucket]); }
     /// Bytes held (capacity) across buckets.
     size_t memoryBytes() const;
 

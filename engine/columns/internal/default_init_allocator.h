@@ -1,8 +1,8 @@
 #pragma once
 
 #include <memory>
-#include <new>
-#include <utility>
+
+#include "alloc/default_init_construct.h"
 
 namespace granary::internal
 {
@@ -11,7 +11,7 @@ namespace granary::internal
 /// vector of bytes grows by resize() without zero-filling memory that is written right after
 /// (appending a value was a resize, an 8-byte memset call and a copy).
 template <typename T>
-class DefaultInitAllocator : public std::allocator<T>
+class DefaultInitAllocator : public std::allocator<T>, public DefaultInitConstruct
 {
 public:
     template <typename U>
@@ -24,17 +24,6 @@ public:
     template <typename U>
     DefaultInitAllocator(const DefaultInitAllocator<U>&) noexcept
     {
-    }
-
-    template <typename U>
-    void construct(U* place) noexcept
-    {
-        ::new (static_cast<void*>(place)) U;
-    }
-    template <typename U, typename... Args>
-    void construct(U* place, Args&&... args)
-    {
-        ::new (static_cast<void*>(place)) U(std::forward<Args>(args)...);
     }
 };
 
