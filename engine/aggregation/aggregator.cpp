@@ -287,7 +287,7 @@ Block aggregateByKey(const Plan& plan, const AggregationSettings& settings, Quer
         }
         else if (path != MergePath::kNone)
         {
-            if constexpr (Method::kPartitionable)
+            if constexpr (Method::kHasTwoLevel)
             {
                 if (partitioned)
                 {
@@ -320,25 +320,15 @@ Block aggregateByKey(const Plan& plan, const AggregationSettings& settings, Quer
                                         *plan.layout, merge_context);
                         }
                     }
-                    if constexpr (Method::kPartitionable)
+                    if constexpr (Method::kHasTwoLevel)
                     {
                         for (Partial* partial : partials)
                         {
-                            PartitionedRows* partitioned = partial->partitioned();
-                            if (partitioned == nullptr)
+                            if (PartitionedRows* rows = partial->partitioned())
                             {
-                                continue;
+                                target.aggregatePartitioned(bucket, *rows,
+                                                            [&] { context.checkCancelled(); });
                             }
-                            for (size_t chunk = 0; chunk < partitioned->chunks(bucket); ++chunk)
-                            {
-                                context.checkCancelled();
-                                size_t rows = 0;
-                                const std::vector<ColumnView> columns =
-                                    partitioned->chunk(bucket, chunk, rows);
-                                target.aggregatePartitioned(bucket, columns, rows);
-                            }
-                            // Only this task reads the bucket's rows: free them now.
-                            partitioned->release(bucket);
                         }
                     }
                 });

@@ -38,7 +38,6 @@ struct FixedKeyMethod
     using Key = K;
     using Single = FixedHashMap<K, StatePointer>;
     static constexpr bool kHasTwoLevel = false;
-    static constexpr bool kPartitionable = false;
 
     struct Extractor
     {
@@ -65,8 +64,6 @@ struct NumberKeyMethod
     using Single = HashMap<K, StatePointer>;
     using TwoLevel = TwoLevelHashMap<K, StatePointer>;
     static constexpr bool kHasTwoLevel = true;
-    /// Whether the buckets of one two-level table can take partitioned rows in parallel.
-    static constexpr bool kPartitionable = true;
 
     using Extractor = typename FixedKeyMethod<K>::Extractor;
     static std::unique_ptr<Single> makeSingle(Arena*) { return std::make_unique<Single>(); }
@@ -88,7 +85,6 @@ struct PackedKeyMethod
     using Single = HashMap<Key, StatePointer>;
     using TwoLevel = TwoLevelHashMap<Key, StatePointer>;
     static constexpr bool kHasTwoLevel = true;
-    static constexpr bool kPartitionable = true;
 
     struct Extractor
     {
@@ -141,7 +137,6 @@ struct StringKeyMethod
     using TwoLevel = TwoLevelStringHashMap<StatePointer>;
     static constexpr bool kHasTwoLevel = true;
     /// Bucket tasks copy new long keys into arenas of their own (CopyingKeysInto).
-    static constexpr bool kPartitionable = true;
 
     struct Extractor
     {
@@ -178,7 +173,6 @@ struct SerializedKeyMethod
     using TwoLevel = TwoLevelStringHashMap<StatePointer>;
     static constexpr bool kHasTwoLevel = true;
     /// Bucket tasks copy new long keys into arenas of their own (CopyingKeysInto).
-    static constexpr bool kPartitionable = true;
 
     class Extractor
     {

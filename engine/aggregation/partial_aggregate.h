@@ -102,7 +102,7 @@ public:
     void aggregate(const std::vector<ColumnView>& columns, size_t count)
     {
         typename Method::Extractor extractor(keyViews(columns));
-        if constexpr (Method::kPartitionable)
+        if constexpr (Method::kHasTwoLevel)
         {
             if (two_level_ && settings_.partition_high_cardinality)
             {
@@ -147,33 +147,46 @@ public:
         bucket_states_.resize(kPartitionBuckets);
     }
 
-    /// Aggregates routed rows whose keys all fall in `bucket` into that bucket's table. Only
-    /// the bucket's own table and states are touched: buckets may run in parallel.
-    void aggregatePartitioned(size_t bucket, const std::vector<ColumnView>& columns, size_t count)
-        requires Method::kPartitionable
+    /// Aggregates every row `source` routed to `bucket` (all their keys fall in it) into that
+    /// bucket's table, then frees them. Only the bucket's own table and states are touched:
+    /// buckets may run in parallel. `check` runs before each chunk (cancellation).
+    template <typename Check>
+    void aggregatePartitioned(size_t bucket, PartitionedRows& source, Check&& check)
+        requires Method::kHasTwoLevel
     {
-        typename Method::Extractor extractor(keyViews(columns));
+        States& states = bucket_states_[bucket];
+        auto& table = two_level_->bucket(bucket);
         std::vector<Key> keys(kAggregationBatchRows);
         std::vector<StatePointer> places(kAggregationBatchRows);
-        for (size_t begin = 0; begin < count; begin += kAggregationBatchRows)
+        auto aggregateChunks = [&](auto& into)
         {
-            const size_t rows = std::min(kAggregationBatchRows, count - begin);
-            States& states = bucket_states_[bucket];
-            auto& table = two_level_->bucket(bucket);
-            if constexpr (std::is_same_v<Key, std::string_view>)
+            for (size_t chunk = 0; chunk < source.chunks(bucket); ++chunk)
             {
-                // The bucket's table shares its key arena with the other buckets.
-                CopyingKeysInto<std::remove_reference_t<decltype(table)>> copying{
-                    table, &states.arena};
-                aggregateBatch(copying, extractor, columns, begin, rows, states, keys.data(),
-                               places.data());
+                check();
+                size_t count = 0;
+                const std::vector<ColumnView> columns = source.chunk(bucket, chunk, count);
+                typename Method::Extractor extractor(keyViews(columns));
+                for (size_t begin = 0; begin < count; begin += kAggregationBatchRows)
+                {
+                    aggregateBatch(into, extractor, columns, begin,
+                                   std::min(kAggregationBatchRows, count - begin), states,
+                                   keys.data(), places.data());
+                }
             }
-            else
-            {
-                aggregateBatch(table, extractor, columns, begin, rows, states, keys.data(),
-                               places.data());
-            }
+        };
+        if constexpr (std::is_same_v<Key, std::string_view>)
+        {
+            // A two-level string table's buckets share one key arena: copy into the bucket's.
+            CopyingKeysInto<std::remove_reference_t<decltype(table)>> copying{table,
+                                                                              &states.arena};
+            aggregateChunks(copying);
         }
+        else
+        {
+            aggregateChunks(table);
+        }
+        // Only this bucket's task reads these rows.
+        source.release(bucket);
     }
 
     bool isTwoLevel() const
