@@ -40,8 +40,7 @@ struct NumberDistinctTraits
             return static_cast<uint64_t>(value);
         }
     }
-    static Single makeSingle(Arena*) { return Single(); }
-    static std::unique_ptr<TwoLevel> convert(const Single& single, Arena*)
+    static std::unique_ptr<TwoLevel> convert(const Single& single)
     {
         return std::make_unique<TwoLevel>(single);
     }
@@ -69,10 +68,10 @@ struct StringDistinctTraits
     using TwoLevel = TwoLevelStringHashSet;
 
     static Key keyAt(const ColumnView& column, size_t row) { return column.stringAt(row); }
-    static Single makeSingle(Arena* arena) { return Single(arena); }
-    static std::unique_ptr<TwoLevel> convert(const Single& single, Arena* arena)
+    /// The sets have no key arena of their own: every insert names the one to copy into.
+    static std::unique_ptr<TwoLevel> convert(const Single& single)
     {
-        return std::make_unique<TwoLevel>(single, arena);
+        return std::make_unique<TwoLevel>(single, nullptr);
     }
     template <typename Set>
     static void insert(Set& set, Key key, Arena& arena)
@@ -104,7 +103,6 @@ public:
     using Single = typename Traits::Single;
     using TwoLevel = typename Traits::TwoLevel;
 
-    explicit DistinctSet(Arena* arena) : arena_(arena), single_(Traits::makeSingle(arena)) {}
 
     /// Adds `key`; a string key's bytes are copied into `arena` if new.
     void insert(Key key, size_t two_level_threshold, Arena& arena)
@@ -131,8 +129,8 @@ public:
         {
             return;
         }
-        two_level_ = Traits::convert(single_, arena_);
-        single_ = Traits::makeSingle(arena_);
+        two_level_ = Traits::convert(single_);
+        single_ = Single();
     }
 
     TwoLevel& twoLevel() { return *two_level_; }
@@ -174,11 +172,10 @@ public:
     void clear()
     {
         two_level_.reset();
-        single_ = Traits::makeSingle(arena_);
+        single_ = Single();
     }
 
 private:
-    Arena* arena_;  ///< The partial's arena: long string keys are copied here on insert.
     Single single_;
     std::unique_ptr<TwoLevel> two_level_;
 };

@@ -53,7 +53,7 @@ public:
     std::string name() const override { return "uniqExact"; }
     TypeId resultType() const override { return TypeId::UInt64; }
 
-    void create(char* place, Arena& arena) const override { new (place) Set(&arena); }
+    void create(char* place, Arena&) const override { new (place) Set(); }
 
     void addBatch(const ColumnView* arguments, size_t first_row, size_t count, char* const* places,
                   size_t state_offset, Arena& arena) const override
