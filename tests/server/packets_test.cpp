@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "engine/common/exception.h"
 #include "server/client_packets.h"
 #include "server/native_block.h"
@@ -93,6 +95,37 @@ TEST(Packets, BlocksRoundTripCompressedAndNot)
     }
 }
 
+/// A Data packet's start, by hand: no table name, empty block info, one row of one column
+/// `name` of `type`, whose values the caller writes.
+WriteBuffer oneCellDataPacket(const std::string& name, const std::string& type)
+{
+    WriteBuffer packet;
+    writeVarUInt(packet, 2);
+    writeString(packet, "");
+    writeVarUInt(packet, 0);  // Block info ends at once.
+    writeVarUInt(packet, 1);
+    writeVarUInt(packet, 1);
+    writeString(packet, name);
+    writeString(packet, type);
+    return packet;
+}
+
+/// The error code reading `packet` as a client packet throws (none: a test failure).
+ErrorCode readError(const WriteBuffer& packet)
+{
+    MemoryReadBuffer in(packet.bytes());
+    try
+    {
+        readClientPacket(in, 54453, false, {});
+    }
+    catch (const Exception& error)
+    {
+        return error.code();
+    }
+    ADD_FAILURE() << "the packet was read without an error";
+    return ErrorCode{};
+}
+
 TEST(Packets, BlockLimitsAndUnknownTypesAreErrors)
 {
     const Block block = sampleBlock();
@@ -103,49 +136,16 @@ TEST(Packets, BlockLimitsAndUnknownTypesAreErrors)
     MemoryReadBuffer in(out.bytes());
     EXPECT_THROW(readClientPacket(in, 54453, false, tight), Exception);
 
-    WriteBuffer unknown;
-    writeVarUInt(unknown, 2);
-    writeString(unknown, "");
-    writeVarUInt(unknown, 0);  // Block info ends at once.
-    writeVarUInt(unknown, 1);
-    writeVarUInt(unknown, 1);
-    writeString(unknown, "c");
-    writeString(unknown, "Array(UInt8)");
-    MemoryReadBuffer unknown_in(unknown.bytes());
-    try
-    {
-        readClientPacket(unknown_in, 54453, false, {});
-        FAIL();
-    }
-    catch (const Exception& error)
-    {
-        EXPECT_EQ(error.code(), ErrorCode::kUnknownType);
-    }
+    EXPECT_EQ(readError(oneCellDataPacket("c", "Array(UInt8)")), ErrorCode::kUnknownType);
 }
 
 TEST(Packets, StringLengthNearTwoToTheSixtyFourIsRefused)
 {
     // Found by the packet fuzzer: the length plus the offset's 8 bytes wrapped past the block
     // budget and reached std::string's constructor.
-    WriteBuffer packet;
-    writeVarUInt(packet, 2);
-    writeString(packet, "");
-    writeVarUInt(packet, 0);  // Block info ends at once.
-    writeVarUInt(packet, 1);
-    writeVarUInt(packet, 1);
-    writeString(packet, "s");
-    writeString(packet, "String");
+    WriteBuffer packet = oneCellDataPacket("s", "String");
     writeVarUInt(packet, ~uint64_t{0} - 3);
-    MemoryReadBuffer in(packet.bytes());
-    try
-    {
-        readClientPacket(in, 54453, false, {});
-        FAIL();
-    }
-    catch (const Exception& error)
-    {
-        EXPECT_EQ(error.code(), ErrorCode::kTooLargeSize);
-    }
+    EXPECT_EQ(readError(packet), ErrorCode::kTooLargeSize);
 }
 
 TEST(Packets, ProfileEventsListNonzeroEventsPerThread)
