@@ -170,7 +170,7 @@ public:
     {
         return cells_ == sharedEmptyCells() ? 0 : grower_.capacity() * sizeof(Cell);
     }
-    /// Number of times the array was reallocated to grow.
+    /// Times the array was reallocated (growth or reservation).
     size_t growCount() const { return grow_count_; }
 
     void clear()

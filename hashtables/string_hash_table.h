@@ -162,6 +162,13 @@ public:
         forEachSubTable([&]<size_t Index>(const auto& table) { total += table.bufferBytes(); });
         return total;
     }
+    /// Times the sub-tables' cell arrays were reallocated (growth or reservation).
+    size_t growCount() const
+    {
+        size_t total = 0;
+        forEachSubTable([&]<size_t Index>(const auto& table) { total += table.growCount(); });
+        return total;
+    }
 
     Arena* keyArena() const { return key_arena_; }
 
@@ -375,6 +382,15 @@ public:
         for (const Bucket& bucket : buckets_)
         {
             total += bucket.bufferBytes();
+        }
+        return total;
+    }
+    size_t growCount() const
+    {
+        size_t total = 0;
+        for (const Bucket& bucket : buckets_)
+        {
+            total += bucket.growCount();
         }
         return total;
     }

@@ -118,6 +118,16 @@ public:
         }
         return total;
     }
+    /// Times the buckets' cell arrays were reallocated (growth or reservation).
+    size_t growCount() const
+    {
+        size_t total = 0;
+        for (const SubTable& bucket : buckets_)
+        {
+            total += bucket.growCount();
+        }
+        return total;
+    }
 
 private:
     std::array<SubTable, kBucketCount> buckets_;

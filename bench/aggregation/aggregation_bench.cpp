@@ -147,14 +147,16 @@ void runAggregation(benchmark::State& state, const std::string& name, size_t dis
     state.counters["partitioned_MB"] = static_cast<double>(stats.partitioned_bytes) / 1e6;
     state.counters["peak_tracked_MB"] = static_cast<double>(stats.peak_memory_bytes) / 1e6;
     state.counters["peak_rss_MB"] = static_cast<double>(peakResidentBytes()) / 1e6;
+    // Fresh memory the kernel had to zero: a query that reuses the allocator's pages has few.
+    state.counters["page_faults"] = static_cast<double>(stats.resources.minor_page_faults);
     if (!keys.empty() && stats.partial_groups > 0)
     {
         // A partial table's cells and arena per group it holds (the memory target),
         // and the query's tracked peak (which adds the merge and the result columns) per group.
         state.counters["bytes/key/partial"] = static_cast<double>(stats.partial_memory_bytes) /
                                               static_cast<double>(stats.partial_groups);
-        state.counters["peak_bytes/key"] = static_cast<double>(stats.peak_memory_bytes) /
-                                           static_cast<double>(groups);
+        state.counters["peak_bytes/key"] =
+            static_cast<double>(stats.peak_memory_bytes) / static_cast<double>(groups);
     }
     if (threads == 1)
     {

@@ -296,43 +296,44 @@ Block aggregateByKey(const Plan& plan, const AggregationSettings& settings, Quer
             }
             // 256 independent tasks; each merges its bucket (or key range) of every source,
             // then aggregates every worker's partitioned rows of that bucket.
-            context.runTasks(
-                merge, kMergeBuckets,
-                [&](size_t bucket, TaskTimer& timer)
-                {
-                    ProfileEvents::increment(ProfileEvent::MergeTasks);
-                    MergeContext merge_context{&context, &merge, &timer};
-                    for (Partial* source : sources)
-                    {
-                        if constexpr (Method::kHasTwoLevel)
-                        {
-                            mergeGroups(target.twoLevel().bucket(bucket),
-                                        source->twoLevel().bucket(bucket), *plan.layout,
-                                        merge_context);
-                        }
-                        else
-                        {
-                            const size_t slots = Method::Single::kSlotCount;
-                            mergeGroups(target.single(),
-                                        source->single().slotRange(
-                                            bucket * slots / kMergeBuckets,
-                                            (bucket + 1) * slots / kMergeBuckets),
-                                        *plan.layout, merge_context);
-                        }
-                    }
-                    if constexpr (Method::kHasTwoLevel)
-                    {
-                        for (Partial* partial : partials)
-                        {
-                            if (PartitionedRows* rows = partial->partitioned())
-                            {
-                                target.aggregatePartitioned(bucket, *rows,
-                                                            [&] { context.checkCancelled(); });
-                            }
-                        }
-                    }
-                });
+            context.runTasks(merge, kMergeBuckets,
+                             [&](size_t bucket, TaskTimer& timer)
+                             {
+                                 ProfileEvents::increment(ProfileEvent::MergeTasks);
+                                 MergeContext merge_context{&context, &merge, &timer};
+                                 for (Partial* source : sources)
+                                 {
+                                     if constexpr (Method::kHasTwoLevel)
+                                     {
+                                         mergeGroups(target.twoLevel().bucket(bucket),
+                                                     source->twoLevel().bucket(bucket),
+                                                     *plan.layout, merge_context);
+                                     }
+                                     else
+                                     {
+                                         const size_t slots = Method::Single::kSlotCount;
+                                         mergeGroups(target.single(),
+                                                     source->single().slotRange(
+                                                         bucket * slots / kMergeBuckets,
+                                                         (bucket + 1) * slots / kMergeBuckets),
+                                                     *plan.layout, merge_context);
+                                     }
+                                 }
+                                 if constexpr (Method::kHasTwoLevel)
+                                 {
+                                     if (partitioned)
+                                     {
+                                         target.aggregatePartitioned(
+                                             bucket, partials, [&] { context.checkCancelled(); });
+                                     }
+                                 }
+                             });
         }
+    }
+
+    for (Partial* partial : partials)
+    {
+        ProfileEvents::increment(ProfileEvent::HashTableResizes, partial->resizes());
     }
 
     // Finalize: one fragment per bucket (or key range), built in parallel, then concatenated.

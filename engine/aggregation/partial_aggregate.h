@@ -2,12 +2,14 @@
 
 #include <cstddef>
 #include <memory>
+#include <span>
 #include <type_traits>
 #include <vector>
 
 #include "alloc/arena.h"
 #include "engine/aggregation/aggregate_layout.h"
 #include "engine/aggregation/aggregation_settings.h"
+#include "engine/aggregation/bucket_cardinality.h"
 #include "engine/aggregation/key_methods.h"
 #include "engine/aggregation/partitioned_rows.h"
 #include "hashtables/batch.h"
@@ -128,8 +130,8 @@ public:
             }
             else
             {
-                aggregateBatch(*single_, extractor, columns, begin, rows, own_states_,
-                               keys_.data(), places_.data());
+                aggregateBatch(*single_, extractor, columns, begin, rows, own_states_, keys_.data(),
+                               places_.data());
             }
             rows_ += rows;
             convertIfLarge();
@@ -138,27 +140,37 @@ public:
 
     /// Rows this worker routed to buckets instead of aggregating them.
     size_t partitionedRows() const { return partitioned_ ? partitioned_->rows() : 0; }
-    PartitionedRows* partitioned() { return partitioned_.get(); }
 
     /// Gives each bucket an arena and a list of states of its own, so that the buckets of this
     /// (two-level) partial can take routed rows in parallel, one task per bucket.
-    void prepareForPartitionedRows()
-    {
-        bucket_states_.resize(kPartitionBuckets);
-    }
+    void prepareForPartitionedRows() { bucket_states_.resize(kPartitionBuckets); }
 
-    /// Aggregates every row `source` routed to `bucket` (all their keys fall in it) into that
-    /// bucket's table, then frees them. Only the bucket's own table and states are touched:
-    /// buckets may run in parallel. `check` runs before each chunk (cancellation).
+    /// Aggregates every worker's rows routed to `bucket` (all their keys fall in it) into that
+    /// bucket's table, then frees them. The table is first sized for the distinct keys the
+    /// rows hold, as estimated while they were routed. Only the bucket's own table and states
+    /// are touched: buckets may run in parallel. `check` runs before each chunk (cancellation).
     template <typename Check>
-    void aggregatePartitioned(size_t bucket, PartitionedRows& source, Check&& check)
-        requires Method::kHasTwoLevel
+    void aggregatePartitioned(size_t bucket, std::span<PartialAggregate* const> workers,
+                              Check&& check) requires Method::kHasTwoLevel
     {
-        States& states = bucket_states_[bucket];
         auto& table = two_level_->bucket(bucket);
+        if constexpr (requires { table.reserve(size_t{}); })
+        {
+            std::vector<const BucketCardinality*> sketches;
+            for (PartialAggregate* worker : workers)
+            {
+                if (worker->routed_keys_)
+                {
+                    sketches.push_back(worker->routed_keys_.get());
+                }
+            }
+            // The table's keys so far (merged partials) mostly recur among the routed rows.
+            table.reserve(std::max(table.size(), BucketCardinality::estimate(bucket, sketches)));
+        }
+        States& states = bucket_states_[bucket];
         std::vector<Key> keys(kAggregationBatchRows);
         std::vector<StatePointer> places(kAggregationBatchRows);
-        auto aggregateChunks = [&](auto& into)
+        auto aggregateChunks = [&](auto& into, PartitionedRows& source)
         {
             for (size_t chunk = 0; chunk < source.chunks(bucket); ++chunk)
             {
@@ -173,20 +185,29 @@ public:
                                    keys.data(), places.data());
                 }
             }
+            // Only this bucket's task reads these rows.
+            source.release(bucket);
         };
-        if constexpr (std::is_same_v<Key, std::string_view>)
+        for (PartialAggregate* worker : workers)
         {
-            // A two-level string table's buckets share one key arena: copy into the bucket's.
-            CopyingKeysInto<std::remove_reference_t<decltype(table)>> copying{table,
-                                                                              &states.arena};
-            aggregateChunks(copying);
+            PartitionedRows* source = worker->partitioned_.get();
+            if (source == nullptr)
+            {
+                continue;
+            }
+            if constexpr (std::is_same_v<Key, std::string_view>)
+            {
+                // A two-level string table's buckets share one key arena: copy into the
+                // bucket's.
+                CopyingKeysInto<std::remove_reference_t<decltype(table)>> copying{table,
+                                                                                  &states.arena};
+                aggregateChunks(copying, *source);
+            }
+            else
+            {
+                aggregateChunks(table, *source);
+            }
         }
-        else
-        {
-            aggregateChunks(table);
-        }
-        // Only this bucket's task reads these rows.
-        source.release(bucket);
     }
 
     bool isTwoLevel() const
@@ -213,6 +234,21 @@ public:
     size_t rows() const { return rows_; }
     Arena& arena() { return own_states_.arena; }
 
+    /// Reallocations of this partial's cell arrays (growth or reservation) so far, those of the
+    /// single-level table it converted from included.
+    size_t resizes() const
+    {
+        size_t total = single_ ? resizesOf(*single_) : dropped_single_resizes_;
+        if constexpr (Method::kHasTwoLevel)
+        {
+            if (two_level_)
+            {
+                total += resizesOf(*two_level_);
+            }
+        }
+        return total;
+    }
+
     /// What this partial's table holds: its cell arrays and its arena's chunks (keys, states).
     size_t memoryBytes() const
     {
@@ -236,6 +272,7 @@ public:
         {
             if (!two_level_)
             {
+                dropped_single_resizes_ = resizesOf(*single_);
                 two_level_ = Method::convert(*single_, &own_states_.arena);
                 single_.reset();
                 ++conversions_;
@@ -253,6 +290,17 @@ private:
         Arena arena;
         std::vector<char*> owned;
     };
+
+    /// Direct-mapped tables never reallocate.
+    template <typename Table>
+    static size_t resizesOf(const Table& table)
+    {
+        if constexpr (requires { table.growCount(); })
+        {
+            return table.growCount();
+        }
+        return 0;
+    }
 
     std::vector<ColumnView> keyViews(const std::vector<ColumnView>& columns) const
     {
@@ -293,6 +341,7 @@ private:
     void partition(typename Method::Extractor& extractor, const std::vector<ColumnView>& columns,
                    size_t count)
     {
+        static_assert(Method::TwoLevel::kBucketShift == BucketCardinality::kBucketShift);
         if (!partitioned_)
         {
             std::vector<bool> used(columns.size(), false);
@@ -308,6 +357,7 @@ private:
                 }
             }
             partitioned_ = std::make_unique<PartitionedRows>(columns, std::move(used));
+            routed_keys_ = std::make_unique<BucketCardinality>();
         }
         buckets_.resize(count);
         for (size_t begin = 0; begin < count; begin += kAggregationBatchRows)
@@ -316,8 +366,9 @@ private:
             extractor.extract(begin, rows, keys_.data());
             for (size_t i = 0; i < rows; ++i)
             {
-                buckets_[begin + i] = static_cast<uint8_t>(
-                    Method::TwoLevel::bucketOf(two_level_->hash(keys_[i])));
+                const uint64_t hash = two_level_->hash(keys_[i]);
+                buckets_[begin + i] = static_cast<uint8_t>(Method::TwoLevel::bucketOf(hash));
+                routed_keys_->add(hash);
             }
         }
         partitioned_->append(columns, count, buckets_.data());
@@ -367,11 +418,14 @@ private:
     std::unique_ptr<PartitionedRows> partitioned_;
     /// One per bucket once routed rows are aggregated (prepareForPartitionedRows).
     std::vector<States> bucket_states_;
+    /// Distinct keys among the routed rows, per bucket (sizes the buckets' tables).
+    std::unique_ptr<BucketCardinality> routed_keys_;
     std::vector<Key> keys_;
     std::vector<StatePointer> places_;
     std::vector<uint8_t> buckets_;
     size_t rows_ = 0;
     size_t conversions_ = 0;
+    size_t dropped_single_resizes_ = 0;
 };
 
 /// One worker's state without GROUP BY keys: a single group.

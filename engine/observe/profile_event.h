@@ -12,7 +12,7 @@
     M(GranulesRead, "Granules a scan read and filtered")                                       \
     M(GranulesSkipped, "Granules a scan skipped unread (condition cache, indexes)")            \
     M(BytesRead, "Uncompressed bytes of column data read by scans")                            \
-    M(HashTableResizes, "Resizes of aggregation hash tables and two-level sub-tables")         \
+    M(HashTableResizes, "GROUP BY hash-table cell arrays reallocated to grow or to reserve")   \
     M(TwoLevelConversions, "Single-level aggregation tables converted to two-level")           \
     M(MergeTasks, "Tasks run to merge partial aggregation states")                             \
     M(ArenaBytes, "Bytes obtained by arenas for keys and aggregate states")                    \

@@ -19,6 +19,8 @@ namespace
 /// sets are mixed single-level and two-level under the threshold below.
 constexpr size_t kMorselRows = 2000;
 constexpr size_t kMorsels = 300;
+/// Buckets of a two-level table.
+constexpr size_t kTwoLevelBuckets = 256;
 
 AggregationSettings distinctSettings(size_t threads)
 {
@@ -150,6 +152,36 @@ TEST(ParallelMerge, MoreWorkersThanThreadsGiveOnePartialEach)
     EXPECT_EQ(testing::compareWithReference(result, 1, specs, reference), "");
     EXPECT_EQ(context.stats().partials, 256u);
     EXPECT_EQ(context.stats().phase(QueryPhase::kPartial).tasks, 1024u);
+}
+
+TEST(ParallelMerge, RoutedRowsSizeEachBucketTableOnce)
+{
+    // 300,000 groups of two rows each on one thread: the table turns two-level at 10,000
+    // groups (~40 per bucket), and the next rows are routed to the buckets. The bucket task
+    // sizes its table once, from the routed rows' estimated distinct keys (~1,170 per bucket);
+    // growing instead would take 5 more resizes per bucket (64 -> 2,048 cells).
+    const size_t rows = 600'000;
+    const Block table = testing::makeTestTable(
+        rows, [](size_t row) { return (row * 2654435761u) % 300'000; }, 11);
+    const std::vector<testing::AggregateSpec> specs = {{"count", ""}, {"sum", "v_u32"}};
+    const BlockView input = BlockView::of(table);
+    const auto reference = testing::referenceAggregate(input, {"k_u64"}, specs);
+
+    AggregationSettings settings;
+    settings.max_threads = 1;
+    settings.morsel_rows = 1000;
+    settings.group_by_two_level_threshold = 10'000;
+    Aggregator aggregator({"k_u64"}, {{"count", {}, "rows"}, {"sum", {"v_u32"}, "total"}},
+                          settings);
+    QueryContext context(1);
+    const Block result = aggregator.execute(input, context);
+    EXPECT_EQ(testing::compareWithReference(result, 1, specs, reference), "");
+    const QueryStats& stats = context.stats();
+    EXPECT_GT(stats.partitioned_rows, rows * 9 / 10);
+    // A few single-level growths, one reservation per bucket at the conversion, one sizing per
+    // bucket before the routed rows, and a growth where the estimate fell short.
+    EXPECT_LT(stats.profile_events[ProfileEvent::HashTableResizes], 3 * kTwoLevelBuckets)
+        << stats.toString();
 }
 
 }  // namespace
