@@ -1,8 +1,10 @@
 // The 80 columns no ClickBench query reads: plausible values of the right type and width, so
 // that scans and SELECT * cost about what they cost on the real table.
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -149,57 +151,100 @@ constexpr bool fillerStringsFit()
 }
 static_assert(fillerStringsFit());
 
-/// One random word per value: its top 53 bits decide `low_share`, its low 32 bits the value.
-/// unitFromHash(bits) < share holds exactly when bits >> 11 is below this integer bound, which
-/// spares the hot loops an integer-to-double conversion.
-uint64_t lowBound(double low_share)
+/// Value ranges up to this wide take half a random draw per value.
+constexpr uint64_t kNarrowRange = 1 << 16;
+
+/// Calls emit(row, low, index) for each row: `low` with probability low_share, else `index`
+/// uniform below `range`. A narrow range takes 32 random bits per value, 16 to decide
+/// low_share and 16 for the index, so one 64-bit draw gives two values (the draws were most of
+/// the filler columns' time); a wider one takes a draw per value, 53 bits to decide (integer
+/// compares, no conversion to double) and 32 for the index.
+template <typename Emit>
+void drawValues(double low_share, uint64_t range, size_t rows, Random& random, Emit emit)
 {
-    return static_cast<uint64_t>(std::ceil(low_share * 0x1.0p53));
+    // A local copy: writes through a byte-wide pointer in emit could alias the member state.
+    Random stream = random;
+    if (range <= kNarrowRange)
+    {
+        const auto low_bound = static_cast<uint32_t>(std::ceil(low_share * 0x1.0p16));
+        const auto emit_word = [&](size_t row, uint32_t word)
+        { emit(row, (word >> 16) < low_bound, ((word & 0xFFFFU) * range) >> 16); };
+        size_t row = 0;
+        for (; row + 1 < rows; row += 2)
+        {
+            const uint64_t bits = stream.next();
+            emit_word(row, static_cast<uint32_t>(bits >> 32));
+            emit_word(row + 1, static_cast<uint32_t>(bits));
+        }
+        if (row < rows)
+        {
+            emit_word(row, static_cast<uint32_t>(stream.next() >> 32));
+        }
+    }
+    else
+    {
+        const auto low_bound = static_cast<uint64_t>(std::ceil(low_share * 0x1.0p53));
+        for (size_t row = 0; row < rows; ++row)
+        {
+            const uint64_t bits = stream.next();
+            emit(row, (bits >> 11) < low_bound, ((bits & 0xFFFFFFFFULL) * range) >> 32);
+        }
+    }
+    random = stream;
 }
 
-bool drawsLow(uint64_t low_bound, uint64_t bits)
+/// Writes the chosen strings, each copied as a whole zero-padded slot of SlotSize bytes (a
+/// fixed-size copy the compiler inlines); the next value overwrites the padding, the last
+/// one's is cut off.
+template <size_t SlotSize>
+void writeChoices(std::span<const std::string_view> strings, const std::vector<uint8_t>& choices,
+                  size_t bytes, Column& column)
 {
-    return (bits >> 11) < low_bound;
-}
-
-uint64_t drawBelow(uint64_t bound, uint64_t bits)
-{
-    return ((bits & 0xFFFFFFFFULL) * bound) >> 32;
+    std::vector<std::array<char, SlotSize>> slots(strings.size());
+    for (size_t i = 0; i < strings.size(); ++i)
+    {
+        slots[i].fill(0);
+        std::memcpy(slots[i].data(), strings[i].data(), strings[i].size());
+    }
+    const size_t rows = choices.size();
+    column.resizeStrings(rows, bytes + SlotSize);
+    char* chars = column.mutableChars();
+    uint64_t* offsets = column.mutableOffsets();
+    offsets[0] = 0;
+    for (size_t row = 0; row < rows; ++row)
+    {
+        std::memcpy(chars + offsets[row], slots[choices[row]].data(), SlotSize);
+        offsets[row + 1] = offsets[row] + strings[choices[row]].size();
+    }
+    column.resizeStrings(rows, bytes);
 }
 
 void fillColumn(const FillerSpec& spec, Column& column, size_t rows, Random& random)
 {
-    const uint64_t low_bound = lowBound(spec.low_share);
     if (!spec.strings.empty())
     {
         // Choices first, then one bulk write of chars and offsets.
         std::vector<uint8_t> choices(rows);
         size_t bytes = 0;
-        for (size_t row = 0; row < rows; ++row)
+        size_t longest = 0;
+        for (const std::string_view value : spec.strings)
         {
-            const uint64_t bits = random.next();
-            choices[row] = static_cast<uint8_t>(
-                drawsLow(low_bound, bits) ? 0 : drawBelow(spec.strings.size(), bits));
-            bytes += spec.strings[choices[row]].size();
+            longest = std::max(longest, value.size());
         }
-        // Each value is copied as a whole zero-padded slot, a fixed-size copy the compiler
-        // inlines; the next value overwrites the padding, the last one's is cut off.
-        std::vector<std::array<char, kMaxFillerString>> slots(spec.strings.size());
-        for (size_t i = 0; i < spec.strings.size(); ++i)
+        drawValues(spec.low_share, spec.strings.size(), rows, random,
+                   [&](size_t row, bool low, uint64_t index)
+                   {
+                       choices[row] = static_cast<uint8_t>(low ? 0 : index);
+                       bytes += spec.strings[choices[row]].size();
+                   });
+        if (longest <= 16)
         {
-            slots[i].fill(0);
-            std::memcpy(slots[i].data(), spec.strings[i].data(), spec.strings[i].size());
+            writeChoices<16>(spec.strings, choices, bytes, column);
         }
-        column.resizeStrings(rows, bytes + kMaxFillerString);
-        char* chars = column.mutableChars();
-        uint64_t* offsets = column.mutableOffsets();
-        offsets[0] = 0;
-        for (size_t row = 0; row < rows; ++row)
+        else
         {
-            std::memcpy(chars + offsets[row], slots[choices[row]].data(), kMaxFillerString);
-            offsets[row + 1] = offsets[row] + spec.strings[choices[row]].size();
+            writeChoices<kMaxFillerString>(spec.strings, choices, bytes, column);
         }
-        column.resizeStrings(rows, bytes);
         return;
     }
     // Locals, not spec fields: a write through a byte-wide T* could alias them otherwise.
@@ -209,16 +254,11 @@ void fillColumn(const FillerSpec& spec, Column& column, size_t rows, Random& ran
                       [&]<typename T>(TypeTag<T>)
                       {
                           T* values = column.mutableData<T>();
-                          Random stream = random;
-                          for (size_t row = 0; row < rows; ++row)
-                          {
-                              const uint64_t bits = stream.next();
-                              values[row] = static_cast<T>(
-                                  drawsLow(low_bound, bits)
-                                      ? low
-                                      : low + static_cast<int64_t>(drawBelow(range, bits)));
-                          }
-                          random = stream;
+                          drawValues(spec.low_share, range, rows, random,
+                                     [&](size_t row, bool is_low, uint64_t index) {
+                                         values[row] = static_cast<T>(
+                                             is_low ? low : low + static_cast<int64_t>(index));
+                                     });
                       });
 }
 

@@ -1,5 +1,8 @@
 #include "engine/datagen/hits_generator.h"
 
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_sort.h>
+
 #include <algorithm>
 #include <array>
 #include <string>
@@ -26,6 +29,7 @@ enum Stream : uint64_t
     kUserAttributes,
     kCounterStream,
     kTimeStream,
+    kRegionStream,
     kPhraseStream,
     kUrlStream,
     kTitleStream,
@@ -297,6 +301,52 @@ UserAttributes userAttributes(const HitsGenerator::Models& models, uint64_t seed
     return attributes;
 }
 
+/// One row's sort key as unsigned codes in the table's order (CounterID, EventDate, UserID,
+/// EventTime, WatchID; signed values with the sign bit flipped), then its draw position, so
+/// that equal keys keep draw order and the sort is the same on any threads.
+struct KeyRecord
+{
+    uint64_t counter_date;  ///< CounterID code << 32 | EventDate << 16.
+    uint64_t user_id;
+    uint64_t time_watch;  ///< EventTime << 32 | the high half of the WatchID code.
+    uint32_t watch_low;
+    uint32_t position;  ///< Row of the group in draw order.
+
+    bool operator<(const KeyRecord& other) const
+    {
+        if (counter_date != other.counter_date)
+        {
+            return counter_date < other.counter_date;
+        }
+        if (user_id != other.user_id)
+        {
+            return user_id < other.user_id;
+        }
+        if (time_watch != other.time_watch)
+        {
+            return time_watch < other.time_watch;
+        }
+        return watch_low != other.watch_low ? watch_low < other.watch_low
+                                            : position < other.position;
+    }
+};
+
+constexpr uint64_t kSign64 = 1ULL << 63;
+constexpr uint32_t kSign32 = 1U << 31;
+
+}  // namespace
+
+struct HitsGenerator::SortedKeys
+{
+    size_t first_chunk;
+    std::vector<KeyRecord> rows;
+    /// The user index of each row of the group, by draw position.
+    std::vector<uint64_t> users;
+};
+
+namespace
+{
+
 template <typename T>
 T* fixed(Block& block, size_t column)
 {
@@ -334,6 +384,65 @@ HitsGenerator::~HitsGenerator() = default;
 HitsGenerator::HitsGenerator(HitsGenerator&&) noexcept = default;
 HitsGenerator& HitsGenerator::operator=(HitsGenerator&&) noexcept = default;
 
+std::shared_ptr<const HitsGenerator::SortedKeys> HitsGenerator::sortGroup(size_t group) const
+{
+    if (group >= groupCount())
+    {
+        throw Exception(ErrorCode::kBadArguments, "hits group " + std::to_string(group) +
+                                                      " is past the last group (" +
+                                                      std::to_string(groupCount()) + ")");
+    }
+    const Models& models = *models_;
+    auto keys = std::make_shared<SortedKeys>();
+    keys->first_chunk = group * groupChunks();
+    const size_t last_chunk = std::min(chunkCount(), keys->first_chunk + groupChunks());
+    const uint64_t first_row = keys->first_chunk * kChunkRows;
+    const size_t rows = std::min<uint64_t>(rows_, last_chunk * kChunkRows) - first_row;
+    keys->rows.resize(rows);
+    keys->users.resize(rows);
+    // Each chunk draws the keys of its rows in draw order from its own streams.
+    tbb::parallel_for(
+        keys->first_chunk, last_chunk,
+        [&](size_t chunk)
+        {
+            Random user_random(chunkStreamSeed(seed_, chunk, kUserStream));
+            Random counter_random(chunkStreamSeed(seed_, chunk, kCounterStream));
+            Random time_random(chunkStreamSeed(seed_, chunk, kTimeStream));
+            Random watch_random(chunkStreamSeed(seed_, chunk, kWatchStream));
+            const size_t begin = chunk * kChunkRows - first_row;
+            const size_t end = std::min<size_t>(rows, begin + kChunkRows);
+            for (size_t position = begin; position < end; ++position)
+            {
+                const uint64_t user = models.users.sample(user_random);
+                const bool planted_user =
+                    std::binary_search(models.planted_user_rows.begin(),
+                                       models.planted_user_rows.end(), first_row + position);
+                const int64_t user_id =
+                    planted_user ? targets::kPlantedUserId : userIdOf(seed_, user);
+                const auto counter = static_cast<int32_t>(models.counters.sample(counter_random));
+                const bool hot = counter == targets::kHotCounter;
+                const int64_t day =
+                    hot ? targets::kHotCounterDate : models.dates.sample(time_random);
+                const int64_t second_of_day =
+                    hot ? static_cast<int64_t>(time_random.below(86400))
+                        : models.hour_of_day.sample(time_random) * 3600 +
+                              static_cast<int64_t>(time_random.below(3600));
+                const auto event_time = static_cast<uint32_t>(day * 86400 + second_of_day -
+                                                              targets::kMoscowOffsetSeconds);
+                const uint64_t watch_code = ((watch_random.next() >> 2) | (1ULL << 62)) ^ kSign64;
+                keys->users[position] = user;
+                keys->rows[position] = {
+                    (static_cast<uint64_t>(static_cast<uint32_t>(counter) ^ kSign32) << 32) |
+                        (static_cast<uint64_t>(day) << 16),
+                    static_cast<uint64_t>(user_id) ^ kSign64,
+                    (static_cast<uint64_t>(event_time) << 32) | (watch_code >> 32),
+                    static_cast<uint32_t>(watch_code), static_cast<uint32_t>(position)};
+            }
+        });
+    tbb::parallel_sort(keys->rows.begin(), keys->rows.end());
+    return keys;
+}
+
 Block HitsGenerator::generateChunk(size_t chunk_index) const
 {
     if (chunk_index >= chunkCount())
@@ -343,9 +452,23 @@ Block HitsGenerator::generateChunk(size_t chunk_index) const
                                                       std::to_string(chunkCount()) + " chunks of " +
                                                       std::to_string(rows_) + " rows)");
     }
+    return generateChunk(chunk_index, *sortGroup(chunk_index / groupChunks()));
+}
+
+Block HitsGenerator::generateChunk(size_t chunk_index, const SortedKeys& keys) const
+{
+    if (chunk_index >= chunkCount() ||
+        chunk_index / groupChunks() * groupChunks() != keys.first_chunk)
+    {
+        throw Exception(ErrorCode::kBadArguments, "hits chunk " + std::to_string(chunk_index) +
+                                                      " is not in the group of the keys given (" +
+                                                      std::to_string(chunkCount()) + " chunks of " +
+                                                      std::to_string(rows_) + " rows)");
+    }
     const Models& models = *models_;
     const uint64_t first_row = chunk_index * kChunkRows;
     const size_t rows = std::min<uint64_t>(kChunkRows, rows_ - first_row);
+    const KeyRecord* sorted_keys = keys.rows.data() + (chunk_index - keys.first_chunk) * kChunkRows;
 
     Block block;
     for (const HitsColumnInfo& info : hitsSchema())
@@ -361,11 +484,18 @@ Block HitsGenerator::generateChunk(size_t chunk_index) const
         }
         block.columns.push_back({std::string(info.name), std::move(column)});
     }
-    StringColumn url_column;
-    StringColumn title_column;
-    StringColumn referer_column;
-    StringColumn phrase_column;
-    StringColumn model_column;
+    // The texts are built in per-thread buffers reused from chunk to chunk: fresh ones cost a
+    // page fault and the kernel's zeroing per page, chunk after chunk.
+    thread_local StringColumn url_column;
+    thread_local StringColumn title_column;
+    thread_local StringColumn referer_column;
+    thread_local StringColumn phrase_column;
+    thread_local StringColumn model_column;
+    for (StringColumn* text :
+         {&url_column, &title_column, &referer_column, &phrase_column, &model_column})
+    {
+        text->clear();
+    }
     url_column.reserve(rows, rows * 96);
     title_column.reserve(rows, rows * 90);
     referer_column.reserve(rows, rows * 80);
@@ -398,9 +528,7 @@ Block HitsGenerator::generateChunk(size_t chunk_index) const
     auto* url_hashes = fixed<int64_t>(block, HitsColumn::URLHash);
     auto* referer_hashes = fixed<int64_t>(block, HitsColumn::RefererHash);
 
-    Random& user_random = streams[kUserStream];
-    Random& counter_random = streams[kCounterStream];
-    Random& time_random = streams[kTimeStream];
+    Random& region_random = streams[kRegionStream];
     Random& phrase_random = streams[kPhraseStream];
     Random& url_random = streams[kUrlStream];
     Random& title_random = streams[kTitleStream];
@@ -408,21 +536,34 @@ Block HitsGenerator::generateChunk(size_t chunk_index) const
     Random& flag_random = streams[kFlagStream];
     Random& engine_random = streams[kEngineStream];
     Random& client_random = streams[kClientStream];
-    Random& watch_random = streams[kWatchStream];
     const double heavy_ip_total = 197460 / targets::kRealRows;
 
+    // Sorted rows of one user come together: its attributes are computed once per run.
+    uint64_t previous_user = UINT64_MAX;
+    UserAttributes attributes{};
     for (size_t row = 0; row < rows; ++row)
     {
-        const uint64_t global_row = first_row + row;
+        // The keys, drawn by sortGroup.
+        const KeyRecord& key = sorted_keys[row];
+        const uint64_t user = keys.users[key.position];
+        if (user != previous_user)
+        {
+            attributes = userAttributes(models, seed_, user);
+            previous_user = user;
+        }
+        const auto counter =
+            static_cast<int32_t>(static_cast<uint32_t>(key.counter_date >> 32) ^ kSign32);
+        const bool hot = counter == targets::kHotCounter;
+        user_ids[row] = static_cast<int64_t>(key.user_id ^ kSign64);
+        counter_ids[row] = counter;
+        event_dates[row] = static_cast<uint16_t>(key.counter_date >> 16);
+        event_times[row] = static_cast<uint32_t>(key.time_watch >> 32);
+        watch_ids[row] = static_cast<int64_t>(((key.time_watch << 32) | key.watch_low) ^ kSign64);
+
         // Users.
-        const uint64_t user = models.users.sample(user_random);
-        const UserAttributes attributes = userAttributes(models, seed_, user);
-        const bool planted_user = std::binary_search(models.planted_user_rows.begin(),
-                                                     models.planted_user_rows.end(), global_row);
-        user_ids[row] = planted_user ? targets::kPlantedUserId : userIdOf(seed_, user);
-        region_ids[row] = user_random.chance(0.85)
+        region_ids[row] = region_random.chance(0.85)
                               ? attributes.region
-                              : static_cast<int32_t>(models.regions.sample(user_random));
+                              : static_cast<int32_t>(models.regions.sample(region_random));
         const double ip_unit = client_random.unit();
         client_ips[row] = attributes.client_ip;
         if (ip_unit < heavy_ip_total)
@@ -446,19 +587,8 @@ Block HitsGenerator::generateChunk(size_t chunk_index) const
         window_widths[row] = static_cast<int16_t>(std::max<int64_t>(
             0, attributes.resolution_width - static_cast<int64_t>(client_random.below(400))));
         window_heights[row] = static_cast<int16_t>(300 + client_random.below(900));
-        watch_ids[row] = static_cast<int64_t>((watch_random.next() >> 2) | (1ULL << 62));
 
-        // Counter, time and flags.
-        const auto counter = static_cast<int32_t>(models.counters.sample(counter_random));
-        counter_ids[row] = counter;
-        const bool hot = counter == targets::kHotCounter;
-        const int64_t day = hot ? targets::kHotCounterDate : models.dates.sample(time_random);
-        const int64_t second_of_day = hot ? static_cast<int64_t>(time_random.below(86400))
-                                          : models.hour_of_day.sample(time_random) * 3600 +
-                                                static_cast<int64_t>(time_random.below(3600));
-        event_dates[row] = static_cast<uint16_t>(day);
-        event_times[row] =
-            static_cast<uint32_t>(day * 86400 + second_of_day - targets::kMoscowOffsetSeconds);
+        // Flags.
         is_refresh[row] = flag_random.chance(targets::kIsRefreshShare);
         dont_count_hits[row] = flag_random.chance(targets::kDontCountHitsShare);
         is_link[row] = flag_random.chance(hot ? kHotCounterIsLinkShare : targets::kIsLinkShare);

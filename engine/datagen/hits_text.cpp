@@ -291,7 +291,28 @@ void appendCyrillicWords(Random& random, size_t words, std::string& out)
     }
 }
 
+/// The names of ranks [0, count) of appendHostName.
+StringColumn hostNames(uint64_t seed, size_t count)
+{
+    StringColumn names;
+    std::string name;
+    for (size_t rank = 0; rank < count; ++rank)
+    {
+        name.clear();
+        appendHostName(seed, rank, name);
+        names.append(name);
+    }
+    return names;
+}
+
 }  // namespace
+
+HitsText::HitsText(uint64_t seed)
+    : seed_(seed),
+      hosts_(hostNames(seed, kHosts)),
+      referer_hosts_(hostNames(seed ^ 0xD0, kInventedDomains))
+{
+}
 
 void HitsText::appendUrl(uint64_t index, std::string& out) const
 {
@@ -301,7 +322,7 @@ void HitsText::appendUrl(uint64_t index, std::string& out) const
     {
         out += "www.";
     }
-    appendHostName(seed_, logUniformRank(random.unit(), kHosts), out);
+    out += hosts_.row(logUniformRank(random.unit(), kHosts));
     appendPath(random, 2 + random.below(4), out);
     appendIndexSegment(index, out);
     if (random.chance(0.85))
@@ -337,7 +358,7 @@ void HitsText::appendTitle(uint64_t index, std::string& out) const
     Random random(mixSeed(seed_ ^ 0x7171E, index));
     appendCyrillicWords(random, 3 + random.below(5), out);
     out += " — ";
-    appendHostName(seed_, logUniformRank(random.unit(), kHosts), out);
+    out += hosts_.row(logUniformRank(random.unit(), kHosts));
 }
 
 void HitsText::appendGoogleTitle(uint64_t index, std::string& out) const
@@ -368,7 +389,7 @@ void HitsText::appendReferer(uint64_t index, double domain_unit, std::string& ou
     if (domain_unit >= known_total)
     {
         const double unit = (domain_unit - known_total) / (1 - known_total);
-        appendHostName(seed_ ^ 0xD0, logUniformRank(unit, kInventedDomains), out);
+        out += referer_hosts_.row(logUniformRank(unit, kInventedDomains));
     }
     if (random.chance(0.03))
     {

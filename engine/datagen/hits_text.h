@@ -3,6 +3,8 @@
 #include <cstdint>
 #include <string>
 
+#include "engine/datagen/string_column.h"
+
 namespace granary::datagen
 {
 
@@ -12,7 +14,7 @@ namespace granary::datagen
 class HitsText
 {
 public:
-    explicit HitsText(uint64_t seed) : seed_(seed) {}
+    explicit HitsText(uint64_t seed);
 
     /// http(s)://host/path?query, ~90 bytes; the host follows a Zipf law over the index.
     void appendUrl(uint64_t index, std::string& out) const;
@@ -34,6 +36,10 @@ public:
 
 private:
     uint64_t seed_;
+    /// The invented host names of URLs and titles, and the invented referer domains, by rank:
+    /// built once, since the same few thousand names are spelled in most rows.
+    StringColumn hosts_;
+    StringColumn referer_hosts_;
 };
 
 }  // namespace granary::datagen

@@ -16,6 +16,12 @@ class StringColumn
 {
 public:
     void reserve(size_t rows, size_t bytes);
+    /// Removes every row, keeping the buffers' capacity for reuse.
+    void clear()
+    {
+        chars_.clear();
+        offsets_.resize(1);
+    }
     void append(std::string_view value);
 
     /// The chars buffer, for appending one value in place: follow with finishRow().

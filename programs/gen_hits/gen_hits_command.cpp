@@ -92,9 +92,10 @@ private:
     std::ofstream out_;
 };
 
-/// Table `hits` of a Granary data directory, inserted all or nothing. Consecutive chunks form
-/// a part (how many depends on the row count only, so the parts are the same for any thread
-/// count); a part is sorted and written on a second thread while the next one is generated.
+/// Table `hits` of a Granary data directory, inserted all or nothing. The chunks of one
+/// generator group form a part (how many depends on the row count only, so the parts are the
+/// same for any thread count); their rows come sorted, and a part is written on a second
+/// thread while the next one is generated.
 class NativeSink : public ChunkSink
 {
 public:
@@ -170,23 +171,18 @@ public:
     void finish() override {}
 };
 
-/// Chunks per part: a quarter of the table, so that writing overlaps generation, but parts no
-/// larger than Table::kMaxPartRows.
-size_t chunksPerPart(const datagen::HitsGenerator& generator)
-{
-    const size_t most =
-        std::max<size_t>(1, Table::kMaxPartRows / datagen::HitsGenerator::kChunkRows);
-    return std::clamp<size_t>(generator.chunkCount() / 4, 1, most);
-}
-
 std::unique_ptr<ChunkSink> makeSink(const GenHitsOptions& options,
                                     const datagen::HitsGenerator& generator)
 {
     const std::filesystem::path dir(options.out);
     if (options.format == "native")
     {
+        // A part per group: its rows come sorted, so the part needs no sort.
+        static_assert(datagen::HitsGenerator::kMaxGroupChunks *
+                          datagen::HitsGenerator::kChunkRows <=
+                      Table::kMaxPartRows);
         return std::make_unique<NativeSink>(dir, std::max<size_t>(1, options.threads),
-                                            chunksPerPart(generator));
+                                            generator.groupChunks());
     }
     if (options.format == "none")
     {
@@ -230,9 +226,19 @@ int runGenHits(const GenHitsOptions& options)
     const size_t window = 2 * threads;
     const auto started = std::chrono::steady_clock::now();
     bool progress_started = false;
-    for (size_t first = 0; first < generator.chunkCount(); first += window)
+    size_t count = 0;
+    std::shared_ptr<const datagen::HitsGenerator::SortedKeys> keys;
+    for (size_t first = 0; first < generator.chunkCount(); first += count)
     {
-        const size_t count = std::min(window, generator.chunkCount() - first);
+        // Windows stay within a group, whose keys are sorted first.
+        const size_t group = first / generator.groupChunks();
+        const size_t group_end =
+            std::min(generator.chunkCount(), (group + 1) * generator.groupChunks());
+        count = std::min(window, group_end - first);
+        if (first % generator.groupChunks() == 0)
+        {
+            arena.execute([&] { keys = generator.sortGroup(group); });
+        }
         std::vector<Block> blocks(count);
         std::vector<std::string> texts(count);
         arena.execute(
@@ -241,7 +247,7 @@ int runGenHits(const GenHitsOptions& options)
                 tbb::parallel_for(size_t{0}, count,
                                   [&](size_t i)
                                   {
-                                      blocks[i] = generator.generateChunk(first + i);
+                                      blocks[i] = generator.generateChunk(first + i, *keys);
                                       sink->prepare(blocks[i], texts[i]);
                                   });
             });

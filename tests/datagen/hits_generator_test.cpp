@@ -1,12 +1,13 @@
-#include "engine/common/exception.h"
 #include "engine/datagen/hits_generator.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <thread>
+#include <tuple>
 #include <variant>
 
+#include "engine/common/exception.h"
 #include "engine/datagen/hits_schema.h"
 #include "engine/sql/parser.h"
 #include "hashtables/hash.h"
@@ -104,6 +105,36 @@ TEST(HitsGenerator, SameTableWhateverTheThreadsAndChunkOrder)
     EXPECT_EQ(hashes, expected);
     EXPECT_NE(blockHash(HitsGenerator(rows, 100).generateChunk(0)), expected[0])
         << "the seed must matter";
+}
+
+TEST(HitsGenerator, GroupsComeSortedByTheTableKey)
+{
+    // Nine chunks: groups of two, the last one a single chunk of 100 rows.
+    const HitsGenerator generator(8 * HitsGenerator::kChunkRows + 100, 5);
+    ASSERT_EQ(generator.groupChunks(), 2U);
+    ASSERT_EQ(generator.groupCount(), 5U);
+    using Key = std::tuple<int32_t, uint16_t, int64_t, uint32_t, int64_t>;
+    for (size_t group = 0; group < generator.groupCount(); ++group)
+    {
+        const auto keys = generator.sortGroup(group);
+        std::vector<Key> rows;
+        for (size_t chunk = group * 2; chunk < std::min<size_t>(9, group * 2 + 2); ++chunk)
+        {
+            const Block block = generator.generateChunk(chunk, *keys);
+            for (size_t row = 0; row < block.rows(); ++row)
+            {
+                rows.emplace_back(
+                    block.columns[HitsColumn::CounterID].column.valueAt<int32_t>(row),
+                    block.columns[HitsColumn::EventDate].column.valueAt<uint16_t>(row),
+                    block.columns[HitsColumn::UserID].column.valueAt<int64_t>(row),
+                    block.columns[HitsColumn::EventTime].column.valueAt<uint32_t>(row),
+                    block.columns[HitsColumn::WatchID].column.valueAt<int64_t>(row));
+            }
+        }
+        EXPECT_EQ(rows.size(), group < 4 ? 2 * HitsGenerator::kChunkRows : 100);
+        EXPECT_TRUE(std::is_sorted(rows.begin(), rows.end())) << "group " << group;
+    }
+    EXPECT_THROW(generator.generateChunk(2, *generator.sortGroup(0)), Exception);
 }
 
 }  // namespace
