@@ -1,8 +1,10 @@
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
+#include <type_traits>
 #include <utility>
 
 #include "hashtables/allocator.h"
@@ -160,6 +162,42 @@ public:
     void forEachCell(F&& f) const
     {
         const_cast<HashTable*>(this)->forEachCell([&](const Cell& cell) { f(cell); });
+    }
+
+    /// Copies every element's key and mapped value out, Batch at a time, and calls
+    /// flush(keys, mapped, count) for each batch, the zero key first. Each cell is copied
+    /// whether occupied or not and the count advances only for occupied ones: at half load a
+    /// branch per cell would mispredict every other cell.
+    template <size_t Batch, typename Flush>
+    requires requires(Cell cell) { cell.mapped(); }
+    void collectElements(Flush&& flush) const
+    {
+        using Mapped = std::remove_cvref_t<decltype(std::declval<const Cell&>().mapped())>;
+        // One slot past the batch: the unconditional copy of a cell after the batch filled.
+        std::array<Key, Batch + 1> keys;
+        std::array<Mapped, Batch + 1> mapped;
+        size_t count = 0;
+        if (has_zero_)
+        {
+            keys[0] = zero_cell_.key();
+            mapped[0] = zero_cell_.mapped();
+            count = 1;
+        }
+        for (const Cell *cell = cells_, *end = cells_ + grower_.capacity(); cell != end; ++cell)
+        {
+            keys[count] = cell->key();
+            mapped[count] = cell->mapped();
+            count += cell->isZero() ? 0 : 1;
+            if (count == Batch) [[unlikely]]
+            {
+                flush(keys.data(), mapped.data(), count);
+                count = 0;
+            }
+        }
+        if (count > 0)
+        {
+            flush(keys.data(), mapped.data(), count);
+        }
     }
 
     size_t size() const { return element_count_ + (has_zero_ ? 1 : 0); }

@@ -78,6 +78,24 @@ void appendResults(const AggregateLayout& layout, char* const* states, size_t co
     }
 }
 
+/// Appends keys to the key columns: in one copy where the method's keys are the column's
+/// values, one by one otherwise.
+template <typename Method>
+void appendKeys(const typename Method::Key* batch, size_t count, std::vector<Column>& keys)
+{
+    if constexpr (requires { Method::appendKeys(batch, count, keys); })
+    {
+        Method::appendKeys(batch, count, keys);
+    }
+    else
+    {
+        for (size_t i = 0; i < count; ++i)
+        {
+            Method::appendKey(batch[i], keys);
+        }
+    }
+}
+
 /// Builds a fragment of the result from the groups of one table (or bucket, or key range).
 template <typename Method, typename Table>
 Block finalizeGroups(Table& table, const Plan& plan)
@@ -101,22 +119,41 @@ Block finalizeGroups(Table& table, const Plan& plan)
             entry.column.reserve(groups);
         }
     }
-    std::vector<char*> states;
-    states.reserve(kFinalizeBatchGroups);
-    forEachGroup(table,
-                 [&](const auto& key, StatePointer state)
-                 {
-                     Method::appendKey(key, keys);
-                     __builtin_prefetch(state);
-                     states.push_back(state);
-                     if (states.size() == kFinalizeBatchGroups)
+    if constexpr (requires {
+                      table.template collectElements<kFinalizeBatchGroups>(
+                          [](auto*, StatePointer*, size_t) {});
+                  })
+    {
+        table.template collectElements<kFinalizeBatchGroups>(
+            [&](const auto* batch_keys, StatePointer* states, size_t count)
+            {
+                for (size_t i = 0; i < count; ++i)
+                {
+                    __builtin_prefetch(states[i]);
+                }
+                appendKeys<Method>(batch_keys, count, keys);
+                appendResults(*plan.layout, states, count, fragment, keys.size());
+            });
+    }
+    else
+    {
+        std::vector<char*> states;
+        states.reserve(kFinalizeBatchGroups);
+        forEachGroup(table,
+                     [&](const auto& key, StatePointer state)
                      {
-                         appendResults(*plan.layout, states.data(), states.size(), fragment,
-                                       keys.size());
-                         states.clear();
-                     }
-                 });
-    appendResults(*plan.layout, states.data(), states.size(), fragment, keys.size());
+                         appendKeys<Method>(&key, 1, keys);
+                         __builtin_prefetch(state);
+                         states.push_back(state);
+                         if (states.size() == kFinalizeBatchGroups)
+                         {
+                             appendResults(*plan.layout, states.data(), states.size(), fragment,
+                                           keys.size());
+                             states.clear();
+                         }
+                     });
+        appendResults(*plan.layout, states.data(), states.size(), fragment, keys.size());
+    }
     for (size_t k = 0; k < keys.size(); ++k)
     {
         fragment.columns[k].column = std::move(keys[k]);

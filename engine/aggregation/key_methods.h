@@ -31,6 +31,13 @@ inline uint64_t readBits(const char* value, size_t width)
     return bits;
 }
 
+/// Appends `count` keys that are the column's values as they are (one fixed-width key).
+template <typename K>
+void appendKeyValues(const K* keys, size_t count, Column& column)
+{
+    column.appendRange(ColumnView::of(column.type(), keys, count), 0, count);
+}
+
 /// One 8- or 16-bit key: a direct-mapped table, no hashing.
 template <typename K>
 struct FixedKeyMethod
@@ -50,9 +57,9 @@ struct FixedKeyMethod
         ColumnView column;
     };
     static std::unique_ptr<Single> makeSingle(Arena*) { return std::make_unique<Single>(); }
-    static void appendKey(const Key& key, std::vector<Column>& columns)
+    static void appendKeys(const Key* keys, size_t count, std::vector<Column>& columns)
     {
-        columns[0].appendRaw(&key);
+        appendKeyValues(keys, count, columns[0]);
     }
 };
 
@@ -71,9 +78,9 @@ struct NumberKeyMethod
     {
         return std::make_unique<TwoLevel>(single);
     }
-    static void appendKey(const Key& key, std::vector<Column>& columns)
+    static void appendKeys(const Key* keys, size_t count, std::vector<Column>& columns)
     {
-        columns[0].appendRaw(&key);
+        appendKeyValues(keys, count, columns[0]);
     }
 };
 

@@ -289,6 +289,42 @@ TEST(HashTable, IteratorVisitsEveryElementOnce)
     EXPECT_TRUE(empty.begin() == empty.end());
 }
 
+TEST(HashTable, CollectElementsCopiesEveryElementOnceInFullBatches)
+{
+    // The zero key, a batch size that does not divide the element count, and an empty table.
+    for (uint64_t elements : {0, 1, 63, 64, 65, 5000})
+    {
+        HashMap<uint64_t, uint64_t> table;
+        std::unordered_map<uint64_t, uint64_t> oracle;
+        for (uint64_t i = 0; i < elements; ++i)
+        {
+            bool inserted;
+            table.emplace(i * 7, inserted)->mapped() = i + 1;
+            oracle[i * 7] = i + 1;
+        }
+        constexpr size_t kBatch = 64;
+        std::unordered_map<uint64_t, uint64_t> seen;
+        std::vector<size_t> batch_sizes;
+        table.collectElements<kBatch>(
+            [&](const uint64_t* keys, const uint64_t* mapped, size_t count)
+            {
+                batch_sizes.push_back(count);
+                for (size_t i = 0; i < count; ++i)
+                {
+                    EXPECT_TRUE(seen.emplace(keys[i], mapped[i]).second) << keys[i];
+                }
+            });
+        EXPECT_EQ(seen, oracle) << elements << " elements";
+        // Every batch but the last is full; none is empty.
+        for (size_t b = 0; b < batch_sizes.size(); ++b)
+        {
+            EXPECT_EQ(batch_sizes[b],
+                      b + 1 < batch_sizes.size() ? kBatch : (elements - 1) % kBatch + 1);
+        }
+        EXPECT_EQ(batch_sizes.size(), (elements + kBatch - 1) / kBatch);
+    }
+}
+
 TEST(HashTable, ReserveAvoidsGrowth)
 {
     HashMap<uint64_t, uint64_t> table;
