@@ -211,10 +211,15 @@ void writeChoices(std::span<const std::string_view> strings, const std::vector<u
     char* chars = column.mutableChars();
     uint64_t* offsets = column.mutableOffsets();
     offsets[0] = 0;
+    // The running offset stays in a register: reading it back from `offsets` after each store
+    // through `chars` (which may alias it) made a store-to-load chain.
+    uint64_t offset = 0;
     for (size_t row = 0; row < rows; ++row)
     {
-        std::memcpy(chars + offsets[row], slots[choices[row]].data(), SlotSize);
-        offsets[row + 1] = offsets[row] + strings[choices[row]].size();
+        const uint8_t choice = choices[row];
+        std::memcpy(chars + offset, slots[choice].data(), SlotSize);
+        offset += strings[choice].size();
+        offsets[row + 1] = offset;
     }
     column.resizeStrings(rows, bytes);
 }

@@ -172,8 +172,8 @@ constexpr std::array<WeightedDomain, 12> kRefererDomains = {{
 constexpr size_t kInventedDomains = 20000;
 constexpr size_t kHosts = 50000;
 
-template <size_t Size>
-std::string_view pick(const std::array<std::string_view, Size>& words, Random& random)
+template <size_t Size, typename Draws>
+std::string_view pick(const std::array<std::string_view, Size>& words, Draws& random)
 {
     return words[random.below(Size)];
 }
@@ -235,7 +235,7 @@ void appendIndexSegment(uint64_t index, std::string& out)
     appendDecimal(index, out);
 }
 
-void appendPath(Random& random, size_t segments, std::string& out)
+void appendPath(SmallDraws& random, size_t segments, std::string& out)
 {
     for (size_t i = 0; i < segments; ++i)
     {
@@ -260,7 +260,7 @@ void appendPath(Random& random, size_t segments, std::string& out)
     }
 }
 
-void appendQuery(Random& random, std::string& out)
+void appendQuery(SmallDraws& random, std::string& out)
 {
     const size_t pairs = 1 + random.below(5);
     for (size_t i = 0; i < pairs; ++i)
@@ -279,7 +279,7 @@ void appendQuery(Random& random, std::string& out)
     }
 }
 
-void appendCyrillicWords(Random& random, size_t words, std::string& out)
+void appendCyrillicWords(SmallDraws& random, size_t words, std::string& out)
 {
     for (size_t i = 0; i < words; ++i)
     {
@@ -316,7 +316,7 @@ HitsText::HitsText(uint64_t seed)
 
 void HitsText::appendUrl(uint64_t index, std::string& out) const
 {
-    Random random(mixSeed(seed_ ^ 0x55AA, index));
+    SmallDraws random(mixSeed(seed_ ^ 0x55AA, index));
     out += random.chance(0.15) ? "https://" : "http://";
     if (random.chance(0.4))
     {
@@ -333,7 +333,7 @@ void HitsText::appendUrl(uint64_t index, std::string& out) const
 
 void HitsText::appendHotCounterUrl(uint64_t index, std::string& out) const
 {
-    Random random(mixSeed(seed_ ^ 0x62, index));
+    SmallDraws random(mixSeed(seed_ ^ 0x62, index));
     out += "http://irr.ru/";
     out += pick(kLatinWords, random);
     appendPath(random, random.below(3), out);
@@ -346,7 +346,7 @@ void HitsText::appendHotCounterUrl(uint64_t index, std::string& out) const
 
 void HitsText::appendGoogleUrl(uint64_t index, std::string& out) const
 {
-    Random random(mixSeed(seed_ ^ 0x600613, index));
+    SmallDraws random(mixSeed(seed_ ^ 0x600613, index));
     out += random.chance(0.5) ? "http://www.google.ru/search?q="
                               : "https://googleads.g.doubleclick.net/pagead?id=";
     appendDecimal(index % 5000, out);
@@ -355,7 +355,7 @@ void HitsText::appendGoogleUrl(uint64_t index, std::string& out) const
 
 void HitsText::appendTitle(uint64_t index, std::string& out) const
 {
-    Random random(mixSeed(seed_ ^ 0x7171E, index));
+    SmallDraws random(mixSeed(seed_ ^ 0x7171E, index));
     appendCyrillicWords(random, 3 + random.below(5), out);
     out += " — ";
     out += hosts_.row(logUniformRank(random.unit(), kHosts));
@@ -363,14 +363,14 @@ void HitsText::appendTitle(uint64_t index, std::string& out) const
 
 void HitsText::appendGoogleTitle(uint64_t index, std::string& out) const
 {
-    Random random(mixSeed(seed_ ^ 0x6006, index));
+    SmallDraws random(mixSeed(seed_ ^ 0x6006, index));
     appendCyrillicWords(random, 1 + random.below(3), out);
     out += random.chance(0.5) ? " - Поиск в Google" : " — Google Chrome";
 }
 
 void HitsText::appendReferer(uint64_t index, double domain_unit, std::string& out) const
 {
-    Random random(mixSeed(seed_ ^ 0x4EFE4E4, index));
+    SmallDraws random(mixSeed(seed_ ^ 0x4EFE4E4, index));
     out += random.chance(0.1) ? "https://" : "http://";
     if (random.chance(0.3))
     {
@@ -405,7 +405,7 @@ void HitsText::appendReferer(uint64_t index, double domain_unit, std::string& ou
 
 void HitsText::appendSearchPhrase(uint64_t index, std::string& out) const
 {
-    Random random(mixSeed(seed_ ^ 0x5EA4C4, index));
+    SmallDraws random(mixSeed(seed_ ^ 0x5EA4C4, index));
     const double prefix = random.unit();
     if (prefix < 0.005)
     {
@@ -453,7 +453,7 @@ void HitsText::appendMobilePhoneModel(uint64_t index, std::string& out) const
     static constexpr std::array kPrefixes = {"GT-I"sv, "GT-P"sv,       "GT-S"sv, "N"sv,
                                              "A"sv,    "ONE TOUCH "sv, "LG-P"sv, "HTC "sv,
                                              "SM-G"sv, "LT"sv,         "MT"sv};
-    Random random(mixSeed(seed_ ^ 0x40B11E, index));
+    SmallDraws random(mixSeed(seed_ ^ 0x40B11E, index));
     out += pick(kPrefixes, random);
     appendDecimal(100 + random.below(9900), out);
     if (random.chance(0.3))

@@ -42,4 +42,44 @@ private:
     uint64_t state_;
 };
 
+/// A Random whose small draws (bounds up to 2^16, chances to 1/65536) take 16 bits each, four
+/// per 64-bit draw: a generated URL or title makes dozens of them.
+class SmallDraws
+{
+public:
+    explicit SmallDraws(uint64_t seed) : random_(seed) {}
+
+    /// Uniform in [0, bound); bound > 0.
+    uint64_t below(uint64_t bound)
+    {
+        return bound <= kSmallBound ? (next16() * bound) >> 16 : random_.below(bound);
+    }
+    bool chance(double probability)
+    {
+        return static_cast<double>(next16()) < probability * 0x1.0p16;
+    }
+    /// Uniform in [0, 1), from a whole draw.
+    double unit() { return random_.unit(); }
+
+private:
+    static constexpr uint64_t kSmallBound = 1 << 16;
+
+    uint64_t next16()
+    {
+        if (left_ == 0)
+        {
+            bits_ = random_.next();
+            left_ = 4;
+        }
+        --left_;
+        const uint64_t value = bits_ & 0xFFFF;
+        bits_ >>= 16;
+        return value;
+    }
+
+    Random random_;
+    uint64_t bits_ = 0;
+    int left_ = 0;
+};
+
 }  // namespace granary::datagen

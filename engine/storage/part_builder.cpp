@@ -1,6 +1,5 @@
 #include "engine/storage/part_builder.h"
 
-
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -152,6 +151,22 @@ void SortedRows::gather(size_t column, size_t begin, size_t end, Column& into) c
                               to[row] = sources[order[row].piece][order[row].row];
                           }
                       });
+}
+
+std::optional<ColumnView> SortedRows::inPlace(size_t column, size_t begin, size_t end) const
+{
+    if (!order_.empty() || begin == end)
+    {
+        return std::nullopt;
+    }
+    const size_t piece =
+        std::upper_bound(piece_starts_.begin(), piece_starts_.end(), begin) - piece_starts_.begin();
+    if (end > piece_starts_[piece])
+    {
+        return std::nullopt;
+    }
+    const size_t first = begin - piece_starts_[piece - 1];
+    return pieces_[piece - 1][column].slice(first, end - begin);
 }
 
 void SortedRows::gatherStrings(size_t column, size_t begin, size_t end, Column& into) const

@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "engine/columns/block.h"
@@ -28,6 +29,9 @@ public:
     /// Rows [begin, end) of column `column` in the part's order; replaces the rows of `into`
     /// (a column of that type) and reuses its buffers.
     void gather(size_t column, size_t begin, size_t end, Column& into) const;
+    /// Rows [begin, end) of column `column` as a view of the piece that holds them all in the
+    /// part's order, so that they need no copy; nullopt when there is none.
+    std::optional<ColumnView> inPlace(size_t column, size_t begin, size_t end) const;
 
 private:
     /// Unsorted rows only: calls visit(piece, first, count, at) for each run of rows [begin,

@@ -1,6 +1,5 @@
 #include "engine/storage/part_files.h"
 
-
 #include <algorithm>
 #include <cstring>
 #include <map>
@@ -195,23 +194,31 @@ std::vector<std::pair<std::string, FileRecord>> writeColumnFiles(
     Column* minimums, Column* maximums)
 {
     Column chunk(type);
+    // consume(view) gets each chunk of rows: the source rows themselves when they are in
+    // order in one piece, else gathered into `chunk`.
     auto for_each_chunk = [&](auto&& consume)
     {
         for (size_t begin = 0; begin < rows.rows(); begin += kWriteChunkRows)
         {
-            rows.gather(index, begin, std::min(rows.rows(), begin + kWriteChunkRows), chunk);
+            const size_t end = std::min(rows.rows(), begin + kWriteChunkRows);
+            std::optional<ColumnView> view = rows.inPlace(index, begin, end);
+            if (!view)
+            {
+                rows.gather(index, begin, end, chunk);
+                view = chunk.view();
+            }
             if (minimums != nullptr)
             {
-                computeGranuleBounds(chunk.view(), *minimums, *maximums);
+                computeGranuleBounds(*view, *minimums, *maximums);
             }
-            consume();
+            consume(*view);
         }
     };
     if (!isString(type))
     {
         const std::string name = columnFile(index, ".bin");
         ChecksummedFileWriter values(directory / name);
-        for_each_chunk([&] { values.append(fixedBytes(chunk.view())); });
+        for_each_chunk([&](const ColumnView& view) { values.append(fixedBytes(view)); });
         values.close();
         return {{name, {values.size(), values.checksum()}}};
     }
@@ -221,20 +228,21 @@ std::vector<std::pair<std::string, FileRecord>> writeColumnFiles(
     ChecksummedFileWriter offsets(directory / offsets_name);
     const uint64_t first_offset = 0;
     offsets.append({reinterpret_cast<const char*>(&first_offset), sizeof(first_offset)});
+    std::vector<uint64_t> file_offsets;
     for_each_chunk(
-        [&]
+        [&](const ColumnView& view)
         {
-            // The chunk's offsets start at 0; the file's continue from the chars before.
-            const size_t count = chunk.size();
-            uint64_t* chunk_offsets = chunk.mutableOffsets();
+            // The view's offsets start anywhere; the file's continue from the chars before.
+            const uint64_t first = view.offsets[0];
             const uint64_t base = chars.size();
-            for (size_t row = 1; row <= count; ++row)
+            file_offsets.resize(view.rows);
+            for (size_t row = 0; row < view.rows; ++row)
             {
-                chunk_offsets[row] += base;
+                file_offsets[row] = view.offsets[row + 1] - first + base;
             }
-            chars.append({chunk.mutableChars(), chunk_offsets[count] - base});
+            chars.append({view.chars + first, view.offsets[view.rows] - first});
             offsets.append(
-                {reinterpret_cast<const char*>(chunk_offsets + 1), count * sizeof(uint64_t)});
+                {reinterpret_cast<const char*>(file_offsets.data()), view.rows * sizeof(uint64_t)});
         });
     chars.close();
     offsets.close();
