@@ -1,5 +1,6 @@
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -173,9 +174,8 @@ public:
     void collectElements(Flush&& flush) const
     {
         using Mapped = std::remove_cvref_t<decltype(std::declval<const Cell&>().mapped())>;
-        // One slot past the batch: the unconditional copy of a cell after the batch filled.
-        std::array<Key, Batch + 1> keys;
-        std::array<Mapped, Batch + 1> mapped;
+        std::array<Key, Batch> keys;
+        std::array<Mapped, Batch> mapped;
         size_t count = 0;
         if (has_zero_)
         {
@@ -183,12 +183,21 @@ public:
             mapped[0] = zero_cell_.mapped();
             count = 1;
         }
-        for (const Cell *cell = cells_, *end = cells_ + grower_.capacity(); cell != end; ++cell)
+        const Cell* cell = cells_;
+        const Cell* const end = cells_ + grower_.capacity();
+        while (cell != end)
         {
-            keys[count] = cell->key();
-            mapped[count] = cell->mapped();
-            count += cell->isZero() ? 0 : 1;
-            if (count == Batch) [[unlikely]]
+            // Cells that fit the batch even if all are occupied; no test inside the loop, so
+            // the compiler has no reason to branch on occupancy.
+            const Cell* const run_end =
+                cell + std::min<size_t>(static_cast<size_t>(end - cell), Batch - count);
+            for (; cell != run_end; ++cell)
+            {
+                keys[count] = cell->key();
+                mapped[count] = cell->mapped();
+                count += static_cast<size_t>(!cell->isZero());
+            }
+            if (count == Batch)
             {
                 flush(keys.data(), mapped.data(), count);
                 count = 0;
