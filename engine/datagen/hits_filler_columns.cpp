@@ -151,44 +151,47 @@ constexpr bool fillerStringsFit()
 }
 static_assert(fillerStringsFit());
 
-/// Value ranges up to this wide take half a random draw per value.
+/// Value ranges up to this wide take 32 random bits per value.
 constexpr uint64_t kNarrowRange = 1 << 16;
 
+/// MurmurHash3's 32-bit finalizer: a bijection that mixes every input bit into every output bit.
+inline uint32_t mix32(uint32_t value)
+{
+    value ^= value >> 16;
+    value *= 0x85EBCA6BU;
+    value ^= value >> 13;
+    value *= 0xC2B2AE35U;
+    return value ^ (value >> 16);
+}
+
 /// Calls emit(row, low, index) for each row: `low` with probability low_share, else `index`
-/// uniform below `range`. A narrow range takes 32 random bits per value, 16 to decide
-/// low_share and 16 for the index, so one 64-bit draw gives two values (the draws were most of
-/// the filler columns' time); a wider one takes a draw per value, 53 bits to decide (integer
-/// compares, no conversion to double) and 32 for the index.
+/// uniform below `range`. A narrow range takes a 32-bit word per value, 16 bits to decide
+/// low_share and 16 for the index, each word a hash of the row number from a seed drawn from
+/// `random`: no state goes from row to row, so the loop vectorizes (the draws were most of
+/// the filler columns' time). A wider range takes a 64-bit draw per value, 53 bits to decide
+/// (integer compares, no conversion to double) and 32 for the index.
 template <typename Emit>
 void drawValues(double low_share, uint64_t range, size_t rows, Random& random, Emit emit)
 {
-    // A local copy: writes through a byte-wide pointer in emit could alias the member state.
-    Random stream = random;
     if (range <= kNarrowRange)
     {
+        const auto start = static_cast<uint32_t>(random.next());
         const auto low_bound = static_cast<uint32_t>(std::ceil(low_share * 0x1.0p16));
-        const auto emit_word = [&](size_t row, uint32_t word)
-        { emit(row, (word >> 16) < low_bound, ((word & 0xFFFFU) * range) >> 16); };
-        size_t row = 0;
-        for (; row + 1 < rows; row += 2)
-        {
-            const uint64_t bits = stream.next();
-            emit_word(row, static_cast<uint32_t>(bits >> 32));
-            emit_word(row + 1, static_cast<uint32_t>(bits));
-        }
-        if (row < rows)
-        {
-            emit_word(row, static_cast<uint32_t>(stream.next() >> 32));
-        }
-    }
-    else
-    {
-        const auto low_bound = static_cast<uint64_t>(std::ceil(low_share * 0x1.0p53));
+        const auto narrow_range = static_cast<uint32_t>(range);
         for (size_t row = 0; row < rows; ++row)
         {
-            const uint64_t bits = stream.next();
-            emit(row, (bits >> 11) < low_bound, ((bits & 0xFFFFFFFFULL) * range) >> 32);
+            const uint32_t word = mix32(start + static_cast<uint32_t>(row) * 0x9E3779B9U);
+            emit(row, (word >> 16) < low_bound, ((word & 0xFFFFU) * narrow_range) >> 16);
         }
+        return;
+    }
+    // A local copy: writes through a byte-wide pointer in emit could alias the member state.
+    Random stream = random;
+    const auto low_bound = static_cast<uint64_t>(std::ceil(low_share * 0x1.0p53));
+    for (size_t row = 0; row < rows; ++row)
+    {
+        const uint64_t bits = stream.next();
+        emit(row, (bits >> 11) < low_bound, ((bits & 0xFFFFFFFFULL) * range) >> 32);
     }
     random = stream;
 }

@@ -302,15 +302,16 @@ UserAttributes userAttributes(const HitsGenerator::Models& models, uint64_t seed
 }
 
 /// One row's sort key as unsigned codes in the table's order (CounterID, EventDate, UserID,
-/// EventTime, WatchID; signed values with the sign bit flipped), then its draw position, so
-/// that equal keys keep draw order and the sort is the same on any threads.
+/// EventTime, WatchID; signed values with the sign bit flipped), then its user's index, which
+/// the row's other columns need. Records that compare equal are equal, so the sorted order is
+/// the same whatever the sort algorithm and threads.
 struct KeyRecord
 {
     uint64_t counter_date;  ///< CounterID code << 32 | EventDate << 16.
     uint64_t user_id;
     uint64_t time_watch;  ///< EventTime << 32 | the high half of the WatchID code.
     uint32_t watch_low;
-    uint32_t position;  ///< Row of the group in draw order.
+    uint32_t user;
 
     bool operator<(const KeyRecord& other) const
     {
@@ -326,8 +327,7 @@ struct KeyRecord
         {
             return time_watch < other.time_watch;
         }
-        return watch_low != other.watch_low ? watch_low < other.watch_low
-                                            : position < other.position;
+        return watch_low != other.watch_low ? watch_low < other.watch_low : user < other.user;
     }
 };
 
@@ -340,8 +340,6 @@ struct HitsGenerator::SortedKeys
 {
     size_t first_chunk;
     std::vector<KeyRecord> rows;
-    /// The user index of each row of the group, by draw position.
-    std::vector<uint64_t> users;
 };
 
 namespace
@@ -378,6 +376,12 @@ void copyStrings(const StringColumn& strings, Column& column)
 HitsGenerator::HitsGenerator(uint64_t rows, uint64_t seed)
     : rows_(rows), seed_(seed), models_(std::make_unique<const Models>(rows, seed))
 {
+    // Sort records keep user indices in 32 bits: enough for about 20 billion rows.
+    if (models_->users.tailStart() + models_->users.tailSize() > UINT32_MAX)
+    {
+        throw Exception(ErrorCode::kBadArguments,
+                        "hits tables of " + std::to_string(rows) + " rows are not supported");
+    }
 }
 
 HitsGenerator::~HitsGenerator() = default;
@@ -399,7 +403,6 @@ std::shared_ptr<const HitsGenerator::SortedKeys> HitsGenerator::sortGroup(size_t
     const uint64_t first_row = keys->first_chunk * kChunkRows;
     const size_t rows = std::min<uint64_t>(rows_, last_chunk * kChunkRows) - first_row;
     keys->rows.resize(rows);
-    keys->users.resize(rows);
     // Each chunk draws the keys of its rows in draw order from its own streams.
     tbb::parallel_for(
         keys->first_chunk, last_chunk,
@@ -430,13 +433,12 @@ std::shared_ptr<const HitsGenerator::SortedKeys> HitsGenerator::sortGroup(size_t
                 const auto event_time = static_cast<uint32_t>(day * 86400 + second_of_day -
                                                               targets::kMoscowOffsetSeconds);
                 const uint64_t watch_code = ((watch_random.next() >> 2) | (1ULL << 62)) ^ kSign64;
-                keys->users[position] = user;
                 keys->rows[position] = {
                     (static_cast<uint64_t>(static_cast<uint32_t>(counter) ^ kSign32) << 32) |
                         (static_cast<uint64_t>(day) << 16),
                     static_cast<uint64_t>(user_id) ^ kSign64,
                     (static_cast<uint64_t>(event_time) << 32) | (watch_code >> 32),
-                    static_cast<uint32_t>(watch_code), static_cast<uint32_t>(position)};
+                    static_cast<uint32_t>(watch_code), static_cast<uint32_t>(user)};
             }
         });
     tbb::parallel_sort(keys->rows.begin(), keys->rows.end());
@@ -545,7 +547,7 @@ Block HitsGenerator::generateChunk(size_t chunk_index, const SortedKeys& keys) c
     {
         // The keys, drawn by sortGroup.
         const KeyRecord& key = sorted_keys[row];
-        const uint64_t user = keys.users[key.position];
+        const uint64_t user = key.user;
         if (user != previous_user)
         {
             attributes = userAttributes(models, seed_, user);
