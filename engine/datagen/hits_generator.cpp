@@ -359,7 +359,7 @@ int64_t hashText(std::string_view text)
 /// The text of the row being appended to `strings` (not yet finished).
 std::string_view pendingRow(StringColumn& strings, size_t row_start)
 {
-    return std::string_view(strings.chars()).substr(row_start);
+    return std::string_view(strings.chars().data() + row_start, strings.bytes() - row_start);
 }
 
 /// Texts are built in place in one growing buffer per column, then copied over in bulk: no
@@ -599,7 +599,7 @@ Block HitsGenerator::generateChunk(size_t chunk_index, const SortedKeys& keys) c
         traffic_sources[row] = static_cast<int16_t>(models.traffic_sources.sample(engine_random));
 
         // URL and Title.
-        std::string& url_text = url_column.chars();
+        TextBuffer& url_text = url_column.chars();
         const size_t url_start = url_text.size();
         bool google_url = false;
         int64_t url_hash = 0;

@@ -1,5 +1,6 @@
 #include "engine/datagen/hits_text.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstring>
@@ -15,7 +16,35 @@ namespace
 
 using namespace std::string_view_literals;
 
-constexpr std::array kCyrillicWords = {
+/// Words in TextBuffer::kShortCopy-byte slots, so that each is appended as one fixed-size
+/// copy (TextBuffer::appendShort).
+template <size_t Size>
+struct PaddedWords
+{
+    std::array<std::array<char, TextBuffer::kShortCopy>, Size> slots{};
+    std::array<uint8_t, Size> sizes{};
+
+    static constexpr size_t size() { return Size; }
+    std::string_view operator[](size_t index) const { return {slots[index].data(), sizes[index]}; }
+};
+
+template <size_t Size>
+constexpr PaddedWords<Size> padded(const std::array<std::string_view, Size>& words)
+{
+    PaddedWords<Size> result;
+    for (size_t index = 0; index < Size; ++index)
+    {
+        if (words[index].size() > TextBuffer::kShortCopy)
+        {
+            throw "a word longer than its slot";  // Fails the constant evaluation.
+        }
+        std::copy(words[index].begin(), words[index].end(), result.slots[index].begin());
+        result.sizes[index] = static_cast<uint8_t>(words[index].size());
+    }
+    return result;
+}
+
+constexpr auto kCyrillicWords = padded(std::array{
     "купить"sv,
     "смотреть"sv,
     "онлайн"sv,
@@ -130,9 +159,9 @@ constexpr std::array kCyrillicWords = {
     "руками"sv,
     "инструкция"sv,
     "отзыв"sv,
-};
+});
 
-constexpr std::array kLatinWords = {
+constexpr auto kLatinWords = padded(std::array{
     "news"sv,    "catalog"sv, "products"sv, "item"sv,    "page"sv,     "view"sv,    "search"sv,
     "list"sv,    "forum"sv,   "topic"sv,    "thread"sv,  "user"sv,     "profile"sv, "photo"sv,
     "video"sv,   "music"sv,   "games"sv,    "auto"sv,    "realty"sv,   "job"sv,     "blog"sv,
@@ -140,14 +169,15 @@ constexpr std::array kLatinWords = {
     "detail"sv,  "index"sv,   "main"sv,     "region"sv,  "city"sv,     "moscow"sv,  "spb"sv,
     "weather"sv, "films"sv,   "serial"sv,   "online"sv,  "download"sv, "free"sv,    "mobile"sv,
     "galaxy"sv,  "table"sv,   "sale"sv,     "price"sv,   "review"sv,   "help"sv,    "about"sv,
-};
+});
 
-constexpr std::array kTopLevelDomains = {".ru"sv, ".ru"sv,   ".ru"sv, ".com"sv, ".net"sv, ".org"sv,
-                                         ".su"sv, ".info"sv, ".ua"sv, ".by"sv,  ".kz"sv};
+constexpr auto kTopLevelDomains =
+    padded(std::array{".ru"sv, ".ru"sv, ".ru"sv, ".com"sv, ".net"sv, ".org"sv, ".su"sv, ".info"sv,
+                      ".ua"sv, ".by"sv, ".kz"sv});
 
-constexpr std::array kQueryKeys = {"id"sv,  "page"sv, "utm_source"sv, "utm_campaign"sv,
-                                   "ref"sv, "from"sv, "sort"sv,       "p"sv,
-                                   "q"sv,   "city"sv, "type"sv};
+constexpr auto kQueryKeys =
+    padded(std::array{"id"sv, "page"sv, "utm_source"sv, "utm_campaign"sv, "ref"sv, "from"sv,
+                      "sort"sv, "p"sv, "q"sv, "city"sv, "type"sv});
 
 /// Referer domains with their weights among non-empty referers; the rest go to invented ones.
 struct WeightedDomain
@@ -173,20 +203,23 @@ constexpr size_t kInventedDomains = 20000;
 constexpr size_t kHosts = 50000;
 
 template <size_t Size, typename Draws>
-std::string_view pick(const std::array<std::string_view, Size>& words, Draws& random)
+std::string_view pick(const PaddedWords<Size>& words, Draws& random)
 {
     return words[random.below(Size)];
 }
 
-void appendDecimal(uint64_t value, std::string& out)
+void appendDecimal(uint64_t value, TextBuffer& out)
 {
     // Two digits per division: URLs and referers are full of 6- to 8-digit numbers.
     static constexpr char kPairs[] =
         "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
         "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
         "8081828384858687888990919293949596979899";
-    char digits[24];
-    char* first = std::end(digits);
+    // The digits are written backwards to end at byte 24; the slack after them lets
+    // appendShort copy one fixed-size block.
+    char digits[24 + TextBuffer::kShortCopy];
+    char* const last = digits + 24;
+    char* first = last;
     while (value >= 10)
     {
         const uint64_t pair = value % 100;
@@ -194,15 +227,15 @@ void appendDecimal(uint64_t value, std::string& out)
         first -= 2;
         std::memcpy(first, kPairs + 2 * pair, 2);
     }
-    if (value != 0 || first == std::end(digits))
+    if (value != 0 || first == last)
     {
         *--first = static_cast<char>('0' + value);
     }
-    out.append(first, std::end(digits));
+    out.appendShort({first, static_cast<size_t>(last - first)});
 }
 
 /// An invented host name for a host rank: two Latin syllable groups and a top-level domain.
-void appendHostName(uint64_t seed, uint64_t rank, std::string& out)
+void appendHostName(uint64_t seed, uint64_t rank, TextBuffer& out)
 {
     static constexpr std::string_view kSyllables = "kamolirutesanivodepazybu";
     Random random(mixSeed(seed, rank));
@@ -212,13 +245,13 @@ void appendHostName(uint64_t seed, uint64_t rank, std::string& out)
     {
         name[i] = kSyllables[random.below(kSyllables.size())];
     }
-    out.append(name, letters);
+    out += std::string_view(name, letters);
     if (random.chance(0.2))
     {
         out += '-';
-        out += pick(kLatinWords, random);
+        out.appendShort(pick(kLatinWords, random));
     }
-    out += pick(kTopLevelDomains, random);
+    out.appendShort(pick(kTopLevelDomains, random));
 }
 
 /// Zipf-like rank in [0, size) from a uniform unit: rank = size^unit - 1 gives P(rank) ~ 1/rank.
@@ -229,13 +262,13 @@ uint64_t logUniformRank(double unit, size_t size)
 }
 
 /// A path segment spelling the index, so that distinct indices give distinct strings.
-void appendIndexSegment(uint64_t index, std::string& out)
+void appendIndexSegment(uint64_t index, TextBuffer& out)
 {
     out += "/id";
     appendDecimal(index, out);
 }
 
-void appendPath(SmallDraws& random, size_t segments, std::string& out)
+void appendPath(SmallDraws& random, size_t segments, TextBuffer& out)
 {
     for (size_t i = 0; i < segments; ++i)
     {
@@ -246,11 +279,11 @@ void appendPath(SmallDraws& random, size_t segments, std::string& out)
         }
         else
         {
-            out += pick(kLatinWords, random);
+            out.appendShort(pick(kLatinWords, random));
             if (random.chance(0.3))
             {
                 out += '_';
-                out += pick(kLatinWords, random);
+                out.appendShort(pick(kLatinWords, random));
             }
         }
     }
@@ -260,13 +293,13 @@ void appendPath(SmallDraws& random, size_t segments, std::string& out)
     }
 }
 
-void appendQuery(SmallDraws& random, std::string& out)
+void appendQuery(SmallDraws& random, TextBuffer& out)
 {
     const size_t pairs = 1 + random.below(5);
     for (size_t i = 0; i < pairs; ++i)
     {
         out += i == 0 ? '?' : '&';
-        out += pick(kQueryKeys, random);
+        out.appendShort(pick(kQueryKeys, random));
         out += '=';
         if (random.chance(0.5))
         {
@@ -274,12 +307,12 @@ void appendQuery(SmallDraws& random, std::string& out)
         }
         else
         {
-            out += pick(kLatinWords, random);
+            out.appendShort(pick(kLatinWords, random));
         }
     }
 }
 
-void appendCyrillicWords(SmallDraws& random, size_t words, std::string& out)
+void appendCyrillicWords(SmallDraws& random, size_t words, TextBuffer& out)
 {
     for (size_t i = 0; i < words; ++i)
     {
@@ -287,7 +320,7 @@ void appendCyrillicWords(SmallDraws& random, size_t words, std::string& out)
         {
             out += ' ';
         }
-        out += pick(kCyrillicWords, random);
+        out.appendShort(pick(kCyrillicWords, random));
     }
 }
 
@@ -295,12 +328,10 @@ void appendCyrillicWords(SmallDraws& random, size_t words, std::string& out)
 StringColumn hostNames(uint64_t seed, size_t count)
 {
     StringColumn names;
-    std::string name;
     for (size_t rank = 0; rank < count; ++rank)
     {
-        name.clear();
-        appendHostName(seed, rank, name);
-        names.append(name);
+        appendHostName(seed, rank, names.chars());
+        names.finishRow();
     }
     return names;
 }
@@ -314,7 +345,7 @@ HitsText::HitsText(uint64_t seed)
 {
 }
 
-void HitsText::appendUrl(uint64_t index, std::string& out) const
+void HitsText::appendUrl(uint64_t index, TextBuffer& out) const
 {
     SmallDraws random(mixSeed(seed_ ^ 0x55AA, index));
     out += random.chance(0.15) ? "https://" : "http://";
@@ -322,7 +353,7 @@ void HitsText::appendUrl(uint64_t index, std::string& out) const
     {
         out += "www.";
     }
-    out += hosts_.row(logUniformRank(random.unit(), kHosts));
+    out.appendShort(hosts_.row(logUniformRank(random.unit(), kHosts)));
     appendPath(random, 2 + random.below(4), out);
     appendIndexSegment(index, out);
     if (random.chance(0.85))
@@ -331,11 +362,11 @@ void HitsText::appendUrl(uint64_t index, std::string& out) const
     }
 }
 
-void HitsText::appendHotCounterUrl(uint64_t index, std::string& out) const
+void HitsText::appendHotCounterUrl(uint64_t index, TextBuffer& out) const
 {
     SmallDraws random(mixSeed(seed_ ^ 0x62, index));
     out += "http://irr.ru/";
-    out += pick(kLatinWords, random);
+    out.appendShort(pick(kLatinWords, random));
     appendPath(random, random.below(3), out);
     if (index > 0)
     {
@@ -344,7 +375,7 @@ void HitsText::appendHotCounterUrl(uint64_t index, std::string& out) const
     }
 }
 
-void HitsText::appendGoogleUrl(uint64_t index, std::string& out) const
+void HitsText::appendGoogleUrl(uint64_t index, TextBuffer& out) const
 {
     SmallDraws random(mixSeed(seed_ ^ 0x600613, index));
     out += random.chance(0.5) ? "http://www.google.ru/search?q="
@@ -353,22 +384,22 @@ void HitsText::appendGoogleUrl(uint64_t index, std::string& out) const
     appendPath(random, random.below(2), out);
 }
 
-void HitsText::appendTitle(uint64_t index, std::string& out) const
+void HitsText::appendTitle(uint64_t index, TextBuffer& out) const
 {
     SmallDraws random(mixSeed(seed_ ^ 0x7171E, index));
     appendCyrillicWords(random, 3 + random.below(5), out);
     out += " — ";
-    out += hosts_.row(logUniformRank(random.unit(), kHosts));
+    out.appendShort(hosts_.row(logUniformRank(random.unit(), kHosts)));
 }
 
-void HitsText::appendGoogleTitle(uint64_t index, std::string& out) const
+void HitsText::appendGoogleTitle(uint64_t index, TextBuffer& out) const
 {
     SmallDraws random(mixSeed(seed_ ^ 0x6006, index));
     appendCyrillicWords(random, 1 + random.below(3), out);
     out += random.chance(0.5) ? " - Поиск в Google" : " — Google Chrome";
 }
 
-void HitsText::appendReferer(uint64_t index, double domain_unit, std::string& out) const
+void HitsText::appendReferer(uint64_t index, double domain_unit, TextBuffer& out) const
 {
     SmallDraws random(mixSeed(seed_ ^ 0x4EFE4E4, index));
     out += random.chance(0.1) ? "https://" : "http://";
@@ -389,7 +420,7 @@ void HitsText::appendReferer(uint64_t index, double domain_unit, std::string& ou
     if (domain_unit >= known_total)
     {
         const double unit = (domain_unit - known_total) / (1 - known_total);
-        out += referer_hosts_.row(logUniformRank(unit, kInventedDomains));
+        out.appendShort(referer_hosts_.row(logUniformRank(unit, kInventedDomains)));
     }
     if (random.chance(0.03))
     {
@@ -403,7 +434,7 @@ void HitsText::appendReferer(uint64_t index, double domain_unit, std::string& ou
     }
 }
 
-void HitsText::appendSearchPhrase(uint64_t index, std::string& out) const
+void HitsText::appendSearchPhrase(uint64_t index, TextBuffer& out) const
 {
     SmallDraws random(mixSeed(seed_ ^ 0x5EA4C4, index));
     const double prefix = random.unit();
@@ -423,7 +454,7 @@ void HitsText::appendSearchPhrase(uint64_t index, std::string& out) const
         const uint64_t digit =
             (rest % kCyrillicWords.size() + mixSeed(seed_, position) % kCyrillicWords.size()) %
             kCyrillicWords.size();
-        out += kCyrillicWords[digit];
+        out.appendShort(kCyrillicWords[digit]);
         rest /= kCyrillicWords.size();
         if (rest == 0)
         {
@@ -434,11 +465,11 @@ void HitsText::appendSearchPhrase(uint64_t index, std::string& out) const
     if (random.chance(0.1))
     {
         out += ' ';
-        out += pick(kLatinWords, random);
+        out.appendShort(pick(kLatinWords, random));
     }
 }
 
-void HitsText::appendMobilePhoneModel(uint64_t index, std::string& out) const
+void HitsText::appendMobilePhoneModel(uint64_t index, TextBuffer& out) const
 {
     if (index == 0)
     {
@@ -450,11 +481,11 @@ void HitsText::appendMobilePhoneModel(uint64_t index, std::string& out) const
         out += "iPhone";
         return;
     }
-    static constexpr std::array kPrefixes = {"GT-I"sv, "GT-P"sv,       "GT-S"sv, "N"sv,
-                                             "A"sv,    "ONE TOUCH "sv, "LG-P"sv, "HTC "sv,
-                                             "SM-G"sv, "LT"sv,         "MT"sv};
+    static constexpr auto kPrefixes =
+        padded(std::array{"GT-I"sv, "GT-P"sv, "GT-S"sv, "N"sv, "A"sv, "ONE TOUCH "sv, "LG-P"sv,
+                          "HTC "sv, "SM-G"sv, "LT"sv, "MT"sv});
     SmallDraws random(mixSeed(seed_ ^ 0x40B11E, index));
-    out += pick(kPrefixes, random);
+    out.appendShort(pick(kPrefixes, random));
     appendDecimal(100 + random.below(9900), out);
     if (random.chance(0.3))
     {

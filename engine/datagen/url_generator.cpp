@@ -372,10 +372,12 @@ StringColumn generateUrlColumn(UrlGenerator& generator, size_t target_bytes)
     constexpr size_t kLastUrlSlack = 4096;
     StringColumn column;
     column.reserve(target_bytes / kReserveBytesPerUrl, target_bytes + kLastUrlSlack);
+    std::string url;
     while (column.bytes() < target_bytes)
     {
-        generator.appendUrl(column.chars());
-        column.finishRow();
+        url.clear();
+        generator.appendUrl(url);
+        column.append(url);
     }
     return column;
 }
