@@ -1,7 +1,9 @@
 #include "engine/aggregation/aggregator.h"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
+#include <cstring>
 #include <memory>
 
 #include "engine/aggregation/aggregate_function_factory.h"
@@ -96,16 +98,71 @@ void appendKeys(const typename Method::Key* batch, size_t count, std::vector<Col
     }
 }
 
-/// Builds a fragment of the result from the groups of one table (or bucket, or key range).
-template <typename Method, typename Table>
-Block finalizeGroups(Table& table, const Plan& plan)
+/// Calls on_batch(keys, states, count) for the groups of `table`, up to kFinalizeBatchGroups
+/// at a time.
+template <typename Method, typename Table, typename OnBatch>
+void forEachGroupBatch(Table& table, OnBatch&& on_batch)
 {
-    Block fragment = emptyResult(plan);
+    if constexpr (requires {
+                      table.template collectElements<kFinalizeBatchGroups>(
+                          [](auto*, StatePointer*, size_t) {});
+                  })
+    {
+        table.template collectElements<kFinalizeBatchGroups>(on_batch);
+    }
+    else
+    {
+        std::array<typename Method::Key, kFinalizeBatchGroups> keys;
+        std::array<StatePointer, kFinalizeBatchGroups> states;
+        size_t count = 0;
+        forEachGroup(table,
+                     [&](const auto& key, StatePointer state)
+                     {
+                         keys[count] = key;
+                         states[count] = state;
+                         if (++count == kFinalizeBatchGroups)
+                         {
+                             on_batch(keys.data(), states.data(), count);
+                             count = 0;
+                         }
+                     });
+        if (count > 0)
+        {
+            on_batch(keys.data(), states.data(), count);
+        }
+    }
+}
+
+std::vector<Column> emptyKeys(const Plan& plan)
+{
     std::vector<Column> keys;
     for (TypeId type : plan.key_types)
     {
         keys.emplace_back(type);
     }
+    return keys;
+}
+
+/// Appends a batch of groups: their keys to `keys`, their results after the key columns of
+/// `fragment`.
+template <typename Method>
+void appendGroups(const typename Method::Key* batch_keys, StatePointer* states, size_t count,
+                  const Plan& plan, std::vector<Column>& keys, Block& fragment)
+{
+    for (size_t i = 0; i < count; ++i)
+    {
+        __builtin_prefetch(states[i]);
+    }
+    appendKeys<Method>(batch_keys, count, keys);
+    appendResults(*plan.layout, states, count, fragment, keys.size());
+}
+
+/// Builds a fragment of the result from the groups of one table (or bucket, or key range).
+template <typename Method, typename Table>
+Block finalizeGroups(Table& table, const Plan& plan)
+{
+    Block fragment = emptyResult(plan);
+    std::vector<Column> keys = emptyKeys(plan);
     // Appending millions of values one by one would regrow every column many times.
     if constexpr (requires { table.size(); })
     {
@@ -119,46 +176,45 @@ Block finalizeGroups(Table& table, const Plan& plan)
             entry.column.reserve(groups);
         }
     }
-    if constexpr (requires {
-                      table.template collectElements<kFinalizeBatchGroups>(
-                          [](auto*, StatePointer*, size_t) {});
-                  })
-    {
-        table.template collectElements<kFinalizeBatchGroups>(
-            [&](const auto* batch_keys, StatePointer* states, size_t count)
-            {
-                for (size_t i = 0; i < count; ++i)
-                {
-                    __builtin_prefetch(states[i]);
-                }
-                appendKeys<Method>(batch_keys, count, keys);
-                appendResults(*plan.layout, states, count, fragment, keys.size());
-            });
-    }
-    else
-    {
-        std::vector<char*> states;
-        states.reserve(kFinalizeBatchGroups);
-        forEachGroup(table,
-                     [&](const auto& key, StatePointer state)
-                     {
-                         appendKeys<Method>(&key, 1, keys);
-                         __builtin_prefetch(state);
-                         states.push_back(state);
-                         if (states.size() == kFinalizeBatchGroups)
-                         {
-                             appendResults(*plan.layout, states.data(), states.size(), fragment,
-                                           keys.size());
-                             states.clear();
-                         }
-                     });
-        appendResults(*plan.layout, states.data(), states.size(), fragment, keys.size());
-    }
+    forEachGroupBatch<Method>(
+        table, [&](const auto* batch_keys, StatePointer* states, size_t count)
+        { appendGroups<Method>(batch_keys, states, count, plan, keys, fragment); });
     for (size_t k = 0; k < keys.size(); ++k)
     {
         fragment.columns[k].column = std::move(keys[k]);
     }
     return fragment;
+}
+
+bool allFixedWidth(const Block& block)
+{
+    return std::none_of(block.columns.begin(), block.columns.end(),
+                        [](const Block::Entry& entry) { return isString(entry.column.type()); });
+}
+
+/// Writes the groups of `table` to rows [row, row + table.size()) of `result`, whose columns
+/// are fixed-width and already sized, through a batch-sized scratch fragment that stays in
+/// cache: no fragment of the table's size to allocate, fault in and copy again.
+template <typename Method, typename Table>
+void finalizeGroupsInto(Table& table, const Plan& plan, Block& result, size_t row)
+{
+    Block scratch = emptyResult(plan);
+    std::vector<Column> keys = emptyKeys(plan);
+    forEachGroupBatch<Method>(
+        table,
+        [&](const auto* batch_keys, StatePointer* states, size_t count)
+        {
+            appendGroups<Method>(batch_keys, states, count, plan, keys, scratch);
+            for (size_t c = 0; c < result.columns.size(); ++c)
+            {
+                Column& batch = c < keys.size() ? keys[c] : scratch.columns[c].column;
+                const size_t width = fixedWidth(batch.type());
+                std::memcpy(result.columns[c].column.mutableData<char>() + row * width,
+                            batch.view().data, count * width);
+                batch.clear();
+            }
+            row += count;
+        });
 }
 
 /// Runs the partial phase: `workers` tasks, each with a partial of its own, take morsels from
@@ -378,6 +434,27 @@ Block aggregateByKey(const Plan& plan, const AggregationSettings& settings, Quer
     std::vector<Block> fragments;
     if constexpr (Method::kHasTwoLevel)
     {
+        Block in_place = emptyResult(plan);
+        if (two_level_result && allFixedWidth(in_place))
+        {
+            // Each bucket writes its groups at its own rows of the result.
+            auto& table = target.twoLevel();
+            std::vector<size_t> first_row(kMergeBuckets + 1, 0);
+            for (size_t bucket = 0; bucket < kMergeBuckets; ++bucket)
+            {
+                first_row[bucket + 1] = first_row[bucket] + table.bucket(bucket).size();
+            }
+            for (Block::Entry& entry : in_place.columns)
+            {
+                entry.column.resizeFixedUninitialized(first_row.back());
+            }
+            context.runTasks(finalize, kMergeBuckets,
+                             [&](size_t bucket, TaskTimer&) {
+                                 finalizeGroupsInto<Method>(table.bucket(bucket), plan, in_place,
+                                                            first_row[bucket]);
+                             });
+            return in_place;
+        }
         if (two_level_result)
         {
             fragments.resize(kMergeBuckets);

@@ -63,6 +63,9 @@ public:
     /// Sets the row count of a fixed-width column, zero-filling new rows; for bulk writes
     /// through mutableData().
     void resizeFixed(size_t rows) { resizeZeroed(bytes_, rows * width()); }
+    /// Sets the row count of a fixed-width column leaving new rows unwritten, for writers that
+    /// fill every row (zeroing them first would touch the memory twice).
+    void resizeFixedUninitialized(size_t rows) { bytes_.resize(rows * width()); }
 
     /// Sets a String column to `rows` rows over `chars_bytes` bytes, for bulk writes through
     /// mutableChars() and mutableOffsets() (rows + 1 offsets, the first one 0).
