@@ -187,67 +187,171 @@ void verifyChecksum(const std::filesystem::path& file, const MappedFile& mapped,
 /// reused, and whole granules keep the bounds appendable chunk by chunk.
 constexpr size_t kWriteChunkRows = 2 * Part::kGranuleRows;
 
-/// Writes column `index` of the rows in its files, appending the granule bounds to `minimums`
-/// and `maximums` when they are given (a sort-key column). Returns the files written.
-std::vector<std::pair<std::string, FileRecord>> writeColumnFiles(
-    const SortedRows& rows, size_t index, TypeId type, const std::filesystem::path& directory,
-    Column* minimums, Column* maximums)
+/// The files of one column of a part being written, fed the column's rows in the part's order
+/// as consecutive views; appends the granule bounds of each view (whole granules but for the
+/// last view) to `minimums` and `maximums` when they are given (a sort-key column).
+class ColumnFileWriter
 {
-    Column chunk(type);
-    // consume(view) gets each chunk of rows: the source rows themselves when they are in
-    // order in one piece, else gathered into `chunk`.
-    auto for_each_chunk = [&](auto&& consume)
+public:
+    ColumnFileWriter(const std::filesystem::path& directory, size_t index, TypeId type,
+                     Column* minimums, Column* maximums)
+        : minimums_(minimums), maximums_(maximums)
     {
-        for (size_t begin = 0; begin < rows.rows(); begin += kWriteChunkRows)
+        if (!isString(type))
         {
-            const size_t end = std::min(rows.rows(), begin + kWriteChunkRows);
-            std::optional<ColumnView> view = rows.inPlace(index, begin, end);
-            if (!view)
-            {
-                rows.gather(index, begin, end, chunk);
-                view = chunk.view();
-            }
-            if (minimums != nullptr)
-            {
-                computeGranuleBounds(*view, *minimums, *maximums);
-            }
-            consume(*view);
+            names_ = {columnFile(index, ".bin")};
+            files_.emplace_back(std::make_unique<ChecksummedFileWriter>(directory / names_[0]));
+            return;
         }
-    };
-    if (!isString(type))
-    {
-        const std::string name = columnFile(index, ".bin");
-        ChecksummedFileWriter values(directory / name);
-        for_each_chunk([&](const ColumnView& view) { values.append(fixedBytes(view)); });
-        values.close();
-        return {{name, {values.size(), values.checksum()}}};
-    }
-    const std::string chars_name = columnFile(index, ".chars");
-    const std::string offsets_name = columnFile(index, ".offsets");
-    ChecksummedFileWriter chars(directory / chars_name);
-    ChecksummedFileWriter offsets(directory / offsets_name);
-    const uint64_t first_offset = 0;
-    offsets.append({reinterpret_cast<const char*>(&first_offset), sizeof(first_offset)});
-    std::vector<uint64_t> file_offsets;
-    for_each_chunk(
-        [&](const ColumnView& view)
+        names_ = {columnFile(index, ".chars"), columnFile(index, ".offsets")};
+        for (const std::string& name : names_)
         {
-            // The view's offsets start anywhere; the file's continue from the chars before.
-            const uint64_t first = view.offsets[0];
-            const uint64_t base = chars.size();
-            file_offsets.resize(view.rows);
-            for (size_t row = 0; row < view.rows; ++row)
+            files_.emplace_back(std::make_unique<ChecksummedFileWriter>(directory / name));
+        }
+        const uint64_t first_offset = 0;
+        files_[1]->append({reinterpret_cast<const char*>(&first_offset), sizeof(first_offset)});
+    }
+
+    void append(const ColumnView& view)
+    {
+        if (minimums_ != nullptr)
+        {
+            computeGranuleBounds(view, *minimums_, *maximums_);
+        }
+        if (!isString(view.type))
+        {
+            files_[0]->append(fixedBytes(view));
+            return;
+        }
+        // The view's offsets start anywhere; the file's continue from the chars before.
+        ChecksummedFileWriter& chars = *files_[0];
+        const uint64_t first = view.offsets[0];
+        const uint64_t base = chars.size();
+        file_offsets_.resize(view.rows);
+        for (size_t row = 0; row < view.rows; ++row)
+        {
+            file_offsets_[row] = view.offsets[row + 1] - first + base;
+        }
+        chars.append({view.chars + first, view.offsets[view.rows] - first});
+        files_[1]->append(
+            {reinterpret_cast<const char*>(file_offsets_.data()), view.rows * sizeof(uint64_t)});
+    }
+
+    /// Closes the files; returns their names and records.
+    std::vector<std::pair<std::string, FileRecord>> close()
+    {
+        std::vector<std::pair<std::string, FileRecord>> written;
+        for (size_t file = 0; file < files_.size(); ++file)
+        {
+            files_[file]->close();
+            written.push_back({names_[file], {files_[file]->size(), files_[file]->checksum()}});
+        }
+        return written;
+    }
+
+private:
+    std::vector<std::string> names_;
+    std::vector<std::unique_ptr<ChecksummedFileWriter>> files_;
+    std::vector<uint64_t> file_offsets_;
+    Column* minimums_;
+    Column* maximums_;
+};
+
+}  // namespace
+
+/// The files of a part being written: one writer per column and the granule bounds of the
+/// sort-key columns; finish() writes the marks and the metadata, all durably.
+class PartFilesWriter
+{
+public:
+    PartFilesWriter(const TableSchema& schema, const std::filesystem::path& directory)
+        : directory_(directory), key_columns_(schema.sortKeyColumns())
+    {
+        std::vector<std::optional<size_t>> key_of_column(schema.columns.size());
+        for (size_t key = 0; key < key_columns_.size(); ++key)
+        {
+            key_of_column[key_columns_[key]] = key;
+            granule_min_.emplace_back(schema.columns[key_columns_[key]].type);
+            granule_max_.emplace_back(schema.columns[key_columns_[key]].type);
+        }
+        for (size_t index = 0; index < schema.columns.size(); ++index)
+        {
+            const std::optional<size_t> key = key_of_column[index];
+            columns_.push_back(std::make_unique<ColumnFileWriter>(
+                directory, index, schema.columns[index].type, key ? &granule_min_[*key] : nullptr,
+                key ? &granule_max_[*key] : nullptr));
+        }
+    }
+
+    ColumnFileWriter& column(size_t index) { return *columns_[index]; }
+
+    void finish(size_t rows)
+    {
+        nlohmann::json files = nlohmann::json::object();
+        auto record = [&](const std::string& name, const FileRecord& file) {
+            files[name] = {{"size", file.size}, {"checksum", file.checksum}};
+        };
+        for (const std::unique_ptr<ColumnFileWriter>& column : columns_)
+        {
+            for (const auto& [name, file] : column->close())
             {
-                file_offsets[row] = view.offsets[row + 1] - first + base;
+                record(name, file);
             }
-            chars.append({view.chars + first, view.offsets[view.rows] - first});
-            offsets.append(
-                {reinterpret_cast<const char*>(file_offsets.data()), view.rows * sizeof(uint64_t)});
-        });
-    chars.close();
-    offsets.close();
-    return {{chars_name, {chars.size(), chars.checksum()}},
-            {offsets_name, {offsets.size(), offsets.checksum()}}};
+        }
+        for (size_t key = 0; key < key_columns_.size(); ++key)
+        {
+            ChecksummedFileWriter marks(directory_ / marksFile(key));
+            for (const Column* bounds : {&granule_min_[key], &granule_max_[key]})
+            {
+                const ColumnView view = bounds->view();
+                if (isString(view.type))
+                {
+                    marks.append(offsetBytes(view));
+                    marks.append(charBytes(view));
+                }
+                else
+                {
+                    marks.append(fixedBytes(view));
+                }
+            }
+            marks.close();
+            record(marksFile(key), {marks.size(), marks.checksum()});
+        }
+        // All files were written before the first fsync, so the disk worked on them while
+        // the next ones were written.
+        for (const auto& [name, file] : files.items())
+        {
+            syncFile(directory_ / name);
+        }
+        const nlohmann::json metadata = {
+            {"format_version", kFormatVersion}, {"rows", rows}, {"files", files}};
+        const std::string text = metadata.dump(1);
+        writeFileDurably(directory_ / kMetadataFile, {std::span<const char>(text)});
+        syncDirectory(directory_);
+    }
+
+private:
+    std::filesystem::path directory_;
+    std::vector<size_t> key_columns_;
+    std::vector<Column> granule_min_;
+    std::vector<Column> granule_max_;
+    std::vector<std::unique_ptr<ColumnFileWriter>> columns_;
+};
+
+namespace
+{
+
+void forEachColumn(size_t columns, bool parallel, const std::function<void(size_t)>& body)
+{
+    if (parallel)
+    {
+        Executor::forEachNested(columns, body);
+        return;
+    }
+    for (size_t index = 0; index < columns; ++index)
+    {
+        body(index);
+    }
 }
 
 }  // namespace
@@ -255,77 +359,92 @@ std::vector<std::pair<std::string, FileRecord>> writeColumnFiles(
 void writePartFiles(const SortedRows& rows, const TableSchema& schema,
                     const std::filesystem::path& directory, bool parallel)
 {
-    const size_t columns = schema.columns.size();
-    const std::vector<size_t> key_columns = schema.sortKeyColumns();
-    std::vector<std::optional<size_t>> key_of_column(columns);
-    std::vector<Column> granule_min;
-    std::vector<Column> granule_max;
-    for (size_t key = 0; key < key_columns.size(); ++key)
+    PartFilesWriter writer(schema, directory);
+    forEachColumn(schema.columns.size(), parallel,
+                  [&](size_t index)
+                  {
+                      // Each chunk of rows is the source rows themselves when they are in order
+                      // in one piece, else gathered into a reused buffer.
+                      Column chunk(schema.columns[index].type);
+                      for (size_t begin = 0; begin < rows.rows(); begin += kWriteChunkRows)
+                      {
+                          const size_t end = std::min(rows.rows(), begin + kWriteChunkRows);
+                          std::optional<ColumnView> view = rows.inPlace(index, begin, end);
+                          if (!view)
+                          {
+                              rows.gather(index, begin, end, chunk);
+                              view = chunk.view();
+                          }
+                          writer.column(index).append(*view);
+                      }
+                  });
+    writer.finish(rows.rows());
+}
+
+SortedPartWriter::SortedPartWriter(const TableSchema& schema,
+                                   const std::filesystem::path& directory)
+    : schema_(schema), writer_(std::make_unique<PartFilesWriter>(schema, directory))
+{
+}
+
+SortedPartWriter::~SortedPartWriter() = default;
+
+void SortedPartWriter::append(const std::vector<ColumnView>& columns, bool parallel)
+{
+    const size_t rows = columns.empty() ? 0 : columns.front().rows;
+    if (rows == 0)
     {
-        key_of_column[key_columns[key]] = key;
-        granule_min.emplace_back(schema.columns[key_columns[key]].type);
-        granule_max.emplace_back(schema.columns[key_columns[key]].type);
+        return;
     }
-    // All files are written before the first fsync, so the disk works on them while the
-    // next ones are written.
-    std::vector<std::vector<std::pair<std::string, FileRecord>>> written(columns);
-    auto write_column = [&](size_t index)
+    if (rows_ % Part::kGranuleRows != 0)
     {
-        const TypeId type = schema.columns[index].type;
-        Column* minimums = key_of_column[index] ? &granule_min[*key_of_column[index]] : nullptr;
-        Column* maximums = key_of_column[index] ? &granule_max[*key_of_column[index]] : nullptr;
-        written[index] = writeColumnFiles(rows, index, type, directory, minimums, maximums);
-    };
-    if (parallel)
-    {
-        Executor::forEachNested(columns, write_column);
+        throw Exception(ErrorCode::kLogicalError,
+                        "rows appended to a sorted part after a piece of partial granules");
     }
-    else
+    std::vector<ColumnView> keys;
+    for (const size_t index : schema_.sortKeyColumns())
     {
-        for (size_t index = 0; index < columns; ++index)
-        {
-            write_column(index);
-        }
+        keys.push_back(columns[index]);
     }
-    nlohmann::json files = nlohmann::json::object();
-    auto record = [&](const std::string& name, const FileRecord& file) {
-        files[name] = {{"size", file.size}, {"checksum", file.checksum}};
-    };
-    for (const std::vector<std::pair<std::string, FileRecord>>& column_files : written)
+    if (!inKeyOrder(last_keys_.empty()
+                        ? std::vector<std::vector<ColumnView>>{keys}
+                        : std::vector<std::vector<ColumnView>>{lastKeyViews(), keys}))
     {
-        for (const auto& [name, file] : column_files)
-        {
-            record(name, file);
-        }
+        throw Exception(ErrorCode::kBadArguments,
+                        "rows appended to a sorted part are not in the "
+                        "order of the sort key");
     }
-    for (size_t key = 0; key < key_columns.size(); ++key)
+    forEachColumn(columns.size(), parallel,
+                  [&](size_t index)
+                  {
+                      for (size_t begin = 0; begin < rows; begin += kWriteChunkRows)
+                      {
+                          writer_->column(index).append(columns[index].slice(
+                              begin, std::min(rows - begin, kWriteChunkRows)));
+                      }
+                  });
+    last_keys_.clear();
+    for (const ColumnView& key : keys)
     {
-        ChecksummedFileWriter marks(directory / marksFile(key));
-        for (const Column* bounds : {&granule_min[key], &granule_max[key]})
-        {
-            const ColumnView view = bounds->view();
-            if (isString(view.type))
-            {
-                marks.append(offsetBytes(view));
-                marks.append(charBytes(view));
-            }
-            else
-            {
-                marks.append(fixedBytes(view));
-            }
-        }
-        marks.close();
-        record(marksFile(key), {marks.size(), marks.checksum()});
+        Column& last = last_keys_.emplace_back(key.type);
+        last.appendRange(key, rows - 1, 1);
     }
-    for (const auto& [name, file] : files.items())
+    rows_ += rows;
+}
+
+void SortedPartWriter::finish()
+{
+    writer_->finish(rows_);
+}
+
+std::vector<ColumnView> SortedPartWriter::lastKeyViews() const
+{
+    std::vector<ColumnView> views;
+    for (const Column& key : last_keys_)
     {
-        syncFile(directory / name);
+        views.push_back(key.view());
     }
-    const nlohmann::json metadata = {
-        {"format_version", kFormatVersion}, {"rows", rows.rows()}, {"files", files}};
-    const std::string text = metadata.dump(1);
-    writeFileDurably(directory / kMetadataFile, {std::span<const char>(text)});
-    syncDirectory(directory);
+    return views;
 }
 
 std::shared_ptr<const Part> openPartFiles(const std::filesystem::path& directory,

@@ -19,6 +19,10 @@ struct SourceRow
 /// ordered by the keys in the order of value_order.h, ties kept in position order (pieces in
 /// turn, then rows). Empty when the rows already are in that order. `parallel` lets oneTBB
 /// sort in the calling arena.
+/// Whether the rows of the pieces, one piece after the other, already are in key order (ties
+/// allowed). Stops at the first pair out of order.
+bool inKeyOrder(const std::vector<std::vector<ColumnView>>& key_pieces);
+
 std::vector<SourceRow> sortRows(const std::vector<std::vector<ColumnView>>& key_pieces,
                                 bool parallel);
 

@@ -3,6 +3,7 @@
 #include <tbb/task_arena.h>
 
 #include <algorithm>
+#include <utility>
 
 #include "engine/common/exception.h"
 #include "engine/exec/executor.h"
@@ -26,6 +27,7 @@ TableInsert::TableInsert(Table& table) : table_(table), lock_(table.insert_mutex
 
 TableInsert::~TableInsert()
 {
+    sorted_writer_.reset();
     if (!committed_)
     {
         rollBack();
@@ -180,12 +182,95 @@ void TableInsert::buildParts(const std::vector<Block>& blocks,
     }
 }
 
+void TableInsert::beginSortedPart()
+{
+    if (committed_ || sorted_open_)
+    {
+        throw Exception(ErrorCode::kLogicalError,
+                        "insert into '" + table_.name() + "' cannot begin a sorted part now");
+    }
+    sorted_open_ = true;
+    if (table_.directory())
+    {
+        sorted_name_ = "part_" + std::to_string(table_.next_part_id_++);
+        const std::filesystem::path temporary = *table_.directory() / ("tmp_" + sorted_name_);
+        std::filesystem::create_directory(temporary);
+        sorted_writer_ = std::make_unique<SortedPartWriter>(table_.schema(), temporary);
+    }
+}
+
+void TableInsert::appendSorted(Block block, size_t threads)
+{
+    if (!sorted_open_)
+    {
+        throw Exception(ErrorCode::kLogicalError,
+                        "insert into '" + table_.name() + "' has no sorted part begun");
+    }
+    checkBlock(block);
+    if (!sorted_writer_)
+    {
+        sorted_blocks_.push_back(std::move(block));
+        return;
+    }
+    std::vector<ColumnView> columns;
+    for (const Block::Entry& entry : block.columns)
+    {
+        columns.push_back(entry.column.view());
+    }
+    if (threads <= 1)
+    {
+        sorted_writer_->append(columns, false);
+        return;
+    }
+    tbb::task_arena arena(static_cast<int>(threads));
+    arena.execute([&] { sorted_writer_->append(columns, true); });
+}
+
+void TableInsert::finishSortedPart(size_t threads)
+{
+    if (!sorted_open_)
+    {
+        throw Exception(ErrorCode::kLogicalError,
+                        "insert into '" + table_.name() + "' has no sorted part begun");
+    }
+    sorted_open_ = false;
+    if (!sorted_writer_)
+    {
+        // In memory the part is built from the blocks, which are found in order.
+        addPart(std::exchange(sorted_blocks_, {}), threads);
+        return;
+    }
+    const std::filesystem::path& directory = *table_.directory();
+    const std::string name = std::exchange(sorted_name_, {});
+    const std::filesystem::path temporary = directory / ("tmp_" + name);
+    const size_t rows = sorted_writer_->rows();
+    if (rows > 0)
+    {
+        sorted_writer_->finish();
+    }
+    sorted_writer_.reset();
+    if (rows == 0)
+    {
+        std::filesystem::remove_all(temporary);
+        return;
+    }
+    renameDurably(temporary, directory / name);
+    names_.push_back(name);
+    parts_.push_back(openPartFiles(directory / name, table_.schema(), true));
+    rows_ += rows;
+}
+
 void TableInsert::commit()
 {
     if (committed_)
     {
         throw Exception(ErrorCode::kLogicalError,
                         "insert into '" + table_.name() + "' already committed");
+    }
+    if (sorted_open_)
+    {
+        throw Exception(ErrorCode::kLogicalError,
+                        "insert into '" + table_.name() + "' has a sorted part not finished");
     }
     table_.publish(parts_, names_);
     committed_ = true;
@@ -197,7 +282,12 @@ void TableInsert::rollBack() noexcept
     {
         return;
     }
-    for (const std::string& name : names_)
+    std::vector<std::string> names = names_;
+    if (!sorted_name_.empty())
+    {
+        names.push_back(sorted_name_);
+    }
+    for (const std::string& name : names)
     {
         std::error_code ignored;
         std::filesystem::remove_all(*table_.directory() / ("tmp_" + name), ignored);

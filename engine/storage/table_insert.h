@@ -14,6 +14,7 @@ namespace granary
 {
 
 class Table;
+class SortedPartWriter;
 
 /// One all-or-nothing insert into a table: add() turns blocks into parts (sorted, split, and
 /// for a table on disk written and synced in their own folders) that no reader sees;
@@ -33,6 +34,13 @@ public:
     void add(std::vector<Block> blocks, size_t threads = 1);
     /// Same checks; all rows of the blocks, in order, become one part (at most 2^32 rows).
     void addPart(std::vector<Block> blocks, size_t threads = 1);
+    /// A part whose rows come already in key order, block after block: each block is checked
+    /// as in add() and, for a table on disk, written at once, so that the caller need not hold
+    /// the whole part (gen-hits). Every block but the last must hold whole granules
+    /// (Part::kGranuleRows rows); rows out of key order are kBadArguments.
+    void beginSortedPart();
+    void appendSorted(Block block, size_t threads = 1);
+    void finishSortedPart(size_t threads = 1);
     size_t rows() const { return rows_; }
     void commit();
 
@@ -49,6 +57,11 @@ private:
 
     Table& table_;
     std::unique_lock<std::mutex> lock_;
+    /// The sorted part being appended: on disk, its name and writer; in memory, its blocks.
+    bool sorted_open_ = false;
+    std::string sorted_name_;
+    std::unique_ptr<SortedPartWriter> sorted_writer_;
+    std::vector<Block> sorted_blocks_;
     std::vector<std::shared_ptr<const Part>> parts_;
     std::vector<std::string> names_;
     size_t rows_ = 0;

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <future>
@@ -94,8 +95,9 @@ private:
 
 /// Table `hits` of a Granary data directory, inserted all or nothing. The chunks of one
 /// generator group form a part (how many depends on the row count only, so the parts are the
-/// same for any thread count); their rows come sorted, and a part is written on a second
-/// thread while the next one is generated.
+/// same for any thread count). Their rows come sorted, so each window of chunks is written
+/// to its part's files as it comes, on other threads while the next windows are generated:
+/// only a few windows of rows are in memory, and their freed buffers serve the next ones.
 class NativeSink : public ChunkSink
 {
 public:
@@ -109,48 +111,64 @@ public:
     }
     ~NativeSink() override
     {
-        if (writing_.valid())
+        for (std::shared_future<void>& write : writes_)
         {
-            writing_.wait();
+            write.wait();
         }
     }
     void prepare(const Block&, std::string&) const override {}
     void consume(std::vector<Block> blocks, const std::vector<std::string>&) override
     {
-        for (Block& block : blocks)
+        // Two windows may wait to be written, in order, each after the one before: the fsyncs
+        // that end a part then stall generation less.
+        if (writes_.size() == 2)
         {
-            pending_.push_back(std::move(block));
-            if (pending_.size() == chunks_per_part_)
-            {
-                writePending();
-            }
+            writes_.front().get();
+            writes_.pop_front();
         }
+        const std::shared_future<void> previous =
+            writes_.empty() ? std::shared_future<void>() : writes_.back();
+        writes_.push_back(std::async(std::launch::async,
+                                     [this, previous, blocks = std::move(blocks)]() mutable
+                                     {
+                                         if (previous.valid())
+                                         {
+                                             previous.get();
+                                         }
+                                         write(std::move(blocks));
+                                     })
+                              .share());
     }
     void finish() override
     {
-        writePending();
-        waitForWrite();
+        while (!writes_.empty())
+        {
+            writes_.front().get();
+            writes_.pop_front();
+        }
+        if (chunks_written_ % chunks_per_part_ != 0)
+        {
+            insert_->finishSortedPart(threads_);
+        }
         insert_->commit();
     }
 
 private:
-    void waitForWrite()
+    void write(std::vector<Block> blocks)
     {
-        if (writing_.valid())
+        for (Block& block : blocks)
         {
-            writing_.get();
+            if (chunks_written_ % chunks_per_part_ == 0)
+            {
+                insert_->beginSortedPart();
+            }
+            insert_->appendSorted(std::move(block), threads_);
+            ++chunks_written_;
+            if (chunks_written_ % chunks_per_part_ == 0)
+            {
+                insert_->finishSortedPart(threads_);
+            }
         }
-    }
-    void writePending()
-    {
-        waitForWrite();
-        if (pending_.empty())
-        {
-            return;
-        }
-        writing_ = std::async(std::launch::async, [this, blocks = std::move(pending_)]() mutable
-                              { insert_->addPart(std::move(blocks), threads_); });
-        pending_.clear();
     }
 
     std::shared_ptr<Database> database_;
@@ -158,8 +176,9 @@ private:
     std::unique_ptr<TableInsert> insert_;
     size_t threads_;
     size_t chunks_per_part_;
-    std::vector<Block> pending_;
-    std::future<void> writing_;
+    /// Touched by one write at a time, each after the one before, or after all of them.
+    size_t chunks_written_ = 0;
+    std::deque<std::shared_future<void>> writes_;
 };
 
 /// Discards the rows: measures the generator alone.
@@ -177,7 +196,7 @@ std::unique_ptr<ChunkSink> makeSink(const GenHitsOptions& options,
     const std::filesystem::path dir(options.out);
     if (options.format == "native")
     {
-        // A part per group: its rows come sorted, so the part needs no sort.
+        // A part per group: its rows come sorted, so each chunk is written as it comes.
         static_assert(datagen::HitsGenerator::kMaxGroupChunks *
                           datagen::HitsGenerator::kChunkRows <=
                       Table::kMaxPartRows);
@@ -223,7 +242,9 @@ int runGenHits(const GenHitsOptions& options)
     datagen::HitsStatistics statistics;
     ProgressBar progress(isatty(STDERR_FILENO) != 0);
     tbb::task_arena arena(static_cast<int>(threads));
-    const size_t window = 2 * threads;
+    // A chunk per thread: the window being generated and the one being consumed are all the
+    // rows in memory, so their freed buffers serve the next windows instead of fresh pages.
+    const size_t window = threads;
     const auto started = std::chrono::steady_clock::now();
     bool progress_started = false;
     size_t count = 0;

@@ -2,6 +2,7 @@
 // sort they use, against a naive stable sort and naive granule bounds.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <limits>
@@ -225,53 +226,160 @@ TEST_P(MultiBlockPart, BlocksBecomeOneSortedPartThatRoundTrips)
 INSTANTIATE_TEST_SUITE_P(Storage, MultiBlockPart, ::testing::Bool(),
                          [](const auto& info) { return info.param ? "Parallel" : "Serial"; });
 
-/// Blocks already in key order (as gen-hits hands them over) are written from their own
-/// memory, not gathered: the part's files equal those of the same rows sorted by the insert,
-/// also where a block ends inside a write chunk (20,000 and 1 rows).
-TEST(MultiBlockPart, SortedBlocksGiveTheSameFiles)
+/// Rows [begin, begin + rows) of each range of `part`, one block per range.
+std::vector<Block> partSlices(const Part& part, const TableSchema& schema,
+                              const std::vector<std::pair<size_t, size_t>>& ranges)
 {
-    TemporaryFolder folder;
-    auto database = Database::open(folder.path());
-    database->createTable(parseCreate(kAllTypesTable));
-    const auto sorted_table = database->table("t");
+    std::vector<Block> blocks;
+    for (const auto& [begin, rows] : ranges)
     {
-        TableInsert insert(*sorted_table);
+        Block& block = blocks.emplace_back();
+        for (size_t column = 0; column < schema.columns.size(); ++column)
+        {
+            Column values(schema.columns[column].type);
+            values.appendRange(part.column(column), begin, rows);
+            block.columns.push_back({schema.columns[column].name, std::move(values)});
+        }
+    }
+    return blocks;
+}
+
+/// A database with table `t`: one part of 80,000 random rows, sorted by the insert.
+class SortedPieces : public ::testing::Test
+{
+protected:
+    void SetUp() override
+    {
+        database_ = Database::open(folder_.path());
+        database_->createTable(parseCreate(kAllTypesTable));
+        TableInsert insert(*database_->table("t"));
         insert.addPart({randomAllTypesBlock(50000, 41), randomAllTypesBlock(30000, 42)}, 1);
         insert.commit();
     }
-    const Part& sorted = *sorted_table->snapshot()->parts[0];
-    std::vector<Block> pieces;
-    for (const auto& [begin, rows] :
-         {std::pair<size_t, size_t>{0, 20000}, {20000, 1}, {20001, sorted.rows() - 20001}})
+    const Part& sorted() const { return *database_->table("t")->snapshot()->parts[0]; }
+    const TableSchema& schema() const { return database_->table("t")->schema(); }
+    std::shared_ptr<Table> createU()
     {
-        Block& piece = pieces.emplace_back();
-        for (size_t column = 0; column < sorted_table->schema().columns.size(); ++column)
-        {
-            Column values(sorted_table->schema().columns[column].type);
-            values.appendRange(sorted.column(column), begin, rows);
-            piece.columns.push_back(
-                {sorted_table->schema().columns[column].name, std::move(values)});
-        }
+        sql::CreateTableStatement create = parseCreate(kAllTypesTable);
+        create.table = "u";
+        database_->createTable(create);
+        return database_->table("u");
     }
-    sql::CreateTableStatement create = parseCreate(kAllTypesTable);
-    create.table = "u";
-    database->createTable(create);
-    for (const size_t threads : {1, 2})
+    /// Every file of `t`'s part equals the file of that name in `u`'s part `name`.
+    void expectSameFiles(const std::string& name) const
     {
-        TableInsert insert(*database->table("u"));
-        insert.addPart(pieces, threads);
-        insert.commit();
-    }
-    const std::filesystem::path expected = folder.path() / "t" / "part_1";
-    for (const char* part : {"part_1", "part_2"})
-    {
-        for (const auto& file : std::filesystem::directory_iterator(expected))
+        for (const auto& file :
+             std::filesystem::directory_iterator(folder_.path() / "t" / "part_1"))
         {
             const std::filesystem::path written =
-                folder.path() / "u" / part / file.path().filename();
+                folder_.path() / "u" / name / file.path().filename();
             EXPECT_EQ(readWholeFile(written), readWholeFile(file.path())) << written;
         }
     }
+
+    TemporaryFolder folder_;
+    std::shared_ptr<Database> database_;
+};
+
+/// Blocks already in key order are written from their own memory, not gathered, also where a
+/// block ends inside a write chunk (20,000 and 1 rows); and a sorted part appended block by
+/// block (TableInsert::appendSorted, gen-hits' way): both give the files of the part the
+/// insert sorted itself, at 1 and 2 threads.
+TEST_F(SortedPieces, GiveTheSameFilesAsSortedRows)
+{
+    const auto table = createU();
+    const size_t rows = sorted().rows();
+    for (const size_t threads : {1, 2})
+    {
+        TableInsert insert(*table);
+        insert.addPart(
+            partSlices(sorted(), schema(), {{0, 20000}, {20000, 1}, {20001, rows - 20001}}),
+            threads);
+        insert.commit();
+    }
+    for (const size_t threads : {1, 2})
+    {
+        TableInsert insert(*table);
+        insert.beginSortedPart();
+        for (Block& block :
+             partSlices(sorted(), schema(), {{0, 16384}, {16384, 8192}, {24576, rows - 24576}}))
+        {
+            insert.appendSorted(std::move(block), threads);
+        }
+        insert.finishSortedPart(threads);
+        EXPECT_EQ(insert.rows(), rows);
+        insert.commit();
+    }
+    for (const char* part : {"part_1", "part_2", "part_3", "part_4"})
+    {
+        expectSameFiles(part);
+    }
+}
+
+TEST_F(SortedPieces, RowsOutOfOrderOrAfterAPartialGranuleAreRefused)
+{
+    const auto table = createU();
+    const size_t rows = sorted().rows();
+    {
+        TableInsert insert(*table);
+        insert.beginSortedPart();
+        std::vector<Block> blocks = partSlices(sorted(), schema(), {{8192, 8192}, {0, 8192}});
+        insert.appendSorted(std::move(blocks[0]));
+        try
+        {
+            insert.appendSorted(std::move(blocks[1]));
+            FAIL() << "rows out of order were accepted";
+        }
+        catch (const Exception& error)
+        {
+            EXPECT_EQ(error.code(), ErrorCode::kBadArguments);
+        }
+    }
+    {
+        TableInsert insert(*table);
+        insert.beginSortedPart();
+        std::vector<Block> blocks = partSlices(sorted(), schema(), {{0, 100}, {100, rows - 100}});
+        insert.appendSorted(std::move(blocks[0]));
+        EXPECT_THROW(insert.appendSorted(std::move(blocks[1])), Exception);
+        EXPECT_THROW(insert.commit(), Exception) << "the part is not finished";
+    }
+    for (const auto& entry : std::filesystem::directory_iterator(folder_.path() / "u"))
+    {
+        EXPECT_EQ(entry.path().filename().string().find("part_"), std::string::npos)
+            << entry.path() << " left behind";
+    }
+    EXPECT_TRUE(table->snapshot()->parts.empty());
+}
+
+TEST(MultiBlockPart, SortedPartInMemoryHoldsItsRows)
+{
+    auto database = Database::openInMemory();
+    database->createTable(parseCreate(kAllTypesTable));
+    const auto table = database->table("t");
+    {
+        TableInsert insert(*table);
+        insert.addPart({randomAllTypesBlock(20000, 51)}, 1);
+        insert.commit();
+    }
+    const Part& sorted = *table->snapshot()->parts[0];
+    const std::vector<std::string> expected = sortedRows(*table->snapshot());
+    {
+        TableInsert insert(*table);
+        insert.beginSortedPart();
+        for (Block& block : partSlices(sorted, table->schema(), {{0, 8192}, {8192, 20000 - 8192}}))
+        {
+            insert.appendSorted(std::move(block));
+        }
+        insert.finishSortedPart();
+        insert.commit();
+    }
+    const auto snapshot = table->snapshot();
+    ASSERT_EQ(snapshot->parts.size(), 2u);
+    EXPECT_EQ(snapshot->parts[1]->rows(), 20000u);
+    std::vector<std::string> doubled = expected;
+    doubled.insert(doubled.end(), expected.begin(), expected.end());
+    std::sort(doubled.begin(), doubled.end());
+    EXPECT_EQ(sortedRows(*snapshot), doubled);
 }
 
 TEST(MultiBlockPart, WrongBlockIsRefusedNamingTheColumn)
