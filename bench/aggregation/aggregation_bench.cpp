@@ -222,6 +222,8 @@ void registerAll()
     registerCase("BM_GroupBy/count/10000000", 10'000'000, {"key"}, {{"count", {}, "c"}}, threads);
     registerCase("BM_CountDistinct/10000000", 10'000'000, {}, {{"uniqExact", {"key"}, "u"}},
                  threads);
+    registerCase("BM_CountDistinct/10000000/unpartitioned", 10'000'000, {},
+                 {{"uniqExact", {"key"}, "u"}}, threads, false);
     registerCase("BM_RegionDistinctUsers", kUsers, {"region"}, {{"uniqExact", {"key"}, "u"}},
                  threads);
     // 256 partials on a few cores: the merge plans at the scale of a 256-thread machine, as

@@ -607,6 +607,8 @@ Block Aggregator::execute(const AggregationInput& input, QueryContext& context) 
         plan.key_names.push_back(key);
     }
     std::vector<AggregateLayout::Entry> entries;
+    DistinctSettings distinct = settings_.distinct;
+    distinct.route_large_sets = settings_.partition_high_cardinality;
     for (const AggregateDescription& aggregate : aggregates_)
     {
         AggregateLayout::Entry entry;
@@ -618,7 +620,7 @@ Block Aggregator::execute(const AggregationInput& input, QueryContext& context) 
             entry.argument_columns.push_back(column);
             arguments.push_back({argument, input.columns()[column].type});
         }
-        entry.function = createAggregateFunction(aggregate.function, arguments, settings_.distinct);
+        entry.function = createAggregateFunction(aggregate.function, arguments, distinct);
         entry.result_name =
             aggregate.result_name.empty() ? aggregate.function : aggregate.result_name;
         entries.push_back(std::move(entry));

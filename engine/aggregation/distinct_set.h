@@ -1,13 +1,19 @@
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string_view>
 #include <type_traits>
+#include <vector>
 
 #include "alloc/arena.h"
+#include "alloc/tracked_allocator.h"
+#include "engine/aggregation/bucket_cardinality.h"
 #include "engine/columns/column_view.h"
 #include "hashtables/hash_map.h"
 #include "hashtables/merge.h"
@@ -102,7 +108,8 @@ public:
     using Key = typename Traits::Key;
     using Single = typename Traits::Single;
     using TwoLevel = typename Traits::TwoLevel;
-
+    /// Numeric values can be routed (below); strings would need their bytes copied.
+    static constexpr bool kCanRoute = std::is_same_v<Key, uint64_t>;
 
     /// Adds `key`; a string key's bytes are copied into `arena` if new.
     void insert(Key key, size_t two_level_threshold, Arena& arena)
@@ -173,11 +180,69 @@ public:
     {
         two_level_.reset();
         single_ = Single();
+        routed_.reset();
+    }
+
+    /// Keeps `key` for the merge phase in the bucket of its hash instead of inserting it: a
+    /// two-level set has outgrown the caches, each insert would miss, and every worker's set
+    /// would hold most values again. The merge inserts a bucket's routed values into a table a
+    /// 256th of the size (insertRouted), as partitioned GROUP BY rows are (docs/aggregation.md).
+    void route(Key key) requires kCanRoute
+    {
+        if (!routed_)
+        {
+            routed_ = std::make_unique<RoutedValues>();
+        }
+        const uint64_t hash = two_level_->hash(key);
+        routed_->buckets[TwoLevel::bucketOf(hash)].push_back(key);
+        routed_->distinct.add(hash);
+        ++routed_->count;
+    }
+    /// Values routed so far.
+    size_t routedCount() const { return routed_ ? routed_->count : 0; }
+
+    /// Inserts the values every set of `sets` routed to `bucket` into this two-level set's
+    /// bucket, sized first for their estimated distinct count, and frees them. Only that
+    /// bucket is touched: buckets may run in parallel.
+    void insertRouted(size_t bucket, std::span<DistinctSet* const> sets) requires kCanRoute
+    {
+        std::vector<const BucketCardinality*> sketches;
+        for (const DistinctSet* set : sets)
+        {
+            if (set->routed_)
+            {
+                sketches.push_back(&set->routed_->distinct);
+            }
+        }
+        auto& table = two_level_->bucket(bucket);
+        table.reserve(std::max(table.size(), BucketCardinality::estimate(bucket, sketches)));
+        for (DistinctSet* set : sets)
+        {
+            if (set->routed_)
+            {
+                RoutedBucket& values = set->routed_->buckets[bucket];
+                for (const Key key : values)
+                {
+                    bool inserted;
+                    table.emplace(key, inserted);
+                }
+                RoutedBucket().swap(values);
+            }
+        }
     }
 
 private:
+    using RoutedBucket = std::vector<Key, TrackedAllocator<Key>>;
+    struct RoutedValues
+    {
+        std::array<RoutedBucket, kBucketCount> buckets;
+        BucketCardinality distinct;
+        size_t count = 0;
+    };
+
     Single single_;
     std::unique_ptr<TwoLevel> two_level_;
+    std::unique_ptr<RoutedValues> routed_;
 };
 
 }  // namespace granary

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <string>
+#include <unordered_set>
 
 #include "engine/aggregation/aggregator.h"
 #include "reference_aggregator.h"
@@ -182,6 +184,68 @@ TEST(ParallelMerge, RoutedRowsSizeEachBucketTableOnce)
     // bucket before the routed rows, and a growth where the estimate fell short.
     EXPECT_LT(stats.profile_events[ProfileEvent::HashTableResizes], 3 * kTwoLevelBuckets)
         << stats.toString();
+}
+
+TEST(ParallelMerge, DistinctValuesAreRoutedOnceTheSetIsTwoLevel)
+{
+    // 150,000 distinct values (zero among them) in 600,000 rows. Sets turn two-level at 5,000
+    // values; then a numeric set routes further values to its buckets, and the merge's bucket
+    // tasks insert them, also into a lone set (one thread). String sets keep inserting.
+    const size_t rows = 600'000;
+    const Block table = testing::makeTestTable(
+        rows, [](size_t row) { return (row * 7919) % 150'000; }, 13);
+    auto column = [&](const std::string& name) -> const Column&
+    {
+        for (const Block::Entry& entry : table.columns)
+        {
+            if (entry.name == name)
+            {
+                return entry.column;
+            }
+        }
+        throw std::runtime_error("no column " + name);
+    };
+    std::unordered_set<uint64_t> numbers;
+    std::unordered_set<std::string> strings;
+    for (size_t row = 0; row < rows; ++row)
+    {
+        numbers.insert(column("k_u64").valueAt<uint64_t>(row));
+        strings.insert(std::string(column("k_str").stringAt(row)));
+    }
+    ASSERT_TRUE(numbers.count(0));
+
+    for (size_t threads : {1, 4, 64})
+    {
+        for (bool route : {true, false})
+        {
+            AggregationSettings settings;
+            settings.max_threads = threads;
+            settings.morsel_rows = 10'000;
+            settings.partition_high_cardinality = route;
+            settings.distinct.two_level_threshold = 5'000;
+            Aggregator aggregator(
+                {}, {{"uniqExact", {"k_u64"}, "numbers"}, {"uniqExact", {"k_str"}, "strings"}},
+                settings);
+            QueryContext context(threads);
+            const Block result = aggregator.execute(BlockView::of(table), context);
+            const QueryStats& stats = context.stats();
+            EXPECT_EQ(result.columns[0].column.valueAt<uint64_t>(0), numbers.size())
+                << threads << " threads, routing " << route;
+            EXPECT_EQ(result.columns[1].column.valueAt<uint64_t>(0), strings.size())
+                << threads << " threads, routing " << route;
+            if (route)
+            {
+                // Each worker routes all but its first 5,001 values: at least half of each
+                // 10,000-row morsel even where every worker takes a single morsel.
+                EXPECT_GT(stats.partitioned_rows, rows * 2 / 5) << threads << " threads";
+                EXPECT_LE(stats.partitioned_rows, rows) << threads << " threads";
+            }
+            else
+            {
+                EXPECT_EQ(stats.partitioned_rows, 0u);
+            }
+        }
+    }
 }
 
 }  // namespace

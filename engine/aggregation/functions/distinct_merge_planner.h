@@ -19,13 +19,17 @@ void DistinctMergePlanner::mergeMany(Set& target, std::span<Set* const> sources,
 
     size_t single_level = 0;
     size_t total_size = 0;
+    size_t routed = 0;
     for (Set* set : all)
     {
         single_level += set->isTwoLevel() ? 0 : 1;
         total_size += set->size();
+        routed += set->routedCount();
     }
+    // Routed values are inserted by the bucket tasks, even into a lone set (they route only
+    // once two-level, so the serial path never meets them).
     MergePath path;
-    if (all.size() == 1)
+    if (all.size() == 1 && routed == 0)
     {
         path = MergePath::kNone;
     }
@@ -51,6 +55,7 @@ void DistinctMergePlanner::mergeMany(Set& target, std::span<Set* const> sources,
         stats.distinct_merge_path = path;
         stats.single_level_sets = single_level;
         stats.two_level_sets = all.size() - single_level;
+        stats.partitioned_rows += routed;
     }
     if (path == MergePath::kNone)
     {
@@ -61,6 +66,17 @@ void DistinctMergePlanner::mergeMany(Set& target, std::span<Set* const> sources,
         for (Set* source : sources)
         {
             target.mergeSerially(*source, settings.two_level_threshold);
+        }
+        if constexpr (Set::kCanRoute)
+        {
+            if (routed > 0)
+            {
+                target.convertToTwoLevel();
+                for (size_t bucket = 0; bucket < Set::kBucketCount; ++bucket)
+                {
+                    target.insertRouted(bucket, all);
+                }
+            }
         }
         return;
     }
@@ -87,6 +103,14 @@ void DistinctMergePlanner::mergeMany(Set& target, std::span<Set* const> sources,
                         for (Set* source : sources)
                         {
                             Set::mergeBucket(target, *source, bucket);
+                        }
+                        if constexpr (Set::kCanRoute)
+                        {
+                            if (routed > 0)
+                            {
+                                query->checkCancelled();
+                                target.insertRouted(bucket, all);
+                            }
                         }
                     });
 }

@@ -20,6 +20,10 @@ struct DistinctSettings
     /// Without keys, all-single-level sets are converted (and merged in parallel) when their
     /// average size passes this; below it one thread merges them faster.
     size_t parallel_merge_min_average_size = 10'000;
+    /// Without keys, a numeric set that has turned two-level routes further values to its
+    /// buckets for the merge phase instead of inserting them. Set by the aggregator from
+    /// AggregationSettings::partition_high_cardinality.
+    bool route_large_sets = true;
 };
 
 /// Everything of count(DISTINCT) / uniqExact that does not depend on the value type: the
@@ -69,9 +73,17 @@ public:
                              char* place, Arena& arena) const override
     {
         Set& set = Base::state(place);
-        for (size_t row = first_row; row < first_row + count; ++row)
+        size_t row = first_row;
+        for (; row < first_row + count && !(routes() && set.isTwoLevel()); ++row)
         {
             set.insert(Traits::keyAt(arguments[0], row), settings_.two_level_threshold, arena);
+        }
+        if constexpr (Set::kCanRoute)
+        {
+            for (; row < first_row + count; ++row)
+            {
+                set.route(Traits::keyAt(arguments[0], row));
+            }
         }
     }
 
@@ -101,6 +113,8 @@ public:
     static void mergeStates(Set&, const Set&) {}
 
 private:
+    bool routes() const { return Set::kCanRoute && settings_.route_large_sets; }
+
     DistinctSettings settings_;
 };
 
