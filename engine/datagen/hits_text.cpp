@@ -215,23 +215,29 @@ void appendDecimal(uint64_t value, TextBuffer& out)
         "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
         "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
         "8081828384858687888990919293949596979899";
-    // The digits are written backwards to end at byte 24; the slack after them lets
-    // appendShort copy one fixed-size block.
-    char digits[24 + TextBuffer::kShortCopy];
-    char* const last = digits + 24;
-    char* first = last;
-    while (value >= 10)
+    // The digits go straight into the text, backwards: built in a local buffer, they were read
+    // back as 16-byte blocks right after their 2-byte stores, which stalled store forwarding.
+    size_t digits = 1;
+    for (uint64_t bound = 10; digits < 20 && value >= bound; bound *= 10)
+    {
+        ++digits;
+    }
+    char* next = out.appendUninitialized(digits) + digits;
+    while (value >= 100)
     {
         const uint64_t pair = value % 100;
         value /= 100;
-        first -= 2;
-        std::memcpy(first, kPairs + 2 * pair, 2);
+        next -= 2;
+        std::memcpy(next, kPairs + 2 * pair, 2);
     }
-    if (value != 0 || first == last)
+    if (value >= 10)
     {
-        *--first = static_cast<char>('0' + value);
+        std::memcpy(next - 2, kPairs + 2 * value, 2);
     }
-    out.appendShort({first, static_cast<size_t>(last - first)});
+    else
+    {
+        next[-1] = static_cast<char>('0' + value);
+    }
 }
 
 /// An invented host name for a host rank: two Latin syllable groups and a top-level domain.

@@ -45,6 +45,13 @@ public:
         bytes_[size_++] = byte;
         return *this;
     }
+    /// Appends `size` bytes for the caller to write at the pointer returned.
+    char* appendUninitialized(size_t size)
+    {
+        reserve(size_ + size);
+        size_ += size;
+        return bytes_.get() + size_ - size;
+    }
     /// Appends `text`, whose first kShortCopy bytes must be readable when it is shorter.
     void appendShort(std::string_view text)
     {
