@@ -341,11 +341,11 @@ struct KeyRecord
 };
 
 constexpr uint64_t kSign64 = 1ULL << 63;
+constexpr uint32_t kSign32 = 1U << 31;
 /// EventDate - kFirstDate is below this: every date is in July 2013.
 constexpr size_t kDateSlots = 32;
 static_assert(kActiveJulyDays.back() - 2 < static_cast<int>(kDateSlots));
 static_assert(targets::kHotCounterDate - targets::kFirstDate < kDateSlots);
-constexpr uint32_t kSign32 = 1U << 31;
 
 }  // namespace
 
@@ -458,8 +458,8 @@ std::shared_ptr<const HitsGenerator::SortedKeys> HitsGenerator::sortGroup(size_t
                     static_cast<uint32_t>(watch_code), static_cast<uint32_t>(user)};
             }
         });
-    // A counting sort by bucket, then each bucket sorted on its own, in parallel: buckets hold
-    // a few hundred rows at most, which takes far fewer compares than sorting the group whole.
+    // A counting sort by bucket, then each bucket sorted on its own, in parallel: a bucket holds
+    // one counter's rows of one date, which takes far fewer compares than sorting the group.
     const size_t bucket_count = models.counters.values().size() * kDateSlots;
     std::vector<uint32_t> starts(bucket_count + 1, 0);
     for (const uint32_t bucket : buckets)

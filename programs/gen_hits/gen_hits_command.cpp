@@ -242,8 +242,8 @@ int runGenHits(const GenHitsOptions& options)
     datagen::HitsStatistics statistics;
     ProgressBar progress(isatty(STDERR_FILENO) != 0);
     tbb::task_arena arena(static_cast<int>(threads));
-    // A chunk per thread: the window being generated and the one being consumed are all the
-    // rows in memory, so their freed buffers serve the next windows instead of fresh pages.
+    // A chunk per thread: the window being generated and the few waiting to be written are all
+    // the rows in memory, so their freed buffers serve the next windows instead of fresh pages.
     const size_t window = threads;
     const auto started = std::chrono::steady_clock::now();
     bool progress_started = false;
