@@ -1,5 +1,6 @@
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cstddef>
@@ -42,6 +43,15 @@ public:
 
     /// Estimated distinct keys of `bucket` over all of `sketches` (their union).
     static size_t estimate(size_t bucket, std::span<const BucketCardinality* const> sketches);
+
+    /// Sizes bucket `bucket`'s table before the routed keys go in: for the larger of what it
+    /// holds (merged partials, whose keys mostly recur among the routed ones) and the estimate.
+    template <typename Table>
+    static void reserve(Table& table, size_t bucket,
+                        std::span<const BucketCardinality* const> sketches)
+    {
+        table.reserve(std::max(table.size(), estimate(bucket, sketches)));
+    }
 
 private:
     std::array<std::array<uint8_t, kRegisters>, kBuckets> registers_{};

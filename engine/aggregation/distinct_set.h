@@ -1,6 +1,5 @@
 #pragma once
 
-#include <algorithm>
 #include <array>
 #include <bit>
 #include <cstddef>
@@ -215,7 +214,7 @@ public:
             }
         }
         auto& table = two_level_->bucket(bucket);
-        table.reserve(std::max(table.size(), BucketCardinality::estimate(bucket, sketches)));
+        BucketCardinality::reserve(table, bucket, sketches);
         for (DistinctSet* set : sets)
         {
             if (set->routed_)

@@ -164,8 +164,7 @@ public:
                     sketches.push_back(worker->routed_keys_.get());
                 }
             }
-            // The table's keys so far (merged partials) mostly recur among the routed rows.
-            table.reserve(std::max(table.size(), BucketCardinality::estimate(bucket, sketches)));
+            BucketCardinality::reserve(table, bucket, sketches);
         }
         States& states = bucket_states_[bucket];
         std::vector<Key> keys(kAggregationBatchRows);
