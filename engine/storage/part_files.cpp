@@ -419,8 +419,8 @@ void SortedPartWriter::append(const std::vector<ColumnView>& columns, bool paral
                   {
                       for (size_t begin = 0; begin < rows; begin += kWriteChunkRows)
                       {
-                          writer_->column(index).append(columns[index].slice(
-                              begin, std::min(rows - begin, kWriteChunkRows)));
+                          writer_->column(index).append(
+                              columns[index].slice(begin, std::min(rows - begin, kWriteChunkRows)));
                       }
                   });
     last_keys_.clear();

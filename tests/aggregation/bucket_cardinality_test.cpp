@@ -65,8 +65,8 @@ TEST(BucketCardinality, EstimatesFollowExactCountsPerBucket)
             const double error = std::abs(estimate - truth) / truth;
             // About 4.5 standard errors (1.04 / sqrt(64) each; the upper tail is the heavier):
             // none of the 1024 estimates beyond that.
-            EXPECT_LT(error, 0.6)
-                << keys << " keys, bucket " << bucket << ": " << estimate << " against " << truth;
+            EXPECT_LT(error, 0.6) << keys << " keys, bucket " << bucket << ": " << estimate
+                                  << " against " << truth;
             error_sum += error;
         }
         // On average within one standard error (0.10-0.11 measured).
