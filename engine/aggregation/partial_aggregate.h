@@ -135,6 +135,22 @@ public:
             }
             rows_ += rows;
             convertIfLarge();
+            if constexpr (Method::kHasTwoLevel)
+            {
+                const size_t next = begin + rows;
+                if (two_level_ && settings_.partition_high_cardinality && next < count)
+                {
+                    // The table has just turned two-level: the rest of the morsel is routed
+                    // like the morsels after it.
+                    std::vector<ColumnView> rest;
+                    for (const ColumnView& column : columns)
+                    {
+                        rest.push_back(column.slice(next, count - next));
+                    }
+                    aggregate(rest, count - next);
+                    return;
+                }
+            }
         }
     }
 

@@ -53,13 +53,15 @@ struct ColumnView
     {
         ColumnView part = *this;
         part.rows = count;
+        // A view without data (a column the reader does not need) stays without.
         if (isString(type))
         {
-            part.offsets = offsets + begin;
+            part.offsets = offsets != nullptr ? offsets + begin : nullptr;
         }
         else
         {
-            part.data = static_cast<const char*>(data) + begin * fixedWidth(type);
+            part.data = data != nullptr ? static_cast<const char*>(data) + begin * fixedWidth(type)
+                                        : nullptr;
         }
         return part;
     }

@@ -186,6 +186,31 @@ TEST(ParallelMerge, RoutedRowsSizeEachBucketTableOnce)
         << stats.toString();
 }
 
+TEST(ParallelMerge, TheMorselThatTurnsTheTableTwoLevelRoutesItsRest)
+{
+    // One thread, four morsels of 150,000 rows (a worker gets at least four): the table passes
+    // 10,000 groups within the first ~20,000 rows, and the rest of that first morsel is routed
+    // like the three after it (which alone would be 75% of the rows).
+    const size_t rows = 600'000;
+    const Block table = testing::makeTestTable(
+        rows, [](size_t row) { return (row * 2654435761u) % 300'000; }, 17);
+    const std::vector<testing::AggregateSpec> specs = {{"count", ""}, {"sum", "v_u32"}};
+    const BlockView input = BlockView::of(table);
+    AggregationSettings settings;
+    settings.max_threads = 1;
+    settings.morsel_rows = rows;
+    settings.group_by_two_level_threshold = 10'000;
+    Aggregator aggregator({"k_u64"}, {{"count", {}, "rows"}, {"sum", {"v_u32"}, "total"}},
+                          settings);
+    QueryContext context(1);
+    const Block result = aggregator.execute(input, context);
+    EXPECT_EQ(testing::compareWithReference(result, 1, specs,
+                                            testing::referenceAggregate(input, {"k_u64"}, specs)),
+              "");
+    EXPECT_EQ(context.stats().phase(QueryPhase::kPartial).tasks, 4u);
+    EXPECT_GT(context.stats().partitioned_rows, rows * 9 / 10);
+}
+
 TEST(ParallelMerge, DistinctValuesAreRoutedOnceTheSetIsTwoLevel)
 {
     // 150,000 distinct values (zero among them) in 600,000 rows. Sets turn two-level at 5,000
