@@ -156,49 +156,20 @@ TEST(ParallelMerge, MoreWorkersThanThreadsGiveOnePartialEach)
     EXPECT_EQ(context.stats().phase(QueryPhase::kPartial).tasks, 1024u);
 }
 
-TEST(ParallelMerge, RoutedRowsSizeEachBucketTableOnce)
-{
-    // 300,000 groups of two rows each on one thread: the table turns two-level at 10,000
-    // groups (~40 per bucket), and the next rows are routed to the buckets. The bucket task
-    // sizes its table once, from the routed rows' estimated distinct keys (~1,170 per bucket);
-    // growing instead would take 5 more resizes per bucket (64 -> 2,048 cells).
-    const size_t rows = 600'000;
-    const Block table = testing::makeTestTable(
-        rows, [](size_t row) { return (row * 2654435761u) % 300'000; }, 11);
-    const std::vector<testing::AggregateSpec> specs = {{"count", ""}, {"sum", "v_u32"}};
-    const BlockView input = BlockView::of(table);
-    const auto reference = testing::referenceAggregate(input, {"k_u64"}, specs);
+/// Rows of the routing tests: 300,000 groups of two rows each.
+constexpr size_t kRoutedRows = 600'000;
 
-    AggregationSettings settings;
-    settings.max_threads = 1;
-    settings.morsel_rows = 1000;
-    settings.group_by_two_level_threshold = 10'000;
-    Aggregator aggregator({"k_u64"}, {{"count", {}, "rows"}, {"sum", {"v_u32"}, "total"}},
-                          settings);
-    QueryContext context(1);
-    const Block result = aggregator.execute(input, context);
-    EXPECT_EQ(testing::compareWithReference(result, 1, specs, reference), "");
-    const QueryStats& stats = context.stats();
-    EXPECT_GT(stats.partitioned_rows, rows * 9 / 10);
-    // A few single-level growths, one reservation per bucket at the conversion, one sizing per
-    // bucket before the routed rows, and a growth where the estimate fell short.
-    EXPECT_LT(stats.profile_events[ProfileEvent::HashTableResizes], 3 * kTwoLevelBuckets)
-        << stats.toString();
-}
-
-TEST(ParallelMerge, TheMorselThatTurnsTheTableTwoLevelRoutesItsRest)
+/// count and sum by key over kRoutedRows rows on one thread, the table turning two-level at
+/// 10,000 groups; checks the result against the reference and returns the query's stats.
+QueryStats aggregateRoutedRows(size_t morsel_rows, uint64_t seed)
 {
-    // One thread, four morsels of 150,000 rows (a worker gets at least four): the table passes
-    // 10,000 groups within the first ~20,000 rows, and the rest of that first morsel is routed
-    // like the three after it (which alone would be 75% of the rows).
-    const size_t rows = 600'000;
     const Block table = testing::makeTestTable(
-        rows, [](size_t row) { return (row * 2654435761u) % 300'000; }, 17);
+        kRoutedRows, [](size_t row) { return (row * 2654435761u) % 300'000; }, seed);
     const std::vector<testing::AggregateSpec> specs = {{"count", ""}, {"sum", "v_u32"}};
     const BlockView input = BlockView::of(table);
     AggregationSettings settings;
     settings.max_threads = 1;
-    settings.morsel_rows = rows;
+    settings.morsel_rows = morsel_rows;
     settings.group_by_two_level_threshold = 10'000;
     Aggregator aggregator({"k_u64"}, {{"count", {}, "rows"}, {"sum", {"v_u32"}, "total"}},
                           settings);
@@ -207,8 +178,31 @@ TEST(ParallelMerge, TheMorselThatTurnsTheTableTwoLevelRoutesItsRest)
     EXPECT_EQ(testing::compareWithReference(result, 1, specs,
                                             testing::referenceAggregate(input, {"k_u64"}, specs)),
               "");
-    EXPECT_EQ(context.stats().phase(QueryPhase::kPartial).tasks, 4u);
-    EXPECT_GT(context.stats().partitioned_rows, rows * 9 / 10);
+    return context.stats();
+}
+
+TEST(ParallelMerge, RoutedRowsSizeEachBucketTableOnce)
+{
+    // The table turns two-level at 10,000 groups (~40 per bucket), and the next rows are routed
+    // to the buckets. The bucket task sizes its table once, from the routed rows' estimated
+    // distinct keys (~1,170 per bucket); growing instead would take 5 more resizes per bucket
+    // (64 -> 2,048 cells).
+    const QueryStats stats = aggregateRoutedRows(1000, 11);
+    EXPECT_GT(stats.partitioned_rows, kRoutedRows * 9 / 10);
+    // A few single-level growths, one reservation per bucket at the conversion, one sizing per
+    // bucket before the routed rows, and a growth where the estimate fell short.
+    EXPECT_LT(stats.profile_events[ProfileEvent::HashTableResizes], 3 * kTwoLevelBuckets)
+        << stats.toString();
+}
+
+TEST(ParallelMerge, TheMorselThatTurnsTheTableTwoLevelRoutesItsRest)
+{
+    // Four morsels of 150,000 rows (a worker gets at least four): the table passes 10,000
+    // groups within the first ~20,000 rows, and the rest of that first morsel is routed like
+    // the three after it (which alone would be 75% of the rows).
+    const QueryStats stats = aggregateRoutedRows(kRoutedRows, 17);
+    EXPECT_EQ(stats.phase(QueryPhase::kPartial).tasks, 4u);
+    EXPECT_GT(stats.partitioned_rows, kRoutedRows * 9 / 10);
 }
 
 TEST(ParallelMerge, DistinctValuesAreRoutedOnceTheSetIsTwoLevel)
