@@ -139,7 +139,9 @@ void runAggregation(benchmark::State& state, const std::string& name, size_t dis
     {
         const std::string phase(phaseName(static_cast<QueryPhase>(p)));
         state.counters[phase + "_ms"] = stats.phases[p].wall_seconds * 1e3;
-        // The longest task of the phase: what bounds work/span.
+        // The phase's task time and its longest chain of tasks: their ratio is the phase's
+        // parallelism, the lowest of which bounds the query's work/span.
+        state.counters[phase + "_work_ms"] = stats.phases[p].work_seconds * 1e3;
         state.counters[phase + "_span_ms"] = stats.phases[p].span_seconds * 1e3;
     }
     state.counters["partials"] = static_cast<double>(stats.partials);

@@ -12,6 +12,7 @@
 #include "engine/aggregation/partial_aggregate.h"
 #include "engine/aggregation/result_builder.h"
 #include "engine/common/exception.h"
+#include "engine/exec/first_touch.h"
 #include "engine/observe/profile_events.h"
 #include "engine/observe/resource_snapshot.h"
 
@@ -259,6 +260,39 @@ std::vector<std::unique_ptr<Partial>> runPartialPhase(const Plan& plan,
     return partials;
 }
 
+/// Finalizes a two-level result whose columns are all fixed-width: the columns are sized once
+/// and each bucket writes its groups at its own rows, after the columns' pages were faulted in
+/// by huge-page-aligned tasks (bucket ranges do not align with huge pages).
+template <typename Method, typename TwoLevelTable>
+Block finalizeInPlace(TwoLevelTable& table, const Plan& plan, QueryContext& context)
+{
+    Block result = emptyResult(plan);
+    std::vector<size_t> first_row(kMergeBuckets + 1, 0);
+    for (size_t bucket = 0; bucket < kMergeBuckets; ++bucket)
+    {
+        first_row[bucket + 1] = first_row[bucket] + table.bucket(bucket).size();
+    }
+    std::vector<UntouchedBuffer> buffers;
+    for (Block::Entry& entry : result.columns)
+    {
+        entry.column.resizeFixedUninitialized(first_row.back());
+        buffers.push_back(
+            {entry.column.mutableData<char>(), first_row.back() * fixedWidth(entry.column.type())});
+    }
+    PhaseStats& stats = context.stats().phase(QueryPhase::kFinalize);
+    {
+        // A recorder of its own: its tasks precede the writers', so the two spans add up.
+        PhaseRecorder touch(stats);
+        touchPagesInParallel(buffers, context, touch);
+    }
+    PhaseRecorder finalize(stats);
+    context.runTasks(
+        finalize, kMergeBuckets,
+        [&](size_t bucket, TaskTimer&)
+        { finalizeGroupsInto<Method>(table.bucket(bucket), plan, result, first_row[bucket]); });
+    return result;
+}
+
 template <typename Method>
 Block aggregateByKey(const Plan& plan, const AggregationSettings& settings, QueryContext& context)
 {
@@ -430,31 +464,17 @@ Block aggregateByKey(const Plan& plan, const AggregationSettings& settings, Quer
     }
 
     // Finalize: one fragment per bucket (or key range), built in parallel, then concatenated.
+    if constexpr (Method::kHasTwoLevel)
+    {
+        if (two_level_result && allFixedWidth(emptyResult(plan)))
+        {
+            return finalizeInPlace<Method>(target.twoLevel(), plan, context);
+        }
+    }
     PhaseRecorder finalize(stats.phase(QueryPhase::kFinalize));
     std::vector<Block> fragments;
     if constexpr (Method::kHasTwoLevel)
     {
-        Block in_place = emptyResult(plan);
-        if (two_level_result && allFixedWidth(in_place))
-        {
-            // Each bucket writes its groups at its own rows of the result.
-            auto& table = target.twoLevel();
-            std::vector<size_t> first_row(kMergeBuckets + 1, 0);
-            for (size_t bucket = 0; bucket < kMergeBuckets; ++bucket)
-            {
-                first_row[bucket + 1] = first_row[bucket] + table.bucket(bucket).size();
-            }
-            for (Block::Entry& entry : in_place.columns)
-            {
-                entry.column.resizeFixedUninitialized(first_row.back());
-            }
-            context.runTasks(finalize, kMergeBuckets,
-                             [&](size_t bucket, TaskTimer&) {
-                                 finalizeGroupsInto<Method>(table.bucket(bucket), plan, in_place,
-                                                            first_row[bucket]);
-                             });
-            return in_place;
-        }
         if (two_level_result)
         {
             fragments.resize(kMergeBuckets);

@@ -205,6 +205,35 @@ TEST(ParallelMerge, TheMorselThatTurnsTheTableTwoLevelRoutesItsRest)
     EXPECT_GT(stats.partitioned_rows, kRoutedRows * 9 / 10);
 }
 
+TEST(ParallelMerge, LargeFixedWidthResultsAreFaultedInBeforeTheBucketsWriteThem)
+{
+    // 600,000 groups of key, count and sum (8 bytes each: 14.4 MB of result columns): the
+    // finalize faults the columns' pages in with huge-page-aligned tasks, then the 256 bucket
+    // tasks write their groups in place; the result equals the reference at any thread count.
+    const size_t rows = 1'200'000;
+    const Block table = testing::makeTestTable(
+        rows, [](size_t row) { return (row * 2654435761u) % 600'000; }, 19);
+    const std::vector<testing::AggregateSpec> specs = {{"count", ""}, {"sum", "v_u32"}};
+    const BlockView input = BlockView::of(table);
+    const auto reference = testing::referenceAggregate(input, {"k_u64"}, specs);
+    for (size_t threads : {1, 7, 64})
+    {
+        AggregationSettings settings;
+        settings.max_threads = threads;
+        settings.morsel_rows = 20'000;
+        settings.group_by_two_level_threshold = 10'000;
+        Aggregator aggregator({"k_u64"}, {{"count", {}, "rows"}, {"sum", {"v_u32"}, "total"}},
+                              settings);
+        QueryContext context(threads);
+        const Block result = aggregator.execute(input, context);
+        EXPECT_EQ(testing::compareWithReference(result, 1, specs, reference), "") << threads;
+        // The bucket tasks and at least one task per huge page of result columns (7 or more).
+        const size_t finalize_tasks = context.stats().phase(QueryPhase::kFinalize).tasks;
+        EXPECT_GE(finalize_tasks, kTwoLevelBuckets + 7) << threads << " threads";
+        EXPECT_LE(finalize_tasks, 2 * kTwoLevelBuckets) << threads << " threads";
+    }
+}
+
 TEST(ParallelMerge, DistinctValuesAreRoutedOnceTheSetIsTwoLevel)
 {
     // 150,000 distinct values (zero among them) in 600,000 rows. Sets turn two-level at 5,000
