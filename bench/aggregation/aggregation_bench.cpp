@@ -11,6 +11,7 @@
 #include <random>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include "engine/aggregation/aggregator.h"
@@ -205,6 +206,109 @@ void registerPartials(const std::string& name, size_t distinct, std::vector<std:
                 std::thread::hardware_concurrency(), partials);
 }
 
+/// How BM_MergePath merges: on one thread throughout, on the parallel convert-all path, or on
+/// one thread until the result outgrows a single-level table (the aggregator's serial path).
+enum class MergeChoice
+{
+    kSerial,
+    kParallel,
+    kSerialFirst
+};
+
+/// The cost of merging all-single-level partials on one thread against the parallel
+/// convert-all path, on the machine's threads (the constants of the aggregator's estimate,
+/// AggregationSettings::parallel_merge_work_per_*, come from here): `partials` workers (more
+/// than the threads, so worker w takes morsels w, w + partials, ...) each aggregate `groups`
+/// keys, the same keys in every worker (`shared`) or keys of their own; then the merge runs
+/// down the path `choice` gives. Timed: convert, merge and finalize (the partial phase is the
+/// same for every path).
+void runMergePath(benchmark::State& state, size_t groups, size_t partials, bool shared,
+                  MergeChoice choice)
+{
+    // Four morsels per worker of max(groups, 8192) rows each (the morsel size the aggregator
+    // picks for this many rows and workers).
+    const size_t morsel_rows = std::max<size_t>(groups, 8192);
+    const size_t rows = partials * 4 * morsel_rows;
+    static std::map<std::tuple<size_t, size_t, bool>, Block> inputs;
+    Block& block = inputs[{groups, partials, shared}];
+    if (block.columns.empty())
+    {
+        std::mt19937_64 random(groups);
+        Column key(TypeId::UInt64);
+        key.resizeFixed(rows);
+        for (size_t row = 0; row < rows; ++row)
+        {
+            const size_t worker = (row / morsel_rows) % partials;
+            key.mutableData<uint64_t>()[row] =
+                random() % groups + 1 + (shared ? 0 : worker * groups);
+        }
+        block.columns.push_back({"key", std::move(key)});
+    }
+    AggregationSettings settings;
+    settings.max_threads = std::thread::hardware_concurrency();
+    settings.morsel_rows = morsel_rows;
+    if (choice != MergeChoice::kParallel)
+    {
+        settings.parallel_merge_min_average_size = SIZE_MAX;
+    }
+    if (choice == MergeChoice::kSerial)
+    {
+        // Partials stay single-level either way (under 100,000 groups each).
+        settings.group_by_two_level_threshold = SIZE_MAX;
+    }
+    else if (choice == MergeChoice::kParallel)
+    {
+        settings.parallel_merge_min_average_size = 0;
+        settings.parallel_merge_work_per_group = 0;
+        settings.parallel_merge_work_per_partial = 0;
+    }
+    const Aggregator aggregator({"key"}, {{"count", {}, "c"}}, settings);
+    QueryStats stats;
+    for (auto _ : state)
+    {
+        QueryContext context(settings.max_threads);
+        context.setWorkers(partials);
+        const Block result = aggregator.execute(BlockView::of(block), context);
+        benchmark::DoNotOptimize(result.rows());
+        stats = context.stats();
+        state.SetIterationTime(stats.totalWall() - stats.phase(QueryPhase::kPartial).wall_seconds);
+    }
+    state.counters["partials"] = static_cast<double>(stats.partials);
+    state.counters["total_groups"] = static_cast<double>(stats.partial_groups);
+    state.SetLabel(std::string(mergePathName(stats.merge_path)));
+}
+
+void registerMergePaths()
+{
+    for (bool shared : {true, false})
+    {
+        for (size_t partials : {16, 64})
+        {
+            for (size_t groups : {1'000, 3'000, 10'000, 30'000})
+            {
+                for (const auto& [choice, label] :
+                     {std::pair{MergeChoice::kSerial, "serial"},
+                      std::pair{MergeChoice::kParallel, "parallel"},
+                      std::pair{MergeChoice::kSerialFirst, "serial_first"}})
+                {
+                    const std::string name = std::string("BM_MergePath/") +
+                                             (shared ? "shared" : "disjoint") +
+                                             "/groups:" + std::to_string(groups) +
+                                             "/partials:" + std::to_string(partials) + "/" + label;
+                    benchmark::RegisterBenchmark(
+                        name.c_str(), [=, choice = choice](benchmark::State& state)
+                        { runMergePath(state, groups, partials, shared, choice); })
+                        ->Unit(benchmark::kMillisecond)
+                        ->UseManualTime()
+                        ->Iterations(10)
+                        ->Repetitions(3)
+                        ->ReportAggregatesOnly(true);
+                }
+            }
+        }
+    }
+}
+
 void registerAll()
 {
     const std::vector<size_t> threads = benchThreads();
@@ -235,6 +339,7 @@ void registerAll()
     registerPartials("BM_GroupBy/count_sum_avg/10000000", 10'000'000, {"key"}, count_sum_avg, 256);
     registerPartials("BM_CountDistinct/10000000", 10'000'000, {}, {{"uniqExact", {"key"}, "u"}},
                      256);
+    registerMergePaths();
 }
 
 }  // namespace

@@ -260,6 +260,25 @@ std::vector<std::unique_ptr<Partial>> runPartialPhase(const Plan& plan,
     return partials;
 }
 
+/// Whether one thread merging all-single-level partials into the first beats the parallel
+/// convert-all path on `workers` cores. The parallel path converts every group and merges it
+/// again, and has fixed costs per partial (its 256 buckets); settings give both in units of one
+/// group merged on one thread (measured: bench/aggregation BM_MergePath, docs/aggregation.md).
+/// The estimate assumes the partials share their keys; a serial merge whose result outgrows a
+/// single-level table hands the rest to the parallel path.
+bool serialMergeIsFaster(const AggregationSettings& settings, size_t total_groups, size_t partials,
+                         size_t workers)
+{
+    if (total_groups / partials < settings.parallel_merge_min_average_size)
+    {
+        return true;
+    }
+    const double parallel_work =
+        settings.parallel_merge_work_per_group * static_cast<double>(total_groups) +
+        settings.parallel_merge_work_per_partial * static_cast<double>(partials);
+    return static_cast<double>(total_groups) <= parallel_work / static_cast<double>(workers);
+}
+
 /// Finalizes a two-level result whose columns are all fixed-width: the columns are sized once
 /// and each bucket writes its groups at its own rows, after the columns' pages were faulted in
 /// by huge-page-aligned tasks (bucket ranges do not align with huge pages).
@@ -326,7 +345,7 @@ Block aggregateByKey(const Plan& plan, const AggregationSettings& settings, Quer
     }
 
     Partial& target = *partials.front();
-    const std::span<Partial* const> sources(partials.data() + 1, partials.size() - 1);
+    std::span<Partial* const> sources(partials.data() + 1, partials.size() - 1);
     size_t total_groups = 0;
     for (Partial* partial : partials)
     {
@@ -334,7 +353,6 @@ Block aggregateByKey(const Plan& plan, const AggregationSettings& settings, Quer
     }
     stats.partial_groups = total_groups;
     const bool all_single = stats.single_level_partials == partials.size();
-    const size_t average_groups = total_groups / partials.size();
 
     // Choose the merge path. Partitioned rows are aggregated by the bucket tasks of the
     // two-level paths (a partial only partitions once it is two-level).
@@ -344,11 +362,13 @@ Block aggregateByKey(const Plan& plan, const AggregationSettings& settings, Quer
     {
         path = MergePath::kNone;
     }
-    else if (all_single && average_groups < settings.parallel_merge_min_average_size &&
-             !(plan.layout->hasNonTrivialDestroy() && average_groups >= kMergeBuckets))
+    else if (all_single &&
+             serialMergeIsFaster(settings, total_groups, partials.size(), context.workers()) &&
+             !(plan.layout->hasNonTrivialDestroy() &&
+               total_groups / partials.size() >= kMergeBuckets))
     {
-        // Few groups: one thread beats any plan. Not when the states are heavy (distinct
-        // sets) and each partial has groups enough to spread over the buckets.
+        // Not when the states are heavy (distinct sets) and each partial has groups enough to
+        // spread over the buckets.
         path = MergePath::kSerial;
     }
     else if constexpr (!Method::kHasTwoLevel)
@@ -367,24 +387,58 @@ Block aggregateByKey(const Plan& plan, const AggregationSettings& settings, Quer
     {
         path = MergePath::kParallelConvertMixed;
     }
+
+    if (path == MergePath::kSerial)
+    {
+        // One source after another into the first partial, until that outgrows a single-level
+        // table (keys differ between partials, and the estimate above assumed they repeat):
+        // then the sources left take the parallel path, the grown target with them.
+        PhaseRecorder merge(stats.phase(QueryPhase::kMerge));
+        size_t merged = 0;
+        context.runTasks(merge, 1,
+                         [&](size_t, TaskTimer& timer)
+                         {
+                             MergeContext merge_context{&context, &merge, &timer};
+                             for (; merged < sources.size(); ++merged)
+                             {
+                                 if (Method::kHasTwoLevel &&
+                                     target.size() > settings.group_by_two_level_threshold)
+                                 {
+                                     break;
+                                 }
+                                 mergeGroups(target.single(), sources[merged]->single(),
+                                             *plan.layout, merge_context);
+                             }
+                         });
+        sources = sources.subspan(merged);
+        if (!sources.empty())
+        {
+            path = MergePath::kSerialThenParallel;
+        }
+    }
     stats.merge_path = path;
 
     const bool two_level_result =
         path == MergePath::kParallelConvertAllSingle || path == MergePath::kParallelConvertMixed ||
-        path == MergePath::kParallelTwoLevel || (path == MergePath::kNone && target.isTwoLevel());
+        path == MergePath::kParallelTwoLevel || path == MergePath::kSerialThenParallel ||
+        (path == MergePath::kNone && target.isTwoLevel());
     if constexpr (Method::kHasTwoLevel)
     {
         if (path == MergePath::kParallelConvertAllSingle ||
-            path == MergePath::kParallelConvertMixed)
+            path == MergePath::kParallelConvertMixed || path == MergePath::kSerialThenParallel)
         {
-            // Every single-level partial becomes two-level, each as its own task: never one
-            // after another on one thread (the seed's Q5 pathology).
+            // Every single-level partial still to merge becomes two-level, each as its own
+            // task: never one after another on one thread (the seed's Q5 pathology).
             std::vector<Partial*> to_convert;
-            for (Partial* partial : partials)
+            if (!target.isTwoLevel())
             {
-                if (!partial->isTwoLevel())
+                to_convert.push_back(&target);
+            }
+            for (Partial* source : sources)
+            {
+                if (!source->isTwoLevel())
                 {
-                    to_convert.push_back(partial);
+                    to_convert.push_back(source);
                 }
             }
             PhaseRecorder convert(stats.phase(QueryPhase::kConvert));
@@ -397,65 +451,50 @@ Block aggregateByKey(const Plan& plan, const AggregationSettings& settings, Quer
         }
     }
 
+    if (path != MergePath::kNone && path != MergePath::kSerial)
     {
         PhaseRecorder merge(stats.phase(QueryPhase::kMerge));
-        if (path == MergePath::kSerial)
+        if constexpr (Method::kHasTwoLevel)
         {
-            context.runTasks(merge, 1,
-                             [&](size_t, TaskTimer& timer)
-                             {
-                                 MergeContext merge_context{&context, &merge, &timer};
-                                 for (Partial* source : sources)
-                                 {
-                                     mergeGroups(target.single(), source->single(), *plan.layout,
-                                                 merge_context);
-                                 }
-                             });
-        }
-        else if (path != MergePath::kNone)
-        {
-            if constexpr (Method::kHasTwoLevel)
+            if (partitioned)
             {
-                if (partitioned)
-                {
-                    target.prepareForPartitionedRows();
-                }
+                target.prepareForPartitionedRows();
             }
-            // 256 independent tasks; each merges its bucket (or key range) of every source,
-            // then aggregates every worker's partitioned rows of that bucket.
-            context.runTasks(merge, kMergeBuckets,
-                             [&](size_t bucket, TaskTimer& timer)
-                             {
-                                 ProfileEvents::increment(ProfileEvent::MergeTasks);
-                                 MergeContext merge_context{&context, &merge, &timer};
-                                 for (Partial* source : sources)
-                                 {
-                                     if constexpr (Method::kHasTwoLevel)
-                                     {
-                                         mergeGroups(target.twoLevel().bucket(bucket),
-                                                     source->twoLevel().bucket(bucket),
-                                                     *plan.layout, merge_context);
-                                     }
-                                     else
-                                     {
-                                         const size_t slots = Method::Single::kSlotCount;
-                                         mergeGroups(target.single(),
-                                                     source->single().slotRange(
-                                                         bucket * slots / kMergeBuckets,
-                                                         (bucket + 1) * slots / kMergeBuckets),
-                                                     *plan.layout, merge_context);
-                                     }
-                                 }
-                                 if constexpr (Method::kHasTwoLevel)
-                                 {
-                                     if (partitioned)
-                                     {
-                                         target.aggregatePartitioned(
-                                             bucket, partials, [&] { context.checkCancelled(); });
-                                     }
-                                 }
-                             });
         }
+        // 256 independent tasks; each merges its bucket (or key range) of every source,
+        // then aggregates every worker's partitioned rows of that bucket.
+        context.runTasks(
+            merge, kMergeBuckets,
+            [&](size_t bucket, TaskTimer& timer)
+            {
+                ProfileEvents::increment(ProfileEvent::MergeTasks);
+                MergeContext merge_context{&context, &merge, &timer};
+                for (Partial* source : sources)
+                {
+                    if constexpr (Method::kHasTwoLevel)
+                    {
+                        mergeGroups(target.twoLevel().bucket(bucket),
+                                    source->twoLevel().bucket(bucket), *plan.layout, merge_context);
+                    }
+                    else
+                    {
+                        const size_t slots = Method::Single::kSlotCount;
+                        mergeGroups(
+                            target.single(),
+                            source->single().slotRange(bucket * slots / kMergeBuckets,
+                                                       (bucket + 1) * slots / kMergeBuckets),
+                            *plan.layout, merge_context);
+                    }
+                }
+                if constexpr (Method::kHasTwoLevel)
+                {
+                    if (partitioned)
+                    {
+                        target.aggregatePartitioned(bucket, partials,
+                                                    [&] { context.checkCancelled(); });
+                    }
+                }
+            });
     }
 
     for (Partial* partial : partials)

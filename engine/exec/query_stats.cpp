@@ -37,6 +37,8 @@ std::string_view mergePathName(MergePath path)
             return "parallel_two_level";
         case MergePath::kParallelFixedRanges:
             return "parallel_fixed_ranges";
+        case MergePath::kSerialThenParallel:
+            return "serial_then_parallel";
     }
     return "unknown";
 }
@@ -118,18 +120,17 @@ std::string QueryStats::toString() const
     out += line;
     if (partial_groups > 0)
     {
-        std::snprintf(line, sizeof(line),
-                      "partial tables: %zu groups in %zu bytes (%.1f bytes per group)\n",
-                      partial_groups, partial_memory_bytes,
-                      static_cast<double>(partial_memory_bytes) /
-                          static_cast<double>(partial_groups));
+        std::snprintf(
+            line, sizeof(line), "partial tables: %zu groups in %zu bytes (%.1f bytes per group)\n",
+            partial_groups, partial_memory_bytes,
+            static_cast<double>(partial_memory_bytes) / static_cast<double>(partial_groups));
         out += line;
     }
     if (partitioned_rows > 0)
     {
-        out += "partitioned rows (aggregated by bucket tasks): " +
-               std::to_string(partitioned_rows) + " in " + std::to_string(partitioned_bytes) +
-               " bytes\n";
+        out +=
+            "partitioned rows (aggregated by bucket tasks): " + std::to_string(partitioned_rows) +
+            " in " + std::to_string(partitioned_bytes) + " bytes\n";
     }
     if (resources.allocator_stats_available)
     {

@@ -43,6 +43,8 @@ enum class MergePath
     kParallelConvertAllSingle,  ///< All single-level but large: all converted in parallel.
     kParallelTwoLevel,          ///< All partials already two-level.
     kParallelFixedRanges,       ///< Direct-mapped tables merged by key ranges in parallel.
+    kSerialThenParallel,        ///< Serial until the result outgrew a single-level table, then the
+                                ///< rest converted and merged in parallel.
 };
 std::string_view mergePathName(MergePath path);
 
@@ -61,14 +63,15 @@ struct QueryStats
     size_t result_rows = 0;
     /// The aggregate functions the query computed, each once (after rewrites).
     std::vector<std::string> aggregates;
-    size_t peak_memory_bytes = 0;       ///< Tracked (tables, arenas), at most the memory limit.
+    size_t peak_memory_bytes = 0;  ///< Tracked (tables, arenas), at most the memory limit.
     /// GROUP BY partials' hash tables and arenas at the end of the partial phase.
     size_t partial_memory_bytes = 0;
     /// Rows routed by key hash to bucket buffers (partition_high_cardinality) instead of being
     /// aggregated into their worker's table; the merge phase's bucket tasks aggregate them.
     size_t partitioned_rows = 0;
     size_t partitioned_bytes = 0;  ///< The buffers those rows were held in.
-    size_t partial_groups = 0;  ///< Groups summed over the partials (a key counts once per partial).
+    size_t partial_groups =
+        0;  ///< Groups summed over the partials (a key counts once per partial).
     ProfileEventCounts profile_events;  ///< Counted by the query's tasks only.
     ResourceUsage resources;  ///< Allocator bytes and page faults, process-wide, over the query.
 

@@ -117,7 +117,11 @@ AggregationSettings baseSettings()
     AggregationSettings settings;
     settings.morsel_rows = kMorselRows;
     settings.deterministic_morsels = true;
+    // Partials of 100 groups or more take the parallel path at any thread count (no cost
+    // estimate), so the shapes below reach every path on few threads too.
     settings.parallel_merge_min_average_size = 100;
+    settings.parallel_merge_work_per_group = 0;
+    settings.parallel_merge_work_per_partial = 0;
     settings.group_by_two_level_threshold = 1'000'000'000;
     settings.distinct.parallel_merge_min_average_size = 100;
     return settings;
