@@ -1,8 +1,5 @@
 #include "engine/datagen/hits_generator.h"
 
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
-
 #include <algorithm>
 #include <array>
 #include <string>
@@ -13,6 +10,7 @@
 #include "engine/datagen/hits_targets.h"
 #include "engine/datagen/hits_text.h"
 #include "engine/datagen/string_column.h"
+#include "engine/exec/executor.h"
 #include "hashtables/hash.h"
 
 namespace granary::datagen
@@ -419,10 +417,11 @@ std::shared_ptr<const HitsGenerator::SortedKeys> HitsGenerator::sortGroup(size_t
     // Each row's (CounterID rank, EventDate) bucket, for the counting sort below.
     std::vector<uint32_t> buckets(rows);
     // Each chunk draws the keys of its rows in draw order from its own streams.
-    tbb::parallel_for(
-        keys->first_chunk, last_chunk,
-        [&](size_t chunk)
+    Executor::forEachNested(
+        last_chunk - keys->first_chunk,
+        [&](size_t group_chunk)
         {
+            const size_t chunk = keys->first_chunk + group_chunk;
             Random user_random(chunkStreamSeed(seed_, chunk, kUserStream));
             Random counter_random(chunkStreamSeed(seed_, chunk, kCounterStream));
             Random time_random(chunkStreamSeed(seed_, chunk, kTimeStream));
@@ -476,15 +475,17 @@ std::shared_ptr<const HitsGenerator::SortedKeys> HitsGenerator::sortGroup(size_t
     {
         sorted[next[buckets[position]]++] = keys->rows[position];
     }
-    tbb::parallel_for(tbb::blocked_range<size_t>(0, bucket_count, 4096),
-                      [&](const tbb::blocked_range<size_t>& range)
-                      {
-                          for (size_t bucket = range.begin(); bucket < range.end(); ++bucket)
-                          {
-                              std::sort(sorted.begin() + starts[bucket],
-                                        sorted.begin() + starts[bucket + 1]);
-                          }
-                      });
+    constexpr size_t kBucketsPerTask = 4096;
+    Executor::forEachNested(
+        (bucket_count + kBucketsPerTask - 1) / kBucketsPerTask,
+        [&](size_t task)
+        {
+            const size_t end = std::min(bucket_count, (task + 1) * kBucketsPerTask);
+            for (size_t bucket = task * kBucketsPerTask; bucket < end; ++bucket)
+            {
+                std::sort(sorted.begin() + starts[bucket], sorted.begin() + starts[bucket + 1]);
+            }
+        });
     keys->rows = std::move(sorted);
     return keys;
 }
