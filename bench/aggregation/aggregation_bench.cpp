@@ -206,8 +206,10 @@ void registerPartials(const std::string& name, size_t distinct, std::vector<std:
                 std::thread::hardware_concurrency(), partials);
 }
 
-/// How BM_MergePath merges: on one thread throughout, on the parallel convert-all path, or on
-/// one thread until the result outgrows a single-level table (the aggregator's serial path).
+/// How BM_MergePath merges: on one thread into a single-level target throughout, on the
+/// parallel convert-all path, or as the aggregator's serial path does (GROUP BY: on one thread
+/// until the result outgrows a single-level table, then in parallel; count(DISTINCT): on one
+/// thread, the target turning two-level as it grows).
 enum class MergeChoice
 {
     kSerial,
@@ -216,14 +218,14 @@ enum class MergeChoice
 };
 
 /// The cost of merging all-single-level partials on one thread against the parallel
-/// convert-all path, on the machine's threads (the constants of the aggregator's estimate,
-/// AggregationSettings::parallel_merge_work_per_*, come from here): `partials` workers (more
-/// than the threads, so worker w takes morsels w, w + partials, ...) each aggregate `groups`
-/// keys, the same keys in every worker (`shared`) or keys of their own; then the merge runs
-/// down the path `choice` gives. Timed: convert, merge and finalize (the partial phase is the
-/// same for every path).
+/// convert-all path, on the machine's threads (the constants of ParallelMergeCost come from
+/// here): `partials` workers (more than the threads, so worker w takes morsels w, w + partials,
+/// ...) each aggregate `groups` keys (GROUP BY key with count(*); with `distinct`,
+/// count(DISTINCT key) without GROUP BY), the same keys in every worker (`shared`) or keys of
+/// their own; then the merge runs down the path `choice` gives. Timed: convert, merge and
+/// finalize (the partial phase is the same for every path).
 void runMergePath(benchmark::State& state, size_t groups, size_t partials, bool shared,
-                  MergeChoice choice)
+                  bool distinct, MergeChoice choice)
 {
     // Four morsels per worker of max(groups, 8192) rows each (the morsel size the aggregator
     // picks for this many rows and workers).
@@ -247,22 +249,17 @@ void runMergePath(benchmark::State& state, size_t groups, size_t partials, bool 
     AggregationSettings settings;
     settings.max_threads = std::thread::hardware_concurrency();
     settings.morsel_rows = morsel_rows;
-    if (choice != MergeChoice::kParallel)
-    {
-        settings.parallel_merge_min_average_size = SIZE_MAX;
-    }
+    settings.merge_cost = choice == MergeChoice::kParallel ? ParallelMergeCost::alwaysParallel()
+                                                           : ParallelMergeCost::alwaysSerial();
+    settings.distinct.merge_cost = settings.merge_cost;
     if (choice == MergeChoice::kSerial)
     {
-        // Partials stay single-level either way (under 100,000 groups each).
+        // Partials stay single-level either way (under 100,000 keys each).
         settings.group_by_two_level_threshold = SIZE_MAX;
+        settings.distinct.two_level_threshold = SIZE_MAX;
     }
-    else if (choice == MergeChoice::kParallel)
-    {
-        settings.parallel_merge_min_average_size = 0;
-        settings.parallel_merge_work_per_group = 0;
-        settings.parallel_merge_work_per_partial = 0;
-    }
-    const Aggregator aggregator({"key"}, {{"count", {}, "c"}}, settings);
+    const Aggregator aggregator = distinct ? Aggregator({}, {{"uniqExact", {"key"}, "u"}}, settings)
+                                           : Aggregator({"key"}, {{"count", {}, "c"}}, settings);
     QueryStats stats;
     for (auto _ : state)
     {
@@ -274,35 +271,38 @@ void runMergePath(benchmark::State& state, size_t groups, size_t partials, bool 
         state.SetIterationTime(stats.totalWall() - stats.phase(QueryPhase::kPartial).wall_seconds);
     }
     state.counters["partials"] = static_cast<double>(stats.partials);
-    state.counters["total_groups"] = static_cast<double>(stats.partial_groups);
-    state.SetLabel(std::string(mergePathName(stats.merge_path)));
+    state.SetLabel(
+        std::string(mergePathName(distinct ? stats.distinct_merge_path : stats.merge_path)));
 }
 
 void registerMergePaths()
 {
-    for (bool shared : {true, false})
+    for (bool distinct : {false, true})
     {
-        for (size_t partials : {16, 64})
+        for (bool shared : {true, false})
         {
-            for (size_t groups : {1'000, 3'000, 10'000, 30'000})
+            for (size_t partials : {16, 64})
             {
-                for (const auto& [choice, label] :
-                     {std::pair{MergeChoice::kSerial, "serial"},
-                      std::pair{MergeChoice::kParallel, "parallel"},
-                      std::pair{MergeChoice::kSerialFirst, "serial_first"}})
+                for (size_t groups : {1'000, 3'000, 10'000, 30'000})
                 {
-                    const std::string name = std::string("BM_MergePath/") +
-                                             (shared ? "shared" : "disjoint") +
-                                             "/groups:" + std::to_string(groups) +
-                                             "/partials:" + std::to_string(partials) + "/" + label;
-                    benchmark::RegisterBenchmark(
-                        name.c_str(), [=, choice = choice](benchmark::State& state)
-                        { runMergePath(state, groups, partials, shared, choice); })
-                        ->Unit(benchmark::kMillisecond)
-                        ->UseManualTime()
-                        ->Iterations(10)
-                        ->Repetitions(3)
-                        ->ReportAggregatesOnly(true);
+                    for (const auto& [choice, label] :
+                         {std::pair{MergeChoice::kSerial, "serial"},
+                          std::pair{MergeChoice::kParallel, "parallel"},
+                          std::pair{MergeChoice::kSerialFirst, "serial_first"}})
+                    {
+                        const std::string name =
+                            std::string("BM_MergePath/") + (distinct ? "distinct/" : "") +
+                            (shared ? "shared" : "disjoint") + "/groups:" + std::to_string(groups) +
+                            "/partials:" + std::to_string(partials) + "/" + label;
+                        benchmark::RegisterBenchmark(
+                            name.c_str(), [=, choice = choice](benchmark::State& state)
+                            { runMergePath(state, groups, partials, shared, distinct, choice); })
+                            ->Unit(benchmark::kMillisecond)
+                            ->UseManualTime()
+                            ->Iterations(10)
+                            ->Repetitions(3)
+                            ->ReportAggregatesOnly(true);
+                    }
                 }
             }
         }

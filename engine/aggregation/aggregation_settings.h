@@ -4,6 +4,7 @@
 #include <thread>
 
 #include "engine/aggregation/functions/uniq_exact.h"
+#include "engine/aggregation/parallel_merge_cost.h"
 
 namespace granary
 {
@@ -18,14 +19,9 @@ struct AggregationSettings
     /// ...or past this many bytes of table and arena.
     size_t group_by_two_level_threshold_bytes = 50 * 1024 * 1024;
     /// All-single-level partials merge on one thread into the first unless the parallel
-    /// convert-all path is estimated faster on the query's workers: it costs
-    /// parallel_merge_work_per_group per group plus parallel_merge_work_per_partial per partial,
-    /// in units of one group merged on one thread (bench/aggregation BM_MergePath, 2 threads:
-    /// 3.2-4.6 per group, 17-31 per partial and bucket). Partials that average fewer groups
-    /// than parallel_merge_min_average_size always merge on one thread.
-    size_t parallel_merge_min_average_size = 1'000;
-    double parallel_merge_work_per_group = 4;
-    double parallel_merge_work_per_partial = 25 * 256;
+    /// convert-all path is estimated faster on the query's workers (measured on 2 threads:
+    /// 3.2-4.6 times the serial work per group, plus 17-31 per partial and bucket).
+    ParallelMergeCost merge_cost;
     /// Once a worker's table is two-level (past the thresholds above, so most rows miss the
     /// caches), route its further rows by key hash to per-bucket buffers instead; after the
     /// partial phase one task per bucket aggregates them into a cache-sized table, with no

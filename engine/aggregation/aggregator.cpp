@@ -260,25 +260,6 @@ std::vector<std::unique_ptr<Partial>> runPartialPhase(const Plan& plan,
     return partials;
 }
 
-/// Whether one thread merging all-single-level partials into the first beats the parallel
-/// convert-all path on `workers` cores. The parallel path converts every group and merges it
-/// again, and has fixed costs per partial (its 256 buckets); settings give both in units of one
-/// group merged on one thread (measured: bench/aggregation BM_MergePath, docs/aggregation.md).
-/// The estimate assumes the partials share their keys; a serial merge whose result outgrows a
-/// single-level table hands the rest to the parallel path.
-bool serialMergeIsFaster(const AggregationSettings& settings, size_t total_groups, size_t partials,
-                         size_t workers)
-{
-    if (total_groups / partials < settings.parallel_merge_min_average_size)
-    {
-        return true;
-    }
-    const double parallel_work =
-        settings.parallel_merge_work_per_group * static_cast<double>(total_groups) +
-        settings.parallel_merge_work_per_partial * static_cast<double>(partials);
-    return static_cast<double>(total_groups) <= parallel_work / static_cast<double>(workers);
-}
-
 /// Finalizes a two-level result whose columns are all fixed-width: the columns are sized once
 /// and each bucket writes its groups at its own rows, after the columns' pages were faulted in
 /// by huge-page-aligned tasks (bucket ranges do not align with huge pages).
@@ -363,7 +344,7 @@ Block aggregateByKey(const Plan& plan, const AggregationSettings& settings, Quer
         path = MergePath::kNone;
     }
     else if (all_single &&
-             serialMergeIsFaster(settings, total_groups, partials.size(), context.workers()) &&
+             settings.merge_cost.serialIsFaster(total_groups, partials.size(), context.workers()) &&
              !(plan.layout->hasNonTrivialDestroy() &&
                total_groups / partials.size() >= kMergeBuckets))
     {

@@ -119,11 +119,9 @@ AggregationSettings baseSettings()
     settings.deterministic_morsels = true;
     // Partials of 100 groups or more take the parallel path at any thread count (no cost
     // estimate), so the shapes below reach every path on few threads too.
-    settings.parallel_merge_min_average_size = 100;
-    settings.parallel_merge_work_per_group = 0;
-    settings.parallel_merge_work_per_partial = 0;
+    settings.merge_cost = {.min_average_size = 100, .work_per_element = 0, .work_per_partial = 0};
     settings.group_by_two_level_threshold = 1'000'000'000;
-    settings.distinct.parallel_merge_min_average_size = 100;
+    settings.distinct.merge_cost = settings.merge_cost;
     return settings;
 }
 
@@ -164,7 +162,7 @@ std::vector<Shape> shapes()
                     [](size_t row) { return row < 16 * kMorselRows ? 1000 + row : row % 30; },
                     baseSettings(), MergePath::kParallelConvertMixed, 17};
         shape.settings.group_by_two_level_threshold = kMorselRows / 2;
-        shape.settings.parallel_merge_min_average_size = 1'000'000;
+        shape.settings.merge_cost.min_average_size = 1'000'000;
         result.push_back(shape);
     }
     return result;

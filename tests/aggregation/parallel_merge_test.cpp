@@ -32,7 +32,7 @@ AggregationSettings distinctSettings(size_t threads)
     settings.deterministic_morsels = true;
     // A partial set of two morsels' values is two-level, one of one morsel not.
     settings.distinct.two_level_threshold = kMorselRows * 3 / 2;
-    settings.distinct.parallel_merge_min_average_size = kMorselRows / 2;
+    settings.distinct.merge_cost.min_average_size = kMorselRows / 2;
     return settings;
 }
 
@@ -88,11 +88,35 @@ TEST(ParallelMerge, AllSingleLevelSetsAboveTheThresholdAreConvertedToo)
 
     // Small sets: one thread merges them.
     AggregationSettings small = settings;
-    small.distinct.parallel_merge_min_average_size = 1'000'000;
+    small.distinct.merge_cost.min_average_size = 1'000'000;
     QueryContext small_context(64);
     Aggregator({}, {{"uniqExact", {"k_u64"}, "distinct"}}, small)
         .execute(BlockView::of(table), small_context);
     EXPECT_EQ(small_context.stats().distinct_merge_path, MergePath::kSerial);
+}
+
+TEST(ParallelMerge, SetsOfSharedValuesMergeOnOneThreadUnlessManyWorkersShareTheWork)
+{
+    // Every worker's set holds the same 5,000 values. Converting and merging sets in parallel
+    // costs about eleven times the serial work per value (BM_MergePath/distinct): one thread
+    // wins up to 11 workers, the parallel path at 64.
+    const Block table = testing::makeTestTable(
+        64 * 4 * 5'000, [](size_t row) { return (row * 7919) % 5'000; }, 31);
+    for (const auto& [threads, expected] :
+         {std::pair{size_t{2}, MergePath::kSerial}, std::pair{size_t{8}, MergePath::kSerial},
+          std::pair{size_t{64}, MergePath::kParallelConvertAllSingle}})
+    {
+        AggregationSettings settings;
+        settings.max_threads = threads;
+        settings.morsel_rows = 5'000;
+        settings.deterministic_morsels = true;
+        Aggregator aggregator({}, {{"uniqExact", {"k_u64"}, "distinct"}}, settings);
+        QueryContext context(threads);
+        const Block result = aggregator.execute(BlockView::of(table), context);
+        EXPECT_EQ(result.columns[0].column.valueAt<uint64_t>(0), 5'000u) << threads;
+        EXPECT_EQ(context.stats().single_level_sets, threads);
+        EXPECT_EQ(context.stats().distinct_merge_path, expected) << threads << " threads";
+    }
 }
 
 TEST(ParallelMerge, LargeKeyedDistinctStatesMergeBucketParallel)

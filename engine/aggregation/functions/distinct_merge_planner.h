@@ -19,11 +19,13 @@ void DistinctMergePlanner::mergeMany(Set& target, std::span<Set* const> sources,
 
     size_t single_level = 0;
     size_t total_size = 0;
+    size_t non_empty = 0;  ///< Sets with values: empty ones cost neither path anything.
     size_t routed = 0;
     for (Set* set : all)
     {
         single_level += set->isTwoLevel() ? 0 : 1;
         total_size += set->size();
+        non_empty += set->size() > 0 ? 1 : 0;
         routed += set->routedCount();
     }
     // Routed values are inserted by the bucket tasks, even into a lone set (they route only
@@ -41,13 +43,14 @@ void DistinctMergePlanner::mergeMany(Set& target, std::span<Set* const> sources,
     {
         path = MergePath::kParallelConvertMixed;
     }
-    else if (total_size / all.size() > settings.parallel_merge_min_average_size)
+    else if (query == nullptr ||
+             settings.merge_cost.serialIsFaster(total_size, non_empty, query->workers()))
     {
-        path = MergePath::kParallelConvertAllSingle;
+        path = MergePath::kSerial;
     }
     else
     {
-        path = MergePath::kSerial;
+        path = MergePath::kParallelConvertAllSingle;
     }
     if (query != nullptr)
     {
@@ -63,6 +66,10 @@ void DistinctMergePlanner::mergeMany(Set& target, std::span<Set* const> sources,
     }
     if (path == MergePath::kSerial || query == nullptr)
     {
+        // Into the target one after another, the target turning two-level as it grows. Unlike
+        // GROUP BY tables, sets whose union outgrows a single-level set stay on this path:
+        // inserting into the grown two-level target measured 1.5-3x faster than converting
+        // the sources left (BM_MergePath/distinct/disjoint).
         for (Set* source : sources)
         {
             target.mergeSerially(*source, settings.two_level_threshold);
