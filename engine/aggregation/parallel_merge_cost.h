@@ -17,7 +17,10 @@ struct ParallelMergeCost
 {
     /// Partials averaging fewer elements always merge on one thread (fixed costs dominate).
     size_t min_average_size = 1'000;
+    /// The parallel path's work per element: GROUP BY measured 3.2-4.6 (converted, then
+    /// merged again, into 256 small tables instead of one).
     double work_per_element = 4;
+    /// Its fixed work per partial: 17-31 elements' worth for each of the 256 buckets.
     double work_per_partial = 25 * 256;
 
     bool serialIsFaster(size_t total_elements, size_t partials, size_t workers) const
