@@ -28,11 +28,12 @@ void prefetchSlot(const Table& table, const Key& key, uint64_t hash)
     }
 }
 
-/// Emplaces keys[0..count) into `table`, calling on_cell(emplace_result, inserted, row) for
-/// each row, in row order. Hashes are computed a batch at a time, so the probes of later rows
-/// can be prefetched while earlier rows are inserted. Single-level tables run their own tight
-/// loop (emplaceMany); the others (two-level, string and direct-mapped tables) prefetch the slot
-/// of each key kPrefetchRowsAhead rows ahead here.
+/// Emplaces keys[0..count) into `table`, calling on_cell(emplace_result, inserted, row) once
+/// for each row; each key's rows come in row order (its first one with inserted = true), rows
+/// of different keys not necessarily. Hashes are computed a batch at a time, so the probes of
+/// later rows can be prefetched while earlier rows are inserted. Single-level tables run their
+/// own loops (emplaceMany); the others (two-level, string and direct-mapped tables) prefetch the
+/// slot of each key kPrefetchRowsAhead rows ahead here, in row order.
 template <typename Table, typename Key, typename OnCell>
 void emplaceBatch(Table& table, const Key* keys, size_t count, OnCell&& on_cell)
 {

@@ -86,15 +86,26 @@ public:
 
     Cell* emplace(const Key& key, bool& inserted) { return emplace(key, hash(key), inserted); }
 
-    /// Emplaces keys[i] with hashes[i] for i in [0, count), calling on_cell(cell, inserted, i).
-    /// The array pointer and mask stay in registers across the loop: through members, every
-    /// store into a mapped value could alias them and force reloads. When the table is larger
-    /// than the caches the cell of row i + kPrefetchRowsAhead is prefetched at row i, so the
-    /// rows' cache misses overlap instead of each paying the full memory latency.
+    /// Emplaces keys[i] with hashes[i] for i in [0, count), calling on_cell(cell, inserted, i)
+    /// once per row, each key's rows in row order. A table that fits in the caches finds the
+    /// rows whose key is at home first (emplaceManyHomeFirst). A larger one goes in row order:
+    /// the array pointer and mask stay in registers across the loop (through members, every
+    /// store into a mapped value could alias them and force reloads), and the cell of row
+    /// i + kPrefetchRowsAhead is prefetched at row i, so the rows' cache misses overlap instead
+    /// of each paying the full memory latency.
     template <typename OnCell>
     void emplaceMany(const Key* keys, const uint64_t* hashes, size_t count, OnCell&& on_cell)
     {
         allocateIfShared();
+        if (!prefetchWorthwhile())
+        {
+            for (size_t begin = 0; begin < count; begin += kHomeCheckRows)
+            {
+                emplaceManyHomeFirst(keys + begin, hashes + begin,
+                                     std::min(kHomeCheckRows, count - begin), begin, on_cell);
+            }
+            return;
+        }
         Cell* cells = cells_;
         size_t mask = grower_.mask();
         const size_t prefetch_end = prefetchWorthwhile() ? count : 0;
@@ -122,6 +133,9 @@ public:
             on_cell(cell, inserted, i);
         }
     }
+
+    /// Rows whose home slots are checked together by emplaceManyHomeFirst.
+    static constexpr size_t kHomeCheckRows = 256;
 
     /// Below this array size the table stays in L2 and prefetching only costs instructions.
     static constexpr size_t kPrefetchMinBytes = 1 << 20;
@@ -286,6 +300,47 @@ private:
             zero_cell_.setKey(key, hash);
         }
         return &zero_cell_;
+    }
+
+    /// emplaceMany of up to kHomeCheckRows rows of a table that fits in cache: first every row
+    /// whose key sits in its home slot, found with no branch on the outcome (at the table's low
+    /// load most rows of a small table), then the others (new keys, keys displaced from home,
+    /// the zero key) through the full emplace, in row order. Each key's rows still reach
+    /// on_cell in row order: during the first pass the table does not change, so all rows of
+    /// a key take the same pass. The first pass's cells are handed over before the second
+    /// pass can grow the table.
+    template <typename OnCell>
+    void emplaceManyHomeFirst(const Key* keys, const uint64_t* hashes, size_t count,
+                              size_t first_row, OnCell& on_cell)
+    {
+        std::array<Cell*, kHomeCheckRows> found;
+        std::array<uint16_t, kHomeCheckRows> found_rows;
+        std::array<uint16_t, kHomeCheckRows> other_rows;
+        size_t found_count = 0;
+        size_t other_count = 0;
+        Cell* const cells = cells_;
+        const size_t mask = grower_.mask();
+        for (size_t i = 0; i < count; ++i)
+        {
+            Cell* home = &cells[hashes[i] & mask];
+            const bool at_home = home->keyEquals(keys[i], hashes[i]) & !Cell::isZeroKey(keys[i]);
+            found[found_count] = home;
+            found_rows[found_count] = static_cast<uint16_t>(i);
+            other_rows[other_count] = static_cast<uint16_t>(i);
+            found_count += at_home;
+            other_count += !at_home;
+        }
+        for (size_t j = 0; j < found_count; ++j)
+        {
+            on_cell(found[j], false, first_row + found_rows[j]);
+        }
+        for (size_t j = 0; j < other_count; ++j)
+        {
+            const size_t i = other_rows[j];
+            bool inserted;
+            Cell* cell = emplace(keys[i], hashes[i], inserted);
+            on_cell(cell, inserted, first_row + i);
+        }
     }
 
     /// Finds `key` (not the zero key) or puts it into the first empty slot of its probe

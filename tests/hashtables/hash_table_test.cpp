@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <random>
@@ -472,6 +473,44 @@ TEST(EmplaceBatch, MatchesTheOracleForEveryTableKind)
         expectBatchCountsMatch<HashMap<uint64_t, uint64_t>>(300000, distinct);
         expectBatchCountsMatch<TwoLevelHashMap<uint64_t, uint64_t>>(300000, distinct);
         expectBatchCountsMatch<SavedHashMap64>(300000, distinct);
+    }
+}
+
+TEST(EmplaceBatch, EachKeysRowsArriveInRowOrderAndItsFirstRowInserts)
+{
+    // Small tables check every row's home slot first and hand those rows over before the
+    // others; the contract callers rely on is per key: its rows in row order, the first with
+    // inserted = true. Keys repeat across batches, some collide into the same home slot.
+    for (size_t distinct : {1, 7, 1000, 5000, 200000})
+    {
+        std::mt19937_64 random(distinct);
+        std::vector<uint64_t> keys(100000);
+        for (auto& key : keys)
+        {
+            key = random() % distinct;  // includes the zero key
+        }
+        HashMap<uint64_t, uint64_t> table;
+        std::unordered_map<uint64_t, std::vector<size_t>> rows_of;
+        std::unordered_map<uint64_t, size_t> inserted_at;
+        std::vector<int> calls(keys.size(), 0);
+        emplaceBatch(table, keys.data(), keys.size(),
+                     [&](auto* cell, bool inserted, size_t row)
+                     {
+                         ASSERT_EQ(cell->key(), keys[row]);
+                         ++calls[row];
+                         rows_of[keys[row]].push_back(row);
+                         if (inserted)
+                         {
+                             EXPECT_TRUE(inserted_at.emplace(keys[row], row).second);
+                         }
+                     });
+        EXPECT_EQ(std::count(calls.begin(), calls.end(), 1), static_cast<long>(keys.size()));
+        for (const auto& [key, rows] : rows_of)
+        {
+            EXPECT_TRUE(std::is_sorted(rows.begin(), rows.end())) << key;
+            ASSERT_TRUE(inserted_at.count(key)) << key;
+            EXPECT_EQ(inserted_at[key], rows.front()) << key;
+        }
     }
 }
 
