@@ -108,10 +108,9 @@ public:
         }
         Cell* cells = cells_;
         size_t mask = grower_.mask();
-        const size_t prefetch_end = prefetchWorthwhile() ? count : 0;
         for (size_t i = 0; i < count; ++i)
         {
-            if (i + kPrefetchRowsAhead < prefetch_end)
+            if (i + kPrefetchRowsAhead < count)
             {
                 __builtin_prefetch(&cells[hashes[i + kPrefetchRowsAhead] & mask]);
             }

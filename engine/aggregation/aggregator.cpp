@@ -260,13 +260,13 @@ std::vector<std::unique_ptr<Partial>> runPartialPhase(const Plan& plan,
     return partials;
 }
 
-/// Finalizes a two-level result whose columns are all fixed-width: the columns are sized once
-/// and each bucket writes its groups at its own rows, after the columns' pages were faulted in
-/// by huge-page-aligned tasks (bucket ranges do not align with huge pages).
+/// Finalizes a two-level table into `result` (the plan's empty result, every column
+/// fixed-width): the columns are sized once and each bucket writes its groups at its own rows,
+/// after the columns' pages were faulted in by huge-page-aligned tasks (bucket ranges do not
+/// align with huge pages).
 template <typename Method, typename TwoLevelTable>
-Block finalizeInPlace(TwoLevelTable& table, const Plan& plan, QueryContext& context)
+Block finalizeInPlace(TwoLevelTable& table, const Plan& plan, Block result, QueryContext& context)
 {
-    Block result = emptyResult(plan);
     std::vector<size_t> first_row(kMergeBuckets + 1, 0);
     for (size_t bucket = 0; bucket < kMergeBuckets; ++bucket)
     {
@@ -486,9 +486,10 @@ Block aggregateByKey(const Plan& plan, const AggregationSettings& settings, Quer
     // Finalize: one fragment per bucket (or key range), built in parallel, then concatenated.
     if constexpr (Method::kHasTwoLevel)
     {
-        if (two_level_result && allFixedWidth(emptyResult(plan)))
+        Block result = emptyResult(plan);
+        if (two_level_result && allFixedWidth(result))
         {
-            return finalizeInPlace<Method>(target.twoLevel(), plan, context);
+            return finalizeInPlace<Method>(target.twoLevel(), plan, std::move(result), context);
         }
     }
     PhaseRecorder finalize(stats.phase(QueryPhase::kFinalize));

@@ -8,6 +8,16 @@
 
 namespace granary
 {
+namespace
+{
+
+/// The first multiple of `alignment` above `address`.
+uintptr_t nextBoundary(uintptr_t address, size_t alignment)
+{
+    return (address / alignment + 1) * alignment;
+}
+
+}  // namespace
 
 void touchPagesInParallel(std::span<const UntouchedBuffer> buffers, QueryContext& context,
                           PhaseRecorder& recorder)
@@ -32,8 +42,7 @@ void touchPagesInParallel(std::span<const UntouchedBuffer> buffers, QueryContext
         const uintptr_t end = begin + buffer.bytes;
         for (uintptr_t piece = begin; piece < end;)
         {
-            const uintptr_t next_huge_page = (piece / kHugePageBytes + 1) * kHugePageBytes;
-            const uintptr_t piece_end = std::min(end, next_huge_page);
+            const uintptr_t piece_end = std::min(end, nextBoundary(piece, kHugePageBytes));
             pieces.push_back({reinterpret_cast<char*>(piece), piece_end - piece});
             piece = piece_end;
         }
@@ -51,7 +60,7 @@ void touchPagesInParallel(std::span<const UntouchedBuffer> buffers, QueryContext
                              const auto begin = reinterpret_cast<uintptr_t>(pieces[p].data);
                              const uintptr_t end = begin + pieces[p].bytes;
                              for (uintptr_t byte = begin; byte < end;
-                                  byte = (byte / kBasePageBytes + 1) * kBasePageBytes)
+                                  byte = nextBoundary(byte, kBasePageBytes))
                              {
                                  *reinterpret_cast<volatile char*>(byte) = 0;
                              }

@@ -70,8 +70,8 @@ struct QueryStats
     /// aggregated into their worker's table; the merge phase's bucket tasks aggregate them.
     size_t partitioned_rows = 0;
     size_t partitioned_bytes = 0;  ///< The buffers those rows were held in.
-    size_t partial_groups =
-        0;  ///< Groups summed over the partials (a key counts once per partial).
+    /// Groups summed over the partials (a key counts once per partial).
+    size_t partial_groups = 0;
     ProfileEventCounts profile_events;  ///< Counted by the query's tasks only.
     ResourceUsage resources;  ///< Allocator bytes and page faults, process-wide, over the query.
 
