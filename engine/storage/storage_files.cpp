@@ -273,6 +273,13 @@ void ChecksummedFileWriter::append(std::span<const char> bytes)
     checksum_.update(bytes.data(), bytes.size());
     writeAll(fd_, path_, {bytes});
     size_ += bytes.size();
+    if (size_ - writeback_started_ >= kWritebackStartBytes)
+    {
+        // Only a hint, as in close().
+        ::sync_file_range(fd_, static_cast<off_t>(writeback_started_),
+                          static_cast<off_t>(size_ - writeback_started_), SYNC_FILE_RANGE_WRITE);
+        writeback_started_ = size_;
+    }
 }
 
 void ChecksummedFileWriter::close()

@@ -82,7 +82,12 @@ public:
 private:
     std::filesystem::path path_;
     int fd_ = -1;
+    /// Writeback of every this many written bytes starts at once, so that the fsync after the
+    /// last write waits for little more than that last stretch.
+    static constexpr uint64_t kWritebackStartBytes = 1 << 20;
+
     uint64_t size_ = 0;
+    uint64_t writeback_started_ = 0;
     FileChecksum checksum_;
 };
 

@@ -30,6 +30,14 @@ TableInsert::~TableInsert()
     sorted_writer_.reset();
     if (!committed_)
     {
+        try
+        {
+            awaitFinishingParts();
+        }
+        catch (...)
+        {
+            // Rolled back below: an uncommitted insert leaves nothing, whatever failed.
+        }
         rollBack();
     }
 }
@@ -244,20 +252,47 @@ void TableInsert::finishSortedPart(size_t threads)
     const std::string name = std::exchange(sorted_name_, {});
     const std::filesystem::path temporary = directory / ("tmp_" + name);
     const size_t rows = sorted_writer_->rows();
-    if (rows > 0)
-    {
-        sorted_writer_->finish();
-    }
-    sorted_writer_.reset();
     if (rows == 0)
     {
+        sorted_writer_.reset();
         std::filesystem::remove_all(temporary);
         return;
     }
-    renameDurably(temporary, directory / name);
     names_.push_back(name);
-    parts_.push_back(openPartFiles(directory / name, table_.schema(), true));
+    parts_.push_back(nullptr);
     rows_ += rows;
+    finishing_.emplace_back(parts_.size() - 1,
+                            std::async(std::launch::async,
+                                       [writer = std::move(sorted_writer_), temporary,
+                                        published = directory / name, &schema = table_.schema()]
+                                       {
+                                           writer->finish();
+                                           renameDurably(temporary, published);
+                                           return openPartFiles(published, schema, true);
+                                       }));
+}
+
+void TableInsert::awaitFinishingParts()
+{
+    std::exception_ptr first_error;
+    for (auto& [index, part] : std::exchange(finishing_, {}))
+    {
+        try
+        {
+            parts_[index] = part.get();
+        }
+        catch (...)
+        {
+            if (!first_error)
+            {
+                first_error = std::current_exception();
+            }
+        }
+    }
+    if (first_error)
+    {
+        std::rethrow_exception(first_error);
+    }
 }
 
 void TableInsert::commit()
@@ -272,6 +307,7 @@ void TableInsert::commit()
         throw Exception(ErrorCode::kLogicalError,
                         "insert into '" + table_.name() + "' has a sorted part not finished");
     }
+    awaitFinishingParts();
     table_.publish(parts_, names_);
     committed_ = true;
 }

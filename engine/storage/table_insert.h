@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <future>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -37,7 +38,10 @@ public:
     /// A part whose rows come already in key order, block after block: each block is checked
     /// as in add() and, for a table on disk, written at once, so that the caller need not hold
     /// the whole part (gen-hits). Every block but the last must hold whole granules
-    /// (Part::kGranuleRows rows); rows out of key order are kBadArguments.
+    /// (Part::kGranuleRows rows); rows out of key order are kBadArguments. On disk,
+    /// finishSortedPart() leaves the part's fsyncs and rename to a thread of its own, so that
+    /// the caller can go on with the next part while the disk works; commit() waits for them
+    /// and throws their first error.
     void beginSortedPart();
     void appendSorted(Block block, size_t threads = 1);
     void finishSortedPart(size_t threads = 1);
@@ -53,6 +57,9 @@ private:
     /// parts[i] lists the block slices that form new part i.
     void buildParts(const std::vector<Block>& blocks,
                     const std::vector<std::vector<PartSlice>>& parts, size_t threads);
+    /// Waits for every sorted part still being made durable, fills its slot in parts_, and
+    /// then throws the first error any of them raised.
+    void awaitFinishingParts();
     void rollBack() noexcept;
 
     Table& table_;
@@ -64,6 +71,8 @@ private:
     std::vector<Block> sorted_blocks_;
     std::vector<std::shared_ptr<const Part>> parts_;
     std::vector<std::string> names_;
+    /// Sorted parts being made durable: their index in parts_ (null until then), and the part.
+    std::vector<std::pair<size_t, std::future<std::shared_ptr<const Part>>>> finishing_;
     size_t rows_ = 0;
     bool committed_ = false;
 };

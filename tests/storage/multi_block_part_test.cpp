@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <fstream>
 #include <limits>
@@ -343,6 +344,53 @@ TEST_F(SortedPieces, RowsOutOfOrderOrAfterAPartialGranuleAreRefused)
         EXPECT_THROW(insert.appendSorted(std::move(blocks[1])), Exception);
         EXPECT_THROW(insert.commit(), Exception) << "the part is not finished";
     }
+    for (const auto& entry : std::filesystem::directory_iterator(folder_.path() / "u"))
+    {
+        EXPECT_EQ(entry.path().filename().string().find("part_"), std::string::npos)
+            << entry.path() << " left behind";
+    }
+    EXPECT_TRUE(table->snapshot()->parts.empty());
+}
+
+/// A sorted part's fsyncs and rename run after finishSortedPart() returns: an error there
+/// reaches commit(), which publishes nothing, and the insert leaves no folder behind.
+TEST_F(SortedPieces, ErrorMakingAPartDurableReachesCommit)
+{
+    const auto table = createU();
+    const size_t rows = sorted().rows();
+    std::atomic<int> renames{0};
+    setStorageWriteHookForTesting(
+        [&](const std::filesystem::path& path)
+        {
+            if (path.filename() == "part_1" && renames.fetch_add(1) == 0)
+            {
+                throw Exception(ErrorCode::kCannotOpenFile,
+                                "injected: cannot sync " + path.string());
+            }
+        });
+    {
+        TableInsert insert(*table);
+        for (const auto& range :
+             std::vector<std::pair<size_t, size_t>>{{0, 40960}, {40960, rows - 40960}})
+        {
+            insert.beginSortedPart();
+            insert.appendSorted(std::move(partSlices(sorted(), schema(), {range})[0]), 2);
+            insert.finishSortedPart(2);
+        }
+        EXPECT_EQ(insert.rows(), rows);
+        try
+        {
+            insert.commit();
+            FAIL() << "the injected error did not reach commit()";
+        }
+        catch (const Exception& error)
+        {
+            EXPECT_EQ(error.code(), ErrorCode::kCannotOpenFile);
+            EXPECT_NE(std::string(error.what()).find("injected"), std::string::npos);
+        }
+    }
+    setStorageWriteHookForTesting(nullptr);
+    EXPECT_EQ(renames.load(), 1);
     for (const auto& entry : std::filesystem::directory_iterator(folder_.path() / "u"))
     {
         EXPECT_EQ(entry.path().filename().string().find("part_"), std::string::npos)
