@@ -2,9 +2,12 @@
 // and 2 threads (the 1->2 speedup is reported by the 2-thread run) and at 256 oversubscribed
 // threads (for work/span: what unlimited cores could give). Counters: rows/s, speedup,
 // work/span, per-phase times, peak tracked memory and bytes per distinct key per partial.
+// BM_BareTable counts the same keys with the hash table alone, so that the 1-thread GROUP BY
+// count(*) reports its speed against the bare table (vs_bare_table) in the same run.
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
 
+#include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <map>
@@ -15,6 +18,8 @@
 #include <vector>
 
 #include "engine/aggregation/aggregator.h"
+#include "hashtables/batch.h"
+#include "hashtables/hash_map.h"
 
 namespace granary
 {
@@ -107,6 +112,36 @@ std::map<std::string, double>& singleThreadSeconds()
     return seconds;
 }
 
+/// Best time of the bare table counting each input's keys, for the engine's count(*) to compare.
+std::map<size_t, double>& bareTableSeconds()
+{
+    static std::map<size_t, double> seconds;
+    return seconds;
+}
+
+/// The hash table alone counting rows per key (what bench/hash_tables times as "granary"):
+/// the floor that a 1-thread GROUP BY key with count(*) over the same keys is measured against.
+void runBareTable(benchmark::State& state, size_t distinct)
+{
+    const Input& data = input(distinct);
+    const ColumnView& keys = data.view.columns.front().column;
+    double best_seconds = 1e300;
+    for (auto _ : state)
+    {
+        const auto started = std::chrono::steady_clock::now();
+        HashMap<uint64_t, uint64_t> table;
+        emplaceBatch(table, keys.values<uint64_t>().data(), keys.rows,
+                     [](auto* cell, bool, size_t) { ++cell->mapped(); });
+        benchmark::DoNotOptimize(table.size());
+        best_seconds = std::min(
+            best_seconds,
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+    }
+    bareTableSeconds()[distinct] = best_seconds;
+    state.counters["rows/s"] = benchmark::Counter(
+        static_cast<double>(keys.rows * state.iterations()), benchmark::Counter::kIsRate);
+}
+
 void runAggregation(benchmark::State& state, const std::string& name, size_t distinct,
                     const std::vector<std::string>& keys,
                     const std::vector<AggregateDescription>& aggregates, size_t threads,
@@ -164,6 +199,13 @@ void runAggregation(benchmark::State& state, const std::string& name, size_t dis
     if (threads == 1)
     {
         singleThreadSeconds()[name] = best_seconds;
+        const bool counts_by_key = keys == std::vector<std::string>{"key"} &&
+                                   aggregates.size() == 1 && aggregates[0].function == "count";
+        if (counts_by_key && bareTableSeconds().count(distinct))
+        {
+            // Above 1: the engine is faster than the bare table on the same keys.
+            state.counters["vs_bare_table"] = bareTableSeconds()[distinct] / best_seconds;
+        }
     }
     else if (singleThreadSeconds().count(name))
     {
@@ -325,7 +367,18 @@ void registerAll()
         registerCase("BM_GroupBy/count_sum_avg/" + std::to_string(distinct) + "/unpartitioned",
                      distinct, {"key"}, count_sum_avg, threads, false);
     }
-    registerCase("BM_GroupBy/count/10000000", 10'000'000, {"key"}, {{"count", {}, "c"}}, threads);
+    for (size_t distinct : {1'000, 100'000, 1'000'000, 10'000'000})
+    {
+        benchmark::RegisterBenchmark(("BM_BareTable/count/" + std::to_string(distinct)).c_str(),
+                                     [=](benchmark::State& state)
+                                     { runBareTable(state, distinct); })
+            ->Unit(benchmark::kMillisecond)
+            ->Iterations(2)
+            ->UseRealTime();
+        registerCase("BM_GroupBy/count/" + std::to_string(distinct), distinct, {"key"},
+                     {{"count", {}, "c"}},
+                     distinct == 10'000'000 ? threads : std::vector<size_t>{1});
+    }
     registerCase("BM_CountDistinct/10000000", 10'000'000, {}, {{"uniqExact", {"key"}, "u"}},
                  threads);
     registerCase("BM_CountDistinct/10000000/unpartitioned", 10'000'000, {},
