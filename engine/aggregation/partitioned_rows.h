@@ -6,14 +6,11 @@
 #include <vector>
 
 #include "alloc/tracked_allocator.h"
+#include "engine/aggregation/bucket_scatter.h"
 #include "engine/columns/column_view.h"
 
 namespace granary
 {
-
-/// Buckets of the two-level tables, and so of partitioned rows: one per value of the hash's
-/// top byte.
-inline constexpr size_t kPartitionBuckets = 256;
 
 /// One worker's rows of a high-cardinality GROUP BY, routed by key hash to the bucket whose
 /// table will aggregate them instead of into the worker's own table. Once a worker's table has
