@@ -1,10 +1,13 @@
 #include "engine/aggregation/bucket_scatter.h"
 
 #include <cstring>
+#include <string>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+
+#include "engine/common/exception.h"
 
 namespace granary
 {
@@ -75,17 +78,6 @@ void scatterThroughLines(const char* values, size_t count, const uint8_t* bucket
     }
 }
 
-/// Scatters values of any other width, one plain copy per row.
-void scatterAnyWidth(const char* values, size_t width, size_t count, const uint8_t* buckets,
-                     std::array<char*, kPartitionBuckets> next)
-{
-    for (size_t i = 0; i < count; ++i)
-    {
-        std::memcpy(next[buckets[i]], values + i * width, width);
-        next[buckets[i]] += width;
-    }
-}
-
 }  // namespace
 
 void scatterToBuckets(const char* values, size_t width, size_t count, const uint8_t* buckets,
@@ -106,8 +98,8 @@ void scatterToBuckets(const char* values, size_t width, size_t count, const uint
             scatterThroughLines<8>(values, count, buckets, destinations);
             break;
         default:
-            scatterAnyWidth(values, width, count, buckets, destinations);
-            break;
+            throw Exception(ErrorCode::kLogicalError,
+                            "no bucket scatter for values of " + std::to_string(width) + " bytes");
     }
 #if defined(__SSE2__)
     // Streamed lines are weakly ordered: make them visible before the values change hands.

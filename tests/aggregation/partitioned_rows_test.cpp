@@ -15,7 +15,7 @@ namespace granary
 namespace
 {
 
-/// Columns of every width the scatter specialises (1, 2, 4, 8 bytes), a wider one, a string
+/// Columns of every width the scatter takes (1, 2, 4, 8 bytes), a string
 /// and one the aggregation does not read.
 struct Input
 {
