@@ -145,12 +145,10 @@ void runBareTable(benchmark::State& state, size_t distinct)
 void runAggregation(benchmark::State& state, const std::string& name, size_t distinct,
                     const std::vector<std::string>& keys,
                     const std::vector<AggregateDescription>& aggregates, size_t threads,
-                    size_t partials, bool partition)
+                    size_t partials, AggregationSettings settings)
 {
     const Input& data = input(distinct);
-    AggregationSettings settings;
     settings.max_threads = threads;
-    settings.partition_high_cardinality = partition;
     const Aggregator aggregator(keys, aggregates, settings);
     QueryStats stats;
     size_t groups = 0;
@@ -218,11 +216,11 @@ void runAggregation(benchmark::State& state, const std::string& name, size_t dis
 void registerRun(const std::string& name, const std::string& suffix, size_t distinct,
                  const std::vector<std::string>& keys,
                  const std::vector<AggregateDescription>& aggregates, size_t threads,
-                 size_t partials, bool partition = true)
+                 size_t partials, AggregationSettings settings = {})
 {
     benchmark::RegisterBenchmark(
         (name + suffix).c_str(), [=](benchmark::State& state)
-        { runAggregation(state, name, distinct, keys, aggregates, threads, partials, partition); })
+        { runAggregation(state, name, distinct, keys, aggregates, threads, partials, settings); })
         ->Unit(benchmark::kMillisecond)
         ->Iterations(std::max(threads, partials) >= 64 ? 1 : 2)
         ->UseRealTime();
@@ -230,12 +228,12 @@ void registerRun(const std::string& name, const std::string& suffix, size_t dist
 
 void registerCase(const std::string& name, size_t distinct, std::vector<std::string> keys,
                   std::vector<AggregateDescription> aggregates, std::vector<size_t> threads,
-                  bool partition = true)
+                  AggregationSettings settings = {})
 {
     for (size_t t : threads)
     {
         registerRun(name, "/threads:" + std::to_string(t), distinct, keys, aggregates, t, 0,
-                    partition);
+                    settings);
     }
 }
 
@@ -362,10 +360,12 @@ void registerAll()
                      count_sum_avg, threads);
     }
     // The baseline of partitioning: every row aggregated by the worker that read it.
+    AggregationSettings unpartitioned;
+    unpartitioned.partition_high_cardinality = false;
     for (size_t distinct : {1'000'000, 10'000'000})
     {
         registerCase("BM_GroupBy/count_sum_avg/" + std::to_string(distinct) + "/unpartitioned",
-                     distinct, {"key"}, count_sum_avg, threads, false);
+                     distinct, {"key"}, count_sum_avg, threads, unpartitioned);
     }
     for (size_t distinct : {1'000, 100'000, 1'000'000, 10'000'000})
     {
@@ -382,9 +382,14 @@ void registerAll()
     registerCase("BM_CountDistinct/10000000", 10'000'000, {}, {{"uniqExact", {"key"}, "u"}},
                  threads);
     registerCase("BM_CountDistinct/10000000/unpartitioned", 10'000'000, {},
-                 {{"uniqExact", {"key"}, "u"}}, threads, false);
+                 {{"uniqExact", {"key"}, "u"}}, threads, unpartitioned);
     registerCase("BM_RegionDistinctUsers", kUsers, {"region"}, {{"uniqExact", {"key"}, "u"}},
                  threads);
+    // The baseline of value buckets: a set per region, merged across partials.
+    AggregationSettings per_key_sets;
+    per_key_sets.distinct.count_by_value_buckets = false;
+    registerCase("BM_RegionDistinctUsers/per_key_sets", kUsers, {"region"},
+                 {{"uniqExact", {"key"}, "u"}}, threads, per_key_sets);
     // 256 partials on a few cores: the merge plans at the scale of a 256-thread machine, as
     // 256 oversubscribed threads and as 256 workers on the machine's threads.
     registerCase("BM_GroupBy/count_sum_avg/10000000", 10'000'000, {"key"}, count_sum_avg, {256});

@@ -97,6 +97,11 @@ bool isAggregateFunctionName(std::string_view function)
            name == "any" || isUniqExactName(name);
 }
 
+bool isDistinctCountName(std::string_view function)
+{
+    return isUniqExactName(lower(function));
+}
+
 AggregateFunctionPtr createAggregateFunction(std::string_view function,
                                              const std::vector<AggregateArgument>& arguments,
                                              const DistinctSettings& distinct_settings)

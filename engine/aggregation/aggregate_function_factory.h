@@ -27,5 +27,7 @@ AggregateFunctionPtr createAggregateFunction(std::string_view function,
 
 /// True for names createAggregateFunction knows (case-insensitive).
 bool isAggregateFunctionName(std::string_view function);
+/// True for the names of count(DISTINCT x) (uniqExact, uniq, count_distinct; any case).
+bool isDistinctCountName(std::string_view function);
 
 }  // namespace granary

@@ -8,8 +8,10 @@
 
 #include "engine/aggregation/aggregate_function_factory.h"
 #include "engine/aggregation/aggregate_layout.h"
+#include "engine/aggregation/distinct_value_buckets.h"
 #include "engine/aggregation/key_methods.h"
 #include "engine/aggregation/partial_aggregate.h"
+#include "engine/aggregation/partial_phase.h"
 #include "engine/aggregation/result_builder.h"
 #include "engine/common/exception.h"
 #include "engine/exec/first_touch.h"
@@ -218,48 +220,6 @@ void finalizeGroupsInto(Table& table, const Plan& plan, Block& result, size_t ro
         });
 }
 
-/// Runs the partial phase: `workers` tasks, each with a partial of its own, take morsels from
-/// a shared cursor. Each morsel is timed as a task, so the phase's span is the longest morsel.
-template <typename Partial, typename MakePartial>
-std::vector<std::unique_ptr<Partial>> runPartialPhase(const Plan& plan,
-                                                      const AggregationSettings& settings,
-                                                      QueryContext& context, size_t min_workers,
-                                                      MakePartial&& make_partial)
-{
-    const AggregationInput& input = *plan.input;
-    const size_t morsels = input.morsels();
-    const size_t workers = std::max(min_workers, std::min(context.workers(), morsels));
-    std::vector<std::unique_ptr<Partial>> partials(workers);
-    std::atomic<size_t> next_morsel{0};
-    std::atomic<size_t> input_rows{0};
-    PhaseRecorder recorder(context.stats().phase(QueryPhase::kPartial));
-    // Dynamic: whoever is free takes the next morsel. Deterministic: worker w takes morsels
-    // w, w + workers, ... (reproducible partial contents for tests and studies), also when
-    // there are more workers than threads, where the first workers would otherwise take all.
-    const bool dynamic = !settings.deterministic_morsels && workers <= context.threads();
-    context.runWorkers(workers,
-                       [&](size_t worker)
-                       {
-                           partials[worker] = make_partial();
-                           const std::unique_ptr<MorselBuffers> buffers = input.makeBuffers();
-                           std::vector<ColumnView> columns;
-                           auto next = [&](size_t previous)
-                           { return dynamic ? next_morsel++ : previous + workers; };
-                           for (size_t morsel = dynamic ? next_morsel++ : worker; morsel < morsels;
-                                morsel = next(morsel))
-                           {
-                               context.checkCancelled();
-                               TaskTimer timer(recorder);
-                               const size_t rows = input.produce(morsel, buffers.get(), columns);
-                               partials[worker]->aggregate(columns, rows);
-                               input_rows.fetch_add(rows, std::memory_order_relaxed);
-                               ProfileEvents::increment(ProfileEvent::RowsRead, rows);
-                           }
-                       });
-    context.stats().input_rows += input_rows.load();
-    return partials;
-}
-
 /// Finalizes a two-level table into `result` (the plan's empty result, every column
 /// fixed-width): the columns are sized once and each bucket writes its groups at its own rows,
 /// after the columns' pages were faulted in by huge-page-aligned tasks (bucket ranges do not
@@ -299,7 +259,7 @@ Block aggregateByKey(const Plan& plan, const AggregationSettings& settings, Quer
     using Partial = PartialAggregate<Method>;
     QueryStats& stats = context.stats();
     auto all_partials = runPartialPhase<Partial>(
-        plan, settings, context, 0,
+        *plan.input, settings, context, 0,
         [&] { return std::make_unique<Partial>(*plan.layout, plan.key_columns, settings); });
 
     std::vector<Partial*> partials;
@@ -538,7 +498,7 @@ Block aggregateWithoutKey(const Plan& plan, const AggregationSettings& settings,
 {
     QueryStats& stats = context.stats();
     auto partials = runPartialPhase<PartialAggregateWithoutKey>(
-        plan, settings, context, 1,
+        *plan.input, settings, context, 1,
         [&] { return std::make_unique<PartialAggregateWithoutKey>(*plan.layout); });
     stats.partials = partials.size();
     stats.single_level_partials = partials.size();
@@ -668,12 +628,25 @@ Block Aggregator::execute(const AggregationInput& input, QueryContext& context) 
     }
     plan.layout = std::make_unique<AggregateLayout>(std::move(entries));
 
+    // GROUP BY one key with count(DISTINCT x) alone, both fixed-width: no sets to merge. A
+    // single morsel has no merge to spare, only the plan's three rounds of 256 tasks to pay.
+    const bool by_value_buckets =
+        settings_.distinct.count_by_value_buckets && input.morsels() > 1 &&
+        plan.key_columns.size() == 1 && !isString(plan.key_types[0]) && aggregates_.size() == 1 &&
+        isDistinctCountName(aggregates_[0].function) &&
+        !isString(input.columns()[plan.layout->entries()[0].argument_columns[0]].type);
+
     QueryStats& stats = context.stats();
     const ResourceSnapshot before = ResourceSnapshot::take();
     Block result;
     {
         ProfileEventsThreadScope events(context.profileEvents());
-        result = dispatch(plan, settings_, context);
+        result =
+            by_value_buckets
+                ? countDistinctByValueBuckets(
+                      input, plan.key_columns[0], plan.layout->entries()[0].argument_columns[0],
+                      plan.key_names[0], plan.layout->entries()[0].result_name, settings_, context)
+                : dispatch(plan, settings_, context);
     }
     stats.resources = ResourceSnapshot::take() - before;
     stats.profile_events = context.profileEvents().snapshot();

@@ -39,6 +39,8 @@ std::string_view mergePathName(MergePath path)
             return "parallel_fixed_ranges";
         case MergePath::kSerialThenParallel:
             return "serial_then_parallel";
+        case MergePath::kValueBuckets:
+            return "value_buckets";
     }
     return "unknown";
 }

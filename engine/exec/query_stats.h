@@ -45,6 +45,8 @@ enum class MergePath
     kParallelFixedRanges,       ///< Direct-mapped tables merged by key ranges in parallel.
     kSerialThenParallel,        ///< Serial until the result outgrew a single-level table, then the
                                 ///< rest converted and merged in parallel.
+    kValueBuckets,  ///< Keyed count(DISTINCT): rows routed by value, distinct pairs counted per
+                    ///< bucket, counts summed (no set merged; countDistinctByValueBuckets).
 };
 std::string_view mergePathName(MergePath path);
 
@@ -52,7 +54,8 @@ struct QueryStats
 {
     std::array<PhaseStats, kQueryPhaseCount> phases{};
     MergePath merge_path = MergePath::kNone;           ///< GROUP BY tables.
-    MergePath distinct_merge_path = MergePath::kNone;  ///< count(DISTINCT) sets (no keys).
+    MergePath distinct_merge_path = MergePath::kNone;  ///< count(DISTINCT) sets (no keys), or
+                                                       ///< kValueBuckets (keyed).
     size_t partials = 0;
     size_t single_level_partials = 0;
     size_t two_level_partials = 0;

@@ -1,0 +1,249 @@
+#include "engine/aggregation/distinct_value_buckets.h"
+
+#include <bit>
+#include <memory>
+#include <type_traits>
+#include <vector>
+
+#include "engine/aggregation/bucket_cardinality.h"
+#include "engine/aggregation/bucket_scatter.h"
+#include "engine/aggregation/distinct_set.h"
+#include "engine/aggregation/partial_phase.h"
+#include "engine/aggregation/partitioned_rows.h"
+#include "engine/common/exception.h"
+#include "engine/exec/phase_recorder.h"
+#include "hashtables/batch.h"
+#include "hashtables/hash_map.h"
+#include "hashtables/merge.h"
+#include "hashtables/packed_key.h"
+
+namespace granary
+{
+namespace
+{
+
+using Pair = PackedKey<2>;
+using PairSet = HashSet<Pair>;
+/// Distinct pairs per key: two-level, so that the buckets' counts are summed by key-hash
+/// bucket, one task each.
+using KeyCounts = TwoLevelHashMap<uint64_t, uint64_t>;
+
+/// The 64-bit patterns of a fixed-width column's rows [0, count).
+void widen(const ColumnView& column, size_t count, uint64_t* out)
+{
+    dispatchType(column.type,
+                 [&]<typename T>(TypeTag<T>)
+                 {
+                     if constexpr (std::is_same_v<T, std::string_view>)
+                     {
+                         throw Exception(ErrorCode::kLogicalError,
+                                         "value buckets take fixed-width columns only");
+                     }
+                     else
+                     {
+                         for (size_t row = 0; row < count; ++row)
+                         {
+                             out[row] = NumberDistinctTraits<T>::keyAt(column, row);
+                         }
+                     }
+                 });
+}
+
+/// Writes 64-bit patterns back as values of `column`'s type (the inverse of widen).
+void narrow(const uint64_t* bits, size_t count, Column& column, size_t first_row)
+{
+    dispatchType(column.type(),
+                 [&]<typename T>(TypeTag<T>)
+                 {
+                     if constexpr (!std::is_same_v<T, std::string_view>)
+                     {
+                         T* out = column.mutableData<T>() + first_row;
+                         for (size_t i = 0; i < count; ++i)
+                         {
+                             if constexpr (std::is_floating_point_v<T>)
+                             {
+                                 using Bits =
+                                     std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+                                 out[i] = std::bit_cast<T>(static_cast<Bits>(bits[i]));
+                             }
+                             else
+                             {
+                                 out[i] = static_cast<T>(bits[i]);
+                             }
+                         }
+                     }
+                 });
+}
+
+/// One worker's routed rows: key and value bit patterns, by the value's hash bucket.
+class ValueRouter
+{
+public:
+    ValueRouter(size_t key_column, size_t value_column)
+        : key_column_(key_column), value_column_(value_column)
+    {
+    }
+
+    void aggregate(const std::vector<ColumnView>& columns, size_t count)
+    {
+        keys_.resize(count);
+        values_.resize(count);
+        buckets_.resize(count);
+        widen(columns[key_column_], count, keys_.data());
+        widen(columns[value_column_], count, values_.data());
+        for (size_t row = 0; row < count; ++row)
+        {
+            const uint64_t value_hash = IntHash{}(values_[row]);
+            buckets_[row] = static_cast<uint8_t>(value_hash >> BucketCardinality::kBucketShift);
+            // The sketch's bucket is the value's; its registers follow the pair.
+            const uint64_t pair_hash = PackedKeyHash{}(Pair{{keys_[row], values_[row]}});
+            pairs_.add((value_hash & kBucketBits) | (pair_hash >> kBucketBitCount));
+        }
+        const std::vector<ColumnView> routed = {
+            ColumnView::of(TypeId::UInt64, keys_.data(), count),
+            ColumnView::of(TypeId::UInt64, values_.data(), count)};
+        if (!rows_)
+        {
+            rows_ = std::make_unique<PartitionedRows>(routed, std::vector<bool>{true, true});
+        }
+        rows_->append(routed, count, buckets_.data());
+    }
+
+    PartitionedRows& rows() { return *rows_; }
+    bool empty() const { return !rows_ || rows_->rows() == 0; }
+    const BucketCardinality& pairs() const { return pairs_; }
+
+private:
+    static constexpr unsigned kBucketBitCount = 64 - BucketCardinality::kBucketShift;
+    static constexpr uint64_t kBucketBits = ~uint64_t{0} << BucketCardinality::kBucketShift;
+
+    size_t key_column_;
+    size_t value_column_;
+    std::vector<uint64_t> keys_;
+    std::vector<uint64_t> values_;
+    std::vector<uint8_t> buckets_;
+    std::unique_ptr<PartitionedRows> rows_;
+    BucketCardinality pairs_;
+};
+
+/// Counts the distinct (key, value) pairs per key among every router's rows of `bucket`, then
+/// frees those rows.
+void countBucket(size_t bucket, std::span<ValueRouter* const> routers, KeyCounts& counts,
+                 QueryContext& context)
+{
+    std::vector<const BucketCardinality*> sketches;
+    for (const ValueRouter* router : routers)
+    {
+        sketches.push_back(&router->pairs());
+    }
+    PairSet pairs;
+    BucketCardinality::reserve(pairs, bucket, sketches);
+    std::vector<Pair> batch;
+    for (ValueRouter* router : routers)
+    {
+        PartitionedRows& rows = router->rows();
+        for (size_t chunk = 0; chunk < rows.chunks(bucket); ++chunk)
+        {
+            context.checkCancelled();
+            size_t count = 0;
+            const std::vector<ColumnView> columns = rows.chunk(bucket, chunk, count);
+            const uint64_t* keys = columns[0].values<uint64_t>().data();
+            const uint64_t* values = columns[1].values<uint64_t>().data();
+            batch.resize(count);
+            for (size_t row = 0; row < count; ++row)
+            {
+                batch[row] = Pair{{keys[row], values[row]}};
+            }
+            emplaceBatch(pairs, batch.data(), count,
+                         [&](auto*, bool inserted, size_t row)
+                         {
+                             if (inserted)
+                             {
+                                 bool new_key;
+                                 auto* cell = counts.emplace(keys[row], new_key);
+                                 cell->mapped() = new_key ? 1 : cell->mapped() + 1;
+                             }
+                         });
+        }
+        rows.release(bucket);
+    }
+}
+
+}  // namespace
+
+Block countDistinctByValueBuckets(const AggregationInput& input, size_t key_column,
+                                  size_t value_column, const std::string& key_name,
+                                  const std::string& result_name,
+                                  const AggregationSettings& settings, QueryContext& context)
+{
+    QueryStats& stats = context.stats();
+    stats.distinct_merge_path = MergePath::kValueBuckets;
+    auto all_routers = runPartialPhase<ValueRouter>(
+        input, settings, context, 0,
+        [&] { return std::make_unique<ValueRouter>(key_column, value_column); });
+    std::vector<ValueRouter*> routers;
+    for (const auto& router : all_routers)
+    {
+        if (router && !router->empty())
+        {
+            routers.push_back(router.get());
+            stats.partitioned_rows += router->rows().rows();
+            stats.partitioned_bytes += router->rows().memoryBytes();
+        }
+    }
+    stats.partials = routers.size();
+
+    // Each value bucket's counts, then their sums by key-hash bucket.
+    std::vector<KeyCounts> bucket_counts(kPartitionBuckets);
+    KeyCounts totals;
+    if (!routers.empty())
+    {
+        {
+            PhaseRecorder count(stats.phase(QueryPhase::kMerge));
+            context.runTasks(count, kPartitionBuckets,
+                             [&](size_t bucket, TaskTimer&)
+                             { countBucket(bucket, routers, bucket_counts[bucket], context); });
+        }
+        PhaseRecorder sum(stats.phase(QueryPhase::kMerge));
+        context.runTasks(sum, KeyCounts::kBucketCount,
+                         [&](size_t key_bucket, TaskTimer&)
+                         {
+                             for (KeyCounts& counts : bucket_counts)
+                             {
+                                 mergeTables(totals.bucket(key_bucket), counts.bucket(key_bucket),
+                                             [](uint64_t& into, uint64_t from) { into += from; });
+                                 counts.bucket(key_bucket).clear();
+                             }
+                         });
+    }
+
+    Block result;
+    result.columns.push_back({key_name, Column(input.columns()[key_column].type)});
+    result.columns.push_back({result_name, Column(TypeId::UInt64)});
+    std::vector<size_t> first_row(KeyCounts::kBucketCount + 1, 0);
+    for (size_t bucket = 0; bucket < KeyCounts::kBucketCount; ++bucket)
+    {
+        first_row[bucket + 1] = first_row[bucket] + totals.bucket(bucket).size();
+    }
+    Column& keys = result.columns[0].column;
+    Column& counts = result.columns[1].column;
+    keys.resizeFixed(first_row.back());
+    counts.resizeFixed(first_row.back());
+    PhaseRecorder finalize(stats.phase(QueryPhase::kFinalize));
+    context.runTasks(finalize, KeyCounts::kBucketCount,
+                     [&](size_t bucket, TaskTimer&)
+                     {
+                         std::vector<uint64_t> bucket_keys;
+                         uint64_t* out = counts.mutableData<uint64_t>() + first_row[bucket];
+                         totals.bucket(bucket).forEachCell(
+                             [&](const auto& cell)
+                             {
+                                 bucket_keys.push_back(cell.key());
+                                 *out++ = cell.mapped();
+                             });
+                         narrow(bucket_keys.data(), bucket_keys.size(), keys, first_row[bucket]);
+                     });
+    return result;
+}
+
+}  // namespace granary

@@ -1,0 +1,28 @@
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "engine/aggregation/aggregation_input.h"
+#include "engine/aggregation/aggregation_settings.h"
+#include "engine/columns/block.h"
+#include "engine/exec/query_context.h"
+
+namespace granary
+{
+
+/// GROUP BY one fixed-width key with count(DISTINCT x) of a fixed-width x as the only
+/// aggregate, planned so that no set is ever merged. Workers route each row's key and x by
+/// the hash of x to 256 buckets; one task per bucket then counts its distinct (key, x) pairs
+/// per key. A value of x falls in one bucket only, so a key's counts over the buckets add up
+/// to its distinct count: the buckets' counts are summed per key, by key-hash ranges in
+/// parallel. A heavy key's rows spread over all buckets, and each bucket's pairs are a 256th
+/// of the whole, near the caches, where one growing set per key is not (docs/aggregation.md).
+/// Keys and values compare by their bit patterns widened to 64 bits, as GROUP BY number keys
+/// and count(DISTINCT) sets do.
+Block countDistinctByValueBuckets(const AggregationInput& input, size_t key_column,
+                                  size_t value_column, const std::string& key_name,
+                                  const std::string& result_name,
+                                  const AggregationSettings& settings, QueryContext& context);
+
+}  // namespace granary

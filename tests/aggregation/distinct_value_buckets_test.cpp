@@ -1,0 +1,125 @@
+// GROUP BY key with count(DISTINCT x) alone, routed by x to value buckets
+// (countDistinctByValueBuckets), against the naive reference aggregator.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "engine/aggregation/aggregator.h"
+#include "reference_aggregator.h"
+#include "test_table.h"
+
+namespace granary
+{
+namespace
+{
+
+/// count(DISTINCT value) by key over `table` at `threads`, checked against the reference;
+/// returns the query's stats.
+QueryStats distinctByKey(const Block& table, const std::string& key, const std::string& value,
+                         size_t threads, AggregationSettings settings = {})
+{
+    const std::vector<testing::AggregateSpec> specs = {{"uniqExact", value}};
+    const BlockView input = BlockView::of(table);
+    settings.max_threads = threads;
+    settings.morsel_rows = 2'000;
+    Aggregator aggregator({key}, {{"uniqExact", {value}, "distinct"}}, settings);
+    QueryContext context(threads);
+    const Block result = aggregator.execute(input, context);
+    EXPECT_EQ(testing::compareWithReference(result, 1, specs,
+                                            testing::referenceAggregate(input, {key}, specs)),
+              "")
+        << key << ", " << value << ", " << threads << " threads";
+    return context.stats();
+}
+
+/// 600 groups of uneven sizes: group 0 holds a third of the rows.
+Block skewedTable(size_t rows, uint64_t seed)
+{
+    return testing::makeTestTable(
+        rows, [](size_t row) { return row % 3 == 0 ? 0 : (row * 2654435761u) % 600; }, seed);
+}
+
+TEST(DistinctValueBuckets, EveryFixedWidthKeyAndValueTypeMatchesTheReference)
+{
+    const Block table = skewedTable(30'000, 41);
+    for (const char* key : {"k_u8", "k_i8", "k_u16", "k_date", "k_u32", "k_i32", "k_f32", "k_dt",
+                            "k_u64", "k_i64", "k_f64"})
+    {
+        for (const char* value : {"v_u32", "v_i64", "v_f64", "v_i8"})
+        {
+            for (const size_t threads : {1, 7})
+            {
+                const QueryStats stats = distinctByKey(table, key, value, threads);
+                EXPECT_EQ(stats.distinct_merge_path, MergePath::kValueBuckets) << key << value;
+            }
+        }
+    }
+}
+
+TEST(DistinctValueBuckets, ManyThreadsRouteEveryRowOnceAndCountEachBucketOnce)
+{
+    // Values of their own per row (v = row), so every bucket holds pairs.
+    const Block table = skewedTable(60'000, 43);
+    for (const size_t threads : {1, 2, 7, 64, 256})
+    {
+        const QueryStats stats = distinctByKey(table, "k_u32", "k_u64", threads);
+        EXPECT_EQ(stats.distinct_merge_path, MergePath::kValueBuckets);
+        EXPECT_EQ(stats.partitioned_rows, 60'000u) << threads;
+        EXPECT_EQ(stats.input_rows, 60'000u);
+        // 256 value buckets counted, then 256 key-hash buckets summed.
+        EXPECT_EQ(stats.phase(QueryPhase::kMerge).tasks, 512u) << threads;
+        EXPECT_EQ(stats.phase(QueryPhase::kFinalize).tasks, 256u);
+    }
+}
+
+TEST(DistinctValueBuckets, AHeavyKeysManyValuesAreCountedAcrossBuckets)
+{
+    // Half the rows in one group, each with a value of its own: its count sums 256 buckets.
+    Block table = testing::makeTestTable(
+        40'000, [](size_t row) { return row % 2 == 0 ? 7 : row % 50; }, 47);
+    table.columns.push_back({"unique", Column(TypeId::UInt64)});
+    for (size_t row = 0; row < 40'000; ++row)
+    {
+        table.columns.back().column.append(uint64_t{row * 0x9E3779B97F4A7C15ULL});
+    }
+    for (const size_t threads : {1, 4, 64})
+    {
+        distinctByKey(table, "k_u64", "unique", threads);
+    }
+}
+
+TEST(DistinctValueBuckets, OtherShapesKeepThePerKeySets)
+{
+    const Block table = skewedTable(10'000, 53);
+    AggregationSettings off;
+    off.distinct.count_by_value_buckets = false;
+    EXPECT_EQ(distinctByKey(table, "k_u32", "v_u32", 4, off).distinct_merge_path, MergePath::kNone);
+    // A string key or value, or no key: not this plan.
+    EXPECT_NE(distinctByKey(table, "k_str", "v_u32", 4).distinct_merge_path,
+              MergePath::kValueBuckets);
+    EXPECT_NE(distinctByKey(table, "k_u32", "v_str", 4).distinct_merge_path,
+              MergePath::kValueBuckets);
+    // Beside another aggregate: not this plan either.
+    Aggregator both({"k_u32"}, {{"uniqExact", {"v_u32"}, "u"}, {"count", {}, "c"}}, {});
+    QueryContext context(4);
+    both.execute(BlockView::of(table), context);
+    EXPECT_NE(context.stats().distinct_merge_path, MergePath::kValueBuckets);
+}
+
+TEST(DistinctValueBuckets, EmptyInputGivesAnEmptyResultOfTheRightTypes)
+{
+    const Block table = skewedTable(0, 59);
+    Aggregator aggregator({"k_i32"}, {{"uniqExact", {"v_f64"}, "distinct"}}, {});
+    QueryContext context(4);
+    const Block result = aggregator.execute(BlockView::of(table), context);
+    ASSERT_EQ(result.columns.size(), 2u);
+    EXPECT_EQ(result.rows(), 0u);
+    EXPECT_EQ(result.columns[0].name, "k_i32");
+    EXPECT_EQ(result.columns[0].column.type(), TypeId::Int32);
+    EXPECT_EQ(result.columns[1].name, "distinct");
+    EXPECT_EQ(result.columns[1].column.type(), TypeId::UInt64);
+}
+
+}  // namespace
+}  // namespace granary
