@@ -42,7 +42,7 @@ step "1->2 threads, pinned to vCPU pairs: $PAIRS"
 for pair in $PAIRS; do
     echo "cpus $pair"
     GRANARY_BENCH_THREADS=1,2 timeout 150 taskset -c "$pair" "$BIN/aggregation" \
-        --benchmark_filter='^BM_(GroupBy/count_sum_avg/[0-9]+|CountDistinct/10000000|RegionDistinctUsers)/threads:(1|2)/' \
+        --benchmark_filter='^BM_(GroupBy/count_sum_avg/[0-9]+|CountDistinct/10000000|RegionDistinctUsers(/per_key_sets)?)/threads:(1|2)/' \
         >"$OUT/pair-$pair.txt" 2>&1
     counters "$OUT/pair-$pair.txt" rows/s work_ms speedup_vs_1 | sed 's/^/  /'
 done
