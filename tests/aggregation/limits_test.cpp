@@ -98,20 +98,27 @@ TEST(Cancellation, AQueryCancelledFromAnotherThreadStopsPromptly)
     settings.max_threads = 4;
     settings.morsel_rows = 8192;
     Aggregator aggregator({"key"}, {{"uniqExact", {"key"}, "u"}}, settings);
-    for (int delay_ms : {0, 5, 30})
+    // Cancellations land within the first quarter of an uncancelled run, however fast the
+    // machine: never after the query could have finished.
+    QueryContext uncancelled(4);
+    const auto started = std::chrono::steady_clock::now();
+    aggregator.execute(BlockView::of(input), uncancelled);
+    const auto quarter = (std::chrono::steady_clock::now() - started) / 4;
+    for (const auto delay : {std::chrono::steady_clock::duration::zero(), quarter / 6, quarter})
     {
         QueryContext context(4);
         std::thread canceller(
             [&]
             {
-                std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
+                std::this_thread::sleep_for(delay);
                 context.cancel();
             });
         const auto start = std::chrono::steady_clock::now();
         try
         {
             aggregator.execute(BlockView::of(input), context);
-            ADD_FAILURE() << "query finished before the cancellation at " << delay_ms << " ms";
+            ADD_FAILURE() << "query finished before the cancellation at "
+                          << std::chrono::duration<double, std::milli>(delay).count() << " ms";
         }
         catch (const Exception& e)
         {
