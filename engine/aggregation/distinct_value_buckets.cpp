@@ -159,9 +159,9 @@ void countBucket(size_t bucket, std::span<ValueRouter* const> routers, KeyCounts
                          {
                              if (inserted)
                              {
+                                 // A new key's count starts at zero (cells are zeroed memory).
                                  bool new_key;
-                                 auto* cell = counts.emplace(keys[row], new_key);
-                                 cell->mapped() = new_key ? 1 : cell->mapped() + 1;
+                                 ++counts.emplace(keys[row], new_key)->mapped();
                              }
                          });
         }

@@ -338,34 +338,30 @@ private:
                         States& states, Key* keys, StatePointer* places)
     {
         extractor.extract(begin, rows, keys);
+        // The group's states, created in `states` when the group is new.
+        auto stateOf = [&](auto result, bool inserted)
+        {
+            StatePointer& state = mappedOf(result);
+            if (inserted)
+            {
+                state = layout_.createStates(states.arena);
+                if (layout_.hasNonTrivialDestroy())
+                {
+                    states.owned.push_back(state);
+                }
+            }
+            return state;
+        };
         if (counts_only_)
         {
             emplaceBatch(table, keys, rows,
                          [&](auto result, bool inserted, size_t)
-                         {
-                             StatePointer& state = mappedOf(result);
-                             if (inserted)
-                             {
-                                 state = layout_.createStates(states.arena);
-                             }
-                             ++*reinterpret_cast<uint64_t*>(state);
-                         });
+                         { ++*reinterpret_cast<uint64_t*>(stateOf(result, inserted)); });
             return;
         }
         emplaceBatch(table, keys, rows,
                      [&](auto result, bool inserted, size_t i)
-                     {
-                         StatePointer& state = mappedOf(result);
-                         if (inserted)
-                         {
-                             state = layout_.createStates(states.arena);
-                             if (layout_.hasNonTrivialDestroy())
-                             {
-                                 states.owned.push_back(state);
-                             }
-                         }
-                         places[i] = state;
-                     });
+                     { places[i] = stateOf(result, inserted); });
         layout_.addBatch(columns.data(), begin, rows, places, states.arena);
     }
 
