@@ -11,7 +11,6 @@
 set -uo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-BUNDLE="${BUNDLE:-$ROOT/.device}"
 OUT="${OUT:-$ROOT/scaling-out}"
 STEPS="${STEPS:-contention aggregation gen-hits scale}"
 GEN_THREADS="${GEN_THREADS:-$(nproc)}"
@@ -21,12 +20,9 @@ ROWS="${ROWS:-10000000}"
 RUNS="${RUNS:-3}"
 RESULTS="$(mktemp -d)/device-results"
 DATA_DIR="${DATA_DIR:-/tmp/granary-hits-$ROWS}"
-BIN="$BUNDLE/bin"
-export LD_LIBRARY_PATH="$BUNDLE/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-mkdir -p "$OUT" "$RESULTS"
-exec > >(tee "$OUT/summary.txt") 2>&1
+mkdir -p "$RESULTS"
+source "$ROOT/tools/device_common.sh"
 
-step() { echo "== $1 ($(date -u +%T))"; }
 wants() { [[ " $STEPS " == *" $1 "* ]]; }
 finish() {
     tar -czf "$OUT/device-results.tar.gz" -C "$(dirname "$RESULTS")" device-results

@@ -10,17 +10,12 @@
 set -uo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-BUNDLE="${BUNDLE:-$ROOT/.device}"
 OUT="${OUT:-$ROOT/targets-out}"
 PAIRS="${PAIRS:-0,15 4,12 0,8}"
 SINGLE_CPU="${SINGLE_CPU:-4}"
 GEN_ROUNDS="${GEN_ROUNDS:-3}"
-BIN="$BUNDLE/bin"
-export LD_LIBRARY_PATH="$BUNDLE/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-mkdir -p "$OUT"
-exec > >(tee "$OUT/summary.txt") 2>&1
+source "$ROOT/tools/device_common.sh"
 
-step() { echo "== $1 ($(date -u +%T))"; }
 # Benchmark name and the named counters of each result line of a Google Benchmark console log.
 counters() {
     local log="$1"
