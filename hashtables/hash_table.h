@@ -86,55 +86,37 @@ public:
 
     Cell* emplace(const Key& key, bool& inserted) { return emplace(key, hash(key), inserted); }
 
-    /// Emplaces keys[i] with hashes[i] for i in [0, count), calling on_cell(cell, inserted, i)
-    /// once per row, each key's rows in row order. A table that fits in the caches finds the
-    /// rows whose key is at home first (emplaceManyHomeFirst). A larger one goes in row order:
-    /// the array pointer and mask stay in registers across the loop (through members, every
-    /// store into a mapped value could alias them and force reloads), and the cell of row
-    /// i + kPrefetchRowsAhead is prefetched at row i, so the rows' cache misses overlap instead
-    /// of each paying the full memory latency.
+    /// Emplaces keys[i] for i in [0, count), calling on_cell(cell, inserted, i) once per row,
+    /// in row order, kHashBatchRows rows at a time. A table that fits in the caches hashes each
+    /// key as it goes and tests its home slot alone: the grower keeps such tables sparse, so
+    /// the test nearly always hits and its branch predicts well. A larger one hashes a batch
+    /// first and prefetches the cell of row i + kPrefetchRowsAhead at row i, so the rows'
+    /// cache misses overlap instead of each paying the full memory latency. In both loops the
+    /// array pointer and mask stay in registers (through members, every store into a mapped
+    /// value could alias them and force reloads).
     template <typename OnCell>
-    void emplaceMany(const Key* keys, const uint64_t* hashes, size_t count, OnCell&& on_cell)
+    void emplaceMany(const Key* keys, size_t count, OnCell&& on_cell)
     {
         allocateIfShared();
-        if (!prefetchWorthwhile())
+        std::array<uint64_t, kHashBatchRows> hashes;
+        for (size_t begin = 0; begin < count; begin += kHashBatchRows)
         {
-            for (size_t begin = 0; begin < count; begin += kHomeCheckRows)
+            const size_t rows = std::min(kHashBatchRows, count - begin);
+            const Key* batch = keys + begin;
+            auto on_batch_cell = [&](Cell* cell, bool inserted, size_t i)
+            { on_cell(cell, inserted, begin + i); };
+            if (!prefetchWorthwhile())
             {
-                emplaceManyHomeFirst(keys + begin, hashes + begin,
-                                     std::min(kHomeCheckRows, count - begin), begin, on_cell);
-            }
-            return;
-        }
-        Cell* cells = cells_;
-        size_t mask = grower_.mask();
-        for (size_t i = 0; i < count; ++i)
-        {
-            if (i + kPrefetchRowsAhead < count)
-            {
-                __builtin_prefetch(&cells[hashes[i + kPrefetchRowsAhead] & mask]);
-            }
-            bool inserted;
-            if (Cell::isZeroKey(keys[i])) [[unlikely]]
-            {
-                Cell* zero = emplaceZero(keys[i], hashes[i], inserted);
-                on_cell(zero, inserted, i);
+                emplaceHomeFirst(batch, rows, on_batch_cell);
                 continue;
             }
-            Cell* cell = probeOrInsert(cells, mask, keys[i], hashes[i], inserted);
-            if (inserted && grower_.overflows(++element_count_)) [[unlikely]]
+            for (size_t i = 0; i < rows; ++i)
             {
-                grow();
-                cells = cells_;
-                mask = grower_.mask();
-                cell = findInArray(keys[i], hashes[i]);
+                hashes[i] = hash(batch[i]);
             }
-            on_cell(cell, inserted, i);
+            emplacePrefetching(batch, hashes.data(), rows, on_batch_cell);
         }
     }
-
-    /// Rows whose home slots are checked together by emplaceManyHomeFirst.
-    static constexpr size_t kHomeCheckRows = 256;
 
     /// Below this array size the table stays in L2 and prefetching only costs instructions.
     static constexpr size_t kPrefetchMinBytes = 1 << 20;
@@ -301,44 +283,59 @@ private:
         return &zero_cell_;
     }
 
-    /// emplaceMany of up to kHomeCheckRows rows of a table that fits in cache: first every row
-    /// whose key sits in its home slot, found with no branch on the outcome (at the table's low
-    /// load most rows of a small table), then the others (new keys, keys displaced from home,
-    /// the zero key) through the full emplace, in row order. Each key's rows still reach
-    /// on_cell in row order: during the first pass the table does not change, so all rows of
-    /// a key take the same pass. The first pass's cells are handed over before the second
-    /// pass can grow the table.
+    /// emplaceMany's loop for a table that fits in the caches: a key in its home slot is
+    /// handed over after one test; any other row (a displaced or new key, the zero key) takes
+    /// the full emplace, which may grow the table.
     template <typename OnCell>
-    void emplaceManyHomeFirst(const Key* keys, const uint64_t* hashes, size_t count,
-                              size_t first_row, OnCell& on_cell)
+    void emplaceHomeFirst(const Key* keys, size_t count, OnCell& on_cell)
     {
-        std::array<Cell*, kHomeCheckRows> found;
-        std::array<uint16_t, kHomeCheckRows> found_rows;
-        std::array<uint16_t, kHomeCheckRows> other_rows;
-        size_t found_count = 0;
-        size_t other_count = 0;
-        Cell* const cells = cells_;
-        const size_t mask = grower_.mask();
+        Cell* cells = cells_;
+        size_t mask = grower_.mask();
         for (size_t i = 0; i < count; ++i)
         {
-            Cell* home = &cells[hashes[i] & mask];
-            const bool at_home = home->keyEquals(keys[i], hashes[i]) & !Cell::isZeroKey(keys[i]);
-            found[found_count] = home;
-            found_rows[found_count] = static_cast<uint16_t>(i);
-            other_rows[other_count] = static_cast<uint16_t>(i);
-            found_count += at_home;
-            other_count += !at_home;
-        }
-        for (size_t j = 0; j < found_count; ++j)
-        {
-            on_cell(found[j], false, first_row + found_rows[j]);
-        }
-        for (size_t j = 0; j < other_count; ++j)
-        {
-            const size_t i = other_rows[j];
+            const uint64_t key_hash = hash(keys[i]);
+            Cell* home = &cells[key_hash & mask];
+            if (home->keyEquals(keys[i], key_hash) && !Cell::isZeroKey(keys[i])) [[likely]]
+            {
+                on_cell(home, false, i);
+                continue;
+            }
             bool inserted;
-            Cell* cell = emplace(keys[i], hashes[i], inserted);
-            on_cell(cell, inserted, first_row + i);
+            Cell* cell = emplace(keys[i], key_hash, inserted);
+            cells = cells_;
+            mask = grower_.mask();
+            on_cell(cell, inserted, i);
+        }
+    }
+
+    /// emplaceMany's loop for a larger table, over precomputed hashes.
+    template <typename OnCell>
+    void emplacePrefetching(const Key* keys, const uint64_t* hashes, size_t count, OnCell& on_cell)
+    {
+        Cell* cells = cells_;
+        size_t mask = grower_.mask();
+        for (size_t i = 0; i < count; ++i)
+        {
+            if (i + kPrefetchRowsAhead < count)
+            {
+                __builtin_prefetch(&cells[hashes[i + kPrefetchRowsAhead] & mask]);
+            }
+            bool inserted;
+            if (Cell::isZeroKey(keys[i])) [[unlikely]]
+            {
+                Cell* zero = emplaceZero(keys[i], hashes[i], inserted);
+                on_cell(zero, inserted, i);
+                continue;
+            }
+            Cell* cell = probeOrInsert(cells, mask, keys[i], hashes[i], inserted);
+            if (inserted && grower_.overflows(++element_count_)) [[unlikely]]
+            {
+                grow();
+                cells = cells_;
+                mask = grower_.mask();
+                cell = findInArray(keys[i], hashes[i]);
+            }
+            on_cell(cell, inserted, i);
         }
     }
 

@@ -10,4 +10,8 @@ namespace granary
 /// memory system instead of paying its latency per row.
 inline constexpr size_t kPrefetchRowsAhead = 16;
 
+/// Rows hashed together before their emplaces: enough to run far ahead of the probes, few
+/// enough that the hashes stay in L1.
+inline constexpr size_t kHashBatchRows = 256;
+
 }  // namespace granary

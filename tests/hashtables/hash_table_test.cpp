@@ -340,6 +340,31 @@ TEST(HashTable, ReserveAvoidsGrowth)
     EXPECT_EQ(table.size(), 100000u);
 }
 
+TEST(HashTableGrower, MapsStaySparseWhileSmallAndSetsDoNot)
+{
+    // Every capacity a growing map and set pass through holds the keys within the load its
+    // grower allows: at most 12 % up to 2^12 cells for maps, 50 % otherwise.
+    HashMap<uint64_t, uint64_t> map;
+    HashSet<uint64_t> set;
+    for (uint64_t key = 1; key <= 100000; ++key)
+    {
+        bool inserted;
+        map.emplace(key, inserted);
+        set.emplace(key, inserted);
+        const size_t map_percent = map.capacity() <= (size_t{1} << 12) ? 12 : 50;
+        ASSERT_LE(map.size() * 100, map.capacity() * map_percent) << key;
+        ASSERT_LE(set.size() * 100, set.capacity() * 50) << key;
+        if (key == 1000)
+        {
+            // 1000 keys: past the sparse limit the map grows 4x into 2^14 cells (6 % load);
+            // the set stays at 2^12 cells (24 %).
+            EXPECT_EQ(map.capacity(), size_t{1} << 14);
+            EXPECT_EQ(set.capacity(), size_t{1} << 12);
+        }
+    }
+    EXPECT_EQ(map.capacity(), size_t{1} << 18);
+}
+
 TEST(HashTable, ClearEmptiesTheTable)
 {
     HashMap<uint64_t, uint64_t> table;
@@ -476,10 +501,25 @@ TEST(EmplaceBatch, MatchesTheOracleForEveryTableKind)
     }
 }
 
+/// Sends every key to one of three home slots, so most keys live away from home.
+struct ThreeHomesHash
+{
+    uint64_t operator()(uint64_t key) const { return (key % 3) * 0x0101010101010101ULL; }
+};
+
+TEST(EmplaceBatch, KeysAwayFromTheirHomeSlotMatchTheOracle)
+{
+    // A cache-resident table hands over keys found at home after one test; the others take
+    // the full probe. Here nearly every key is displaced, the zero key included.
+    for (size_t distinct : {2, 3, 50, 600})
+    {
+        expectBatchCountsMatch<HashMap<uint64_t, uint64_t, ThreeHomesHash>>(20000, distinct);
+    }
+}
+
 TEST(EmplaceBatch, EachKeysRowsArriveInRowOrderAndItsFirstRowInserts)
 {
-    // Small tables check every row's home slot first and hand those rows over before the
-    // others; the contract callers rely on is per key: its rows in row order, the first with
+    // The contract callers rely on is per key: its rows in row order, the first with
     // inserted = true. Keys repeat across batches, some collide into the same home slot.
     for (size_t distinct : {1, 7, 1000, 5000, 200000})
     {
