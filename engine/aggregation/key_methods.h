@@ -201,7 +201,9 @@ struct SerializedKeyMethod
     {
         return std::make_unique<TwoLevel>(single, arena);
     }
-    static void appendKey(const Key& key, std::vector<Column>& columns);
+    /// Writes the keys' values column by column: each column grows once per batch, and
+    /// fixed-width values are copied at their known width instead of through a call per value.
+    static void appendKeys(const Key* keys, size_t count, std::vector<Column>& columns);
 };
 
 /// Which method suits the key column types.

@@ -46,6 +46,7 @@ const std::vector<std::vector<std::string>> kKeySets = {
     {"k_u64", "k_i64", "k_u32"},
     {"k_str", "k_u32"},
     {"k_u8", "k_str", "k_f64"},
+    {"k_date", "k_str", "k_u16", "k_i64"},
 };
 
 /// Rows per morsel in these tests: small, so that 256 workers all get morsels.
