@@ -35,7 +35,6 @@ void emplaceBatch(Table& table, const Key* keys, size_t count, OnCell&& on_cell)
     if constexpr (requires { table.emplaceMany(keys, count, on_cell); })
     {
         table.emplaceMany(keys, count, on_cell);
-        return;
     }
     else
     {

@@ -41,15 +41,14 @@ void SerializedKeyMethod::Extractor::extract(size_t first_row, size_t count, Key
 namespace
 {
 
-/// Copies the `width`-byte value at each key's position to `out` and advances the positions.
-/// Inlined where `width` is a constant, each copy is one load and one store.
-[[gnu::always_inline]] inline void takeFixedValues(const char** positions, size_t count, char* out,
-                                                   size_t width)
+/// Copies the Width-byte value at each key's position to `out` and advances the positions.
+template <size_t Width>
+void takeFixedValues(const char** positions, size_t count, char* out)
 {
     for (size_t i = 0; i < count; ++i)
     {
-        std::memcpy(out + i * width, positions[i], width);
-        positions[i] += width;
+        std::memcpy(out + i * Width, positions[i], Width);
+        positions[i] += Width;
     }
 }
 
@@ -76,27 +75,15 @@ void SerializedKeyMethod::appendKeys(const Key* keys, size_t count, std::vector<
             }
             continue;
         }
-        const size_t width = fixedWidth(column.type());
         const size_t first_row = column.size();
         column.resizeFixedUninitialized(first_row + count);
-        char* out = column.mutableData<char>() + first_row * width;
-        switch (width)
-        {
-            case 1:
-                takeFixedValues(positions.data(), count, out, 1);
-                break;
-            case 2:
-                takeFixedValues(positions.data(), count, out, 2);
-                break;
-            case 4:
-                takeFixedValues(positions.data(), count, out, 4);
-                break;
-            case 8:
-                takeFixedValues(positions.data(), count, out, 8);
-                break;
-            default:
-                takeFixedValues(positions.data(), count, out, width);
-        }
+        dispatchFixedType(column.type(),
+                          [&]<typename T>(TypeTag<T>)
+                          {
+                              takeFixedValues<sizeof(T)>(
+                                  positions.data(), count,
+                                  column.mutableData<char>() + first_row * sizeof(T));
+                          });
     }
 }
 
