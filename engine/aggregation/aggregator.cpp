@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstring>
 #include <memory>
+#include <optional>
 
 #include "engine/aggregation/aggregate_function_factory.h"
 #include "engine/aggregation/aggregate_layout.h"
@@ -13,6 +14,7 @@
 #include "engine/aggregation/partial_aggregate.h"
 #include "engine/aggregation/partial_phase.h"
 #include "engine/aggregation/result_builder.h"
+#include "engine/columns/sort_permutation.h"
 #include "engine/common/exception.h"
 #include "engine/exec/first_touch.h"
 #include "engine/observe/profile_events.h"
@@ -35,6 +37,16 @@ struct Plan
     std::vector<TypeId> key_types;
     std::vector<std::string> key_names;
     std::unique_ptr<AggregateLayout> layout;
+    /// The caller's TopGroups: result column positions (keys first, then aggregates) with
+    /// their directions, and how many groups it keeps.
+    struct Top
+    {
+        std::vector<std::pair<size_t, bool>> order;
+        size_t rows = 0;
+    };
+    std::optional<Top> top;
+    /// Groups left out of the result by `top`, summed over the finalize tasks.
+    mutable std::atomic<size_t> unfinalized_groups{0};
 };
 
 /// The position of column `name` among the input's columns.
@@ -50,6 +62,38 @@ size_t resolveColumn(const AggregationInput& input, const std::string& name, std
     }
     throw Exception(ErrorCode::kUnknownColumn,
                     "unknown column '" + name + "' in " + std::string(role));
+}
+
+/// The result column positions of a TopGroups request; Exception(kUnknownColumn) for a name
+/// that is neither a key nor an aggregate result.
+Plan::Top resolveTop(const TopGroups& top, const Plan& plan)
+{
+    Plan::Top resolved;
+    resolved.rows = top.rows;
+    const auto& entries = plan.layout->entries();
+    for (const TopGroups::OrderColumn& column : top.order)
+    {
+        size_t position = 0;
+        const auto key = std::find(plan.key_names.begin(), plan.key_names.end(), column.name);
+        if (key != plan.key_names.end())
+        {
+            position = static_cast<size_t>(key - plan.key_names.begin());
+        }
+        else
+        {
+            const auto aggregate = std::find_if(entries.begin(), entries.end(),
+                                                [&](const AggregateLayout::Entry& entry)
+                                                { return entry.result_name == column.name; });
+            if (aggregate == entries.end())
+            {
+                throw Exception(ErrorCode::kUnknownColumn,
+                                "unknown column '" + column.name + "' in the order of top groups");
+            }
+            position = plan.key_names.size() + static_cast<size_t>(aggregate - entries.begin());
+        }
+        resolved.order.emplace_back(position, column.descending);
+    }
+    return resolved;
 }
 
 /// An empty block with the result's schema: the key columns, then the aggregates.
@@ -160,10 +204,105 @@ void appendGroups(const typename Method::Key* batch_keys, StatePointer* states, 
     appendResults(*plan.layout, states, count, fragment, keys.size());
 }
 
+/// The positions (in forEachGroupBatch order) of the first plan.top->rows groups of `table` in
+/// the top request's order, ties in position order, sorted by position. Only the ordered
+/// columns are computed: the keys when the order names one, and the ordered aggregates.
+template <typename Method, typename Table>
+std::vector<uint32_t> topGroupPositions(Table& table, const Plan& plan)
+{
+    const size_t key_count = plan.key_names.size();
+    const auto& order = plan.top->order;
+    const bool orders_by_key = std::any_of(
+        order.begin(), order.end(), [&](const auto& column) { return column.first < key_count; });
+    std::vector<Column> key_columns = emptyKeys(plan);
+    std::vector<Column> ordered(order.size());
+    for (size_t k = 0; k < order.size(); ++k)
+    {
+        if (order[k].first >= key_count)
+        {
+            ordered[k] =
+                Column(plan.layout->entries()[order[k].first - key_count].function->resultType());
+        }
+    }
+    size_t groups = 0;
+    forEachGroupBatch<Method>(table,
+                              [&](const auto* batch_keys, StatePointer* states, size_t count)
+                              {
+                                  if (orders_by_key)
+                                  {
+                                      appendKeys<Method>(batch_keys, count, key_columns);
+                                  }
+                                  for (size_t k = 0; k < order.size(); ++k)
+                                  {
+                                      if (order[k].first >= key_count)
+                                      {
+                                          const AggregateLayout::Entry& entry =
+                                              plan.layout->entries()[order[k].first - key_count];
+                                          entry.function->insertResultsInto(
+                                              states, count, entry.offset, ordered[k]);
+                                      }
+                                  }
+                                  groups += count;
+                              });
+    std::vector<SortKey> sort_keys;
+    for (size_t k = 0; k < order.size(); ++k)
+    {
+        const Column& values =
+            order[k].first < key_count ? key_columns[order[k].first] : ordered[k];
+        sort_keys.push_back({values.view(), order[k].second});
+    }
+    std::vector<uint32_t> kept = sortedPermutation(sort_keys, groups, plan.top->rows);
+    std::sort(kept.begin(), kept.end());
+    plan.unfinalized_groups += groups - kept.size();
+    return kept;
+}
+
+/// Finalizes only the groups of `table` that rank among the first plan.top->rows, in their
+/// table order: a top-N over millions of groups computes the ordered columns for all of them
+/// (a first pass over the table) and every other column (keys included, often long strings)
+/// for N (a second pass, which picks them by position).
+template <typename Method, typename Table>
+Block finalizeTopGroups(Table& table, const Plan& plan)
+{
+    const std::vector<uint32_t> kept = topGroupPositions<Method>(table, plan);
+    Block fragment = emptyResult(plan);
+    std::vector<Column> key_columns = emptyKeys(plan);
+    std::vector<typename Method::Key> keys;
+    std::vector<StatePointer> states;
+    size_t position = 0;
+    auto next = kept.begin();
+    forEachGroupBatch<Method>(table,
+                              [&](const auto* batch_keys, StatePointer* batch_states, size_t count)
+                              {
+                                  keys.clear();
+                                  states.clear();
+                                  for (; next != kept.end() && *next < position + count; ++next)
+                                  {
+                                      keys.push_back(batch_keys[*next - position]);
+                                      states.push_back(batch_states[*next - position]);
+                                  }
+                                  if (!keys.empty())
+                                  {
+                                      appendGroups<Method>(keys.data(), states.data(), keys.size(),
+                                                           plan, key_columns, fragment);
+                                  }
+                                  position += count;
+                              });
+    for (size_t k = 0; k < key_columns.size(); ++k)
+    {
+        fragment.columns[k].column = std::move(key_columns[k]);
+    }
+    return fragment;
+}
+
 /// Builds a fragment of the result from the groups of one table (or bucket, or key range).
 template <typename Method, typename Table>
 Block finalizeGroups(Table& table, const Plan& plan)
 {
+    if (plan.top)
+    {
+        return finalizeTopGroups<Method>(table, plan);
+    }
     Block fragment = emptyResult(plan);
     std::vector<Column> keys = emptyKeys(plan);
     // Appending millions of values one by one would regrow every column many times.
@@ -447,7 +586,7 @@ Block aggregateByKey(const Plan& plan, const AggregationSettings& settings, Quer
     if constexpr (Method::kHasTwoLevel)
     {
         Block result = emptyResult(plan);
-        if (two_level_result && allFixedWidth(result))
+        if (two_level_result && allFixedWidth(result) && !plan.top)
         {
             return finalizeInPlace<Method>(target.twoLevel(), plan, std::move(result), context);
         }
@@ -490,6 +629,7 @@ Block aggregateByKey(const Plan& plan, const AggregationSettings& settings, Quer
         }
     }
     Block result = concatenateFragments(fragments, context, finalize);
+    stats.unfinalized_groups = plan.unfinalized_groups.load();
     return result;
 }
 
@@ -587,14 +727,15 @@ Aggregator::Aggregator(std::vector<std::string> keys, std::vector<AggregateDescr
 {
 }
 
-Block Aggregator::execute(const BlockView& input, QueryContext& context) const
+Block Aggregator::execute(const BlockView& input, QueryContext& context, const TopGroups* top) const
 {
     const BlockViewInput morsels(
         input, morselRowsFor(input.rows(), context.workers(), settings_.morsel_rows));
-    return execute(morsels, context);
+    return execute(morsels, context, top);
 }
 
-Block Aggregator::execute(const AggregationInput& input, QueryContext& context) const
+Block Aggregator::execute(const AggregationInput& input, QueryContext& context,
+                          const TopGroups* top) const
 {
     // The calling thread's frees (partials at the end) are charged to the query too.
     MemoryTrackerScope memory_scope(&context.memory());
@@ -627,6 +768,10 @@ Block Aggregator::execute(const AggregationInput& input, QueryContext& context) 
         entries.push_back(std::move(entry));
     }
     plan.layout = std::make_unique<AggregateLayout>(std::move(entries));
+    if (top != nullptr)
+    {
+        plan.top = resolveTop(*top, plan);
+    }
 
     // GROUP BY one key with count(DISTINCT x) alone, both fixed-width: no sets to merge. A
     // single morsel has no merge to spare, only the plan's three rounds of 256 tasks to pay.

@@ -120,6 +120,12 @@ std::string QueryStats::toString() const
     std::snprintf(line, sizeof(line), "rows in %zu, rows out %zu, peak tracked memory %zu bytes\n",
                   input_rows, result_rows, peak_memory_bytes);
     out += line;
+    if (unfinalized_groups > 0)
+    {
+        std::snprintf(line, sizeof(line), "groups not finalized (outside the top): %zu\n",
+                      unfinalized_groups);
+        out += line;
+    }
     if (partial_groups > 0)
     {
         std::snprintf(

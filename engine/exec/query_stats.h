@@ -64,6 +64,8 @@ struct QueryStats
     size_t parallel_state_merges = 0;  ///< Keyed distinct states merged bucket-parallel.
     size_t input_rows = 0;
     size_t result_rows = 0;
+    /// Groups never finalized because the caller keeps only the top ones (TopGroups).
+    size_t unfinalized_groups = 0;
     /// The aggregate functions the query computed, each once (after rewrites).
     std::vector<std::string> aggregates;
     size_t peak_memory_bytes = 0;  ///< Tracked (tables, arenas), at most the memory limit.

@@ -7,11 +7,11 @@
 
 #include "engine/aggregation/aggregator.h"
 #include "engine/columns/gather.h"
+#include "engine/columns/sort_permutation.h"
 #include "engine/common/exception.h"
 #include "engine/expressions/compiled_expression.h"
 #include "engine/expressions/filter.h"
 #include "engine/planner/select_analysis.h"
-#include "engine/planner/sort_permutation.h"
 
 namespace granary
 {
@@ -154,6 +154,28 @@ Column materialize(const ColumnView& view)
     return column;
 }
 
+/// ORDER BY ... LIMIT over an aggregation, when finish() would sort by result columns alone
+/// and nothing filters before it: the aggregator may then leave out the groups below the top.
+std::optional<TopGroups> topGroupsOf(const AnalyzedSelect& analyzed)
+{
+    if (!analyzed.limit || analyzed.having || analyzed.order_keys.empty())
+    {
+        return std::nullopt;
+    }
+    TopGroups top;
+    top.rows = rowsWanted(analyzed);
+    for (size_t k = 0; k < analyzed.order_keys.size(); ++k)
+    {
+        const auto* column = analyzed.order_keys[k]->as<sql::ColumnRef>();
+        if (column == nullptr)
+        {
+            return std::nullopt;
+        }
+        top.order.push_back({column->name, analyzed.descending[k]});
+    }
+    return top;
+}
+
 /// HAVING, ORDER BY, LIMIT/OFFSET and the select list over the aggregated (or collected) rows.
 Block finish(Block stage, const AnalyzedSelect& analyzed)
 {
@@ -227,7 +249,8 @@ SelectOutcome executeSelect(const sql::SelectStatement& select, const Table& tab
         }
         const Aggregator aggregator(analyzed.group_keys, analyzed.aggregate_functions,
                                     settings.aggregation);
-        stage = aggregator.execute(scan, context);
+        const std::optional<TopGroups> top = topGroupsOf(analyzed);
+        stage = aggregator.execute(scan, context, top ? &*top : nullptr);
     }
     else
     {

@@ -21,6 +21,20 @@ void createAndFill(Session& session, std::string_view create_sql, const RowTable
                               std::move(blocks));
 }
 
+const VisitsFixture& sharedVisits()
+{
+    static const VisitsFixture fixture = []
+    {
+        VisitsFixture built;
+        built.table = emptyTableFor(kVisitsCreate);
+        appendHitsRows(built.table, 80000, 4242);
+        built.session = std::make_unique<Session>(Database::openInMemory());
+        createAndFill(*built.session, kVisitsCreate, built.table);
+        return built;
+    }();
+    return fixture;
+}
+
 const HitsFixture* sharedHits()
 {
     static const std::unique_ptr<HitsFixture> fixture = []() -> std::unique_ptr<HitsFixture>

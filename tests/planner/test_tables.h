@@ -22,6 +22,14 @@ inline constexpr std::string_view kVisitsCreate =
 /// Runs the CREATE TABLE `create_sql` in `session` and inserts `table`'s rows into it.
 void createAndFill(Session& session, std::string_view create_sql, const RowTable& table);
 
+/// kVisitsCreate with 80,000 generated rows, in an in-memory session; built once per process.
+struct VisitsFixture
+{
+    RowTable table;
+    std::unique_ptr<Session> session;
+};
+const VisitsFixture& sharedVisits();
+
 /// The ClickBench `hits` table (clickhouse-create.sql) with 50,000 generated rows, in an
 /// in-memory session, and the 43 queries; built once per process.
 struct HitsFixture

@@ -4,23 +4,13 @@
 #include <gtest/gtest.h>
 
 #include "engine/sql/parser.h"
-#include "engine/storage/database.h"
-#include "tests/planner/hits_generator.h"
 #include "tests/planner/query_check.h"
-#include "tests/planner/table_conversion.h"
 #include "tests/planner/test_tables.h"
 
 namespace granary::oracle
 {
 namespace
 {
-
-struct Visits
-{
-    RowTable table;
-    std::unique_ptr<Session> session;
-    std::vector<NaiveResult> answers;  ///< The oracle's, per query of kQueries.
-};
 
 const std::vector<std::string> kQueries = {
     "SELECT RegionID, count(DISTINCT UserID) AS u, sum(ResolutionWidth), count(*) FROM visits "
@@ -38,18 +28,15 @@ const std::vector<std::string> kQueries = {
     "SELECT count(DISTINCT SearchPhrase), count(DISTINCT UserID), count(*) FROM visits",
 };
 
-const Visits& visits()
+/// The oracle's answers, per query of kQueries.
+const std::vector<NaiveResult>& answers()
 {
-    static const Visits shared = []
+    static const std::vector<NaiveResult> shared = []
     {
-        Visits built;
-        built.table = emptyTableFor(kVisitsCreate);
-        appendHitsRows(built.table, 80000, 4242);
-        built.session = std::make_unique<Session>(Database::openInMemory());
-        createAndFill(*built.session, kVisitsCreate, built.table);
+        std::vector<NaiveResult> built;
         for (const std::string& query : kQueries)
         {
-            built.answers.push_back(evaluateNaively(sql::parseSelect(query), built.table));
+            built.push_back(evaluateNaively(sql::parseSelect(query), sharedVisits().table));
         }
         return built;
     }();
@@ -74,7 +61,7 @@ TEST_P(ThreadCount, GroupByMatchesNaiveEvaluator)
     // Round-robin morsels: with first-come scheduling one busy worker may take them all.
     QueryOptions round_robin = options;
     round_robin.settings["deterministic_morsels"] = "1";
-    const QueryStats stats = visits().session->execute(kQueries[1], round_robin).stats;
+    const QueryStats stats = sharedVisits().session->execute(kQueries[1], round_robin).stats;
     EXPECT_GT(stats.partials, 1u);
     if (force_two_level)
     {
@@ -83,7 +70,7 @@ TEST_P(ThreadCount, GroupByMatchesNaiveEvaluator)
     for (size_t q = 0; q < kQueries.size(); ++q)
     {
         SCOPED_TRACE(kQueries[q]);
-        EXPECT_EQ(differenceForQuery(*visits().session, visits().answers[q], kQueries[q], options),
+        EXPECT_EQ(differenceForQuery(*sharedVisits().session, answers()[q], kQueries[q], options),
                   "");
     }
 }

@@ -1,4 +1,4 @@
-#include "engine/planner/sort_permutation.h"
+#include "engine/columns/sort_permutation.h"
 
 #include <algorithm>
 #include <cmath>

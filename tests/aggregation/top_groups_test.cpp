@@ -1,0 +1,201 @@
+// TopGroups: an aggregation asked for its first N groups in some order finalizes only the
+// groups that can be among them. Sorting and limiting its result must give what sorting and
+// limiting the full result gives.
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "engine/aggregation/aggregator.h"
+#include "engine/columns/sort_permutation.h"
+#include "engine/common/exception.h"
+#include "reference_aggregator.h"
+#include "test_table.h"
+
+namespace granary
+{
+namespace
+{
+
+/// One key set per key method (direct-mapped, 32/64-bit, packed, string, serialized).
+const std::vector<std::vector<std::string>> kKeySets = {
+    {"k_u8"},  {"k_u16"},          {"k_u32"},          {"k_u64"},
+    {"k_str"}, {"k_u64", "k_i32"}, {"k_str", "k_u32"}, {"k_u64", "k_i64", "k_u32"},
+};
+
+const std::vector<AggregateDescription> kAggregates = {
+    {"count", {}, "c"},
+    {"sum", {"v_u32"}, "s"},
+    {"min", {"v_str"}, "m"},
+    {"uniqExact", {"v_u32"}, "u"},
+};
+
+/// 30,000 rows in 3,000 groups of about ten rows: the counts tie by the hundred.
+constexpr size_t kRows = 30'000;
+constexpr uint64_t kGroups = 3'000;
+
+std::string printRow(const Block& block, size_t row, const std::vector<size_t>& columns)
+{
+    std::string printed;
+    for (size_t c : columns)
+    {
+        printed += testing::printValue(testing::valueAt(block.columns[c].column.view(), row));
+        printed += '|';
+    }
+    return printed;
+}
+
+size_t columnIndex(const Block& block, const std::string& name)
+{
+    for (size_t c = 0; c < block.columns.size(); ++c)
+    {
+        if (block.columns[c].name == name)
+        {
+            return c;
+        }
+    }
+    ADD_FAILURE() << "no column " << name;
+    return 0;
+}
+
+std::vector<size_t> allColumns(const Block& block)
+{
+    std::vector<size_t> columns(block.columns.size());
+    for (size_t c = 0; c < columns.size(); ++c)
+    {
+        columns[c] = c;
+    }
+    return columns;
+}
+
+/// The first top.rows rows of `block` in top's order (ties in row order), printed.
+std::vector<std::string> firstRows(const Block& block, const TopGroups& top,
+                                   const std::vector<size_t>& columns)
+{
+    std::vector<SortKey> keys;
+    for (const TopGroups::OrderColumn& order : top.order)
+    {
+        keys.push_back({block.find(order.name)->view(), order.descending});
+    }
+    std::vector<std::string> rows;
+    for (uint32_t row : sortedPermutation(keys, block.rows(), top.rows))
+    {
+        rows.push_back(printRow(block, row, columns));
+    }
+    return rows;
+}
+
+std::vector<TopGroups> requests(const std::vector<std::string>& keys)
+{
+    return {
+        {{{"c", true}}, 10},
+        {{{"c", true}}, 1},
+        {{{"s", false}, {keys[0], true}}, 37},
+        {{{keys.back(), false}}, 5},
+        {{{"m", true}, {"u", false}}, 200},
+        {{{"c", false}}, 0},
+        {{{"c", true}}, 100'000},
+    };
+}
+
+class TopGroupsTest : public ::testing::TestWithParam<std::tuple<size_t, bool>>
+{
+};
+
+TEST_P(TopGroupsTest, SortedFirstRowsMatchTheFullResult)
+{
+    const auto [threads, two_level] = GetParam();
+    const Block table = testing::makeTestTable(
+        kRows, [](size_t row) { return (row * 0x9E3779B97F4A7C15ULL >> 20) % kGroups; }, 29);
+    const BlockView input = BlockView::of(table);
+    AggregationSettings settings;
+    settings.morsel_rows = 500;
+    settings.deterministic_morsels = true;
+    settings.max_threads = threads;
+    settings.group_by_two_level_threshold = two_level ? 20 : 1'000'000'000;
+    for (const auto& keys : kKeySets)
+    {
+        const Aggregator aggregator(keys, kAggregates, settings);
+        QueryContext full_context(threads);
+        const Block full = aggregator.execute(input, full_context);
+        EXPECT_EQ(full_context.stats().unfinalized_groups, 0u);
+        std::vector<size_t> key_columns(keys.size());
+        for (size_t k = 0; k < keys.size(); ++k)
+        {
+            key_columns[k] = k;
+        }
+        std::map<std::string, std::string> full_row_of_key;
+        for (size_t row = 0; row < full.rows(); ++row)
+        {
+            full_row_of_key[printRow(full, row, key_columns)] =
+                printRow(full, row, allColumns(full));
+        }
+        for (const TopGroups& top : requests(keys))
+        {
+            SCOPED_TRACE("keys " + keys[0] + (keys.size() > 1 ? ",..." : "") + " order " +
+                         top.order[0].name + " rows " + std::to_string(top.rows));
+            QueryContext context(threads);
+            const Block kept = aggregator.execute(input, context, &top);
+            EXPECT_EQ(context.stats().unfinalized_groups + kept.rows(), full.rows());
+            // Each of up to 256 fragments (buckets, key ranges) keeps its own first top.rows.
+            if (top.rows * 256 < full.rows())
+            {
+                EXPECT_GT(context.stats().unfinalized_groups, 0u);
+            }
+            const std::vector<std::string> expected = firstRows(full, top, allColumns(full));
+            const std::vector<std::string> got = firstRows(kept, top, allColumns(kept));
+            if (threads == 1)
+            {
+                // One thread builds the same tables twice: the very same rows, ties included.
+                EXPECT_EQ(got, expected);
+                continue;
+            }
+            // More threads merge partials in another order each run, which reorders ties: the
+            // ordered values must agree, and each row must be its group's full row.
+            std::vector<size_t> order_columns;
+            for (const TopGroups::OrderColumn& order : top.order)
+            {
+                order_columns.push_back(columnIndex(full, order.name));
+            }
+            EXPECT_EQ(firstRows(kept, top, order_columns), firstRows(full, top, order_columns));
+            const std::vector<std::string> got_keys = firstRows(kept, top, key_columns);
+            for (size_t i = 0; i < got.size(); ++i)
+            {
+                EXPECT_EQ(got[i], full_row_of_key[got_keys[i]]);
+            }
+        }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Threads, TopGroupsTest,
+                         ::testing::Combine(::testing::Values(size_t{1}, size_t{7}, size_t{64}),
+                                            ::testing::Bool()),
+                         [](const ::testing::TestParamInfo<std::tuple<size_t, bool>>& info)
+                         {
+                             return std::to_string(std::get<0>(info.param)) + "Threads" +
+                                    (std::get<1>(info.param) ? "TwoLevel" : "SingleLevel");
+                         });
+
+TEST(TopGroups, AnOrderColumnThatIsNotInTheResultIsNamed)
+{
+    const Block table = testing::makeTestTable(
+        100, [](size_t row) { return row % 10; }, 3);
+    const Aggregator aggregator({"k_u64"}, kAggregates);
+    QueryContext context(1);
+    const TopGroups top{{{"v_u32", true}}, 3};
+    try
+    {
+        aggregator.execute(BlockView::of(table), context, &top);
+        FAIL() << "no exception";
+    }
+    catch (const Exception& error)
+    {
+        EXPECT_EQ(error.code(), ErrorCode::kUnknownColumn);
+        EXPECT_NE(std::string(error.what()).find("v_u32"), std::string::npos) << error.what();
+    }
+}
+
+}  // namespace
+}  // namespace granary
