@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstring>
 #include <memory>
+#include <numeric>
 #include <optional>
 
 #include "engine/aggregation/aggregate_function_factory.h"
@@ -212,6 +213,17 @@ std::vector<uint32_t> topGroupPositions(Table& table, const Plan& plan)
 {
     const size_t key_count = plan.key_names.size();
     const auto& order = plan.top->order;
+    if (order.empty())
+    {
+        // LIMIT without ORDER BY: the first groups, as the full result's first rows would be.
+        size_t groups = 0;
+        forEachGroupBatch<Method>(
+            table, [&](const auto*, StatePointer*, size_t count) { groups += count; });
+        std::vector<uint32_t> first(std::min(groups, plan.top->rows));
+        std::iota(first.begin(), first.end(), 0);
+        plan.unfinalized_groups += groups - first.size();
+        return first;
+    }
     const bool orders_by_key = std::any_of(
         order.begin(), order.end(), [&](const auto& column) { return column.first < key_count; });
     std::vector<Column> key_columns = emptyKeys(plan);

@@ -22,7 +22,8 @@ struct AggregateDescription
 
 /// A caller that keeps only the first `rows` groups of the result in the order of `order`
 /// (ORDER BY ... LIMIT over the aggregation) can say so; groups that cannot be among them are
-/// then never finalized. `order` names result columns (keys or aggregate results).
+/// then never finalized. `order` names result columns (keys or aggregate results); an empty
+/// order (LIMIT without ORDER BY) keeps the result's first `rows` groups.
 struct TopGroups
 {
     struct OrderColumn

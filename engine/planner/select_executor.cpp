@@ -154,11 +154,12 @@ Column materialize(const ColumnView& view)
     return column;
 }
 
-/// ORDER BY ... LIMIT over an aggregation, when finish() would sort by result columns alone
-/// and nothing filters before it: the aggregator may then leave out the groups below the top.
+/// LIMIT over an aggregation, when finish() would sort by result columns alone (or not at
+/// all) and nothing filters before it: the aggregator may then leave out the groups that
+/// cannot make the cut.
 std::optional<TopGroups> topGroupsOf(const AnalyzedSelect& analyzed)
 {
-    if (!analyzed.limit || analyzed.having || analyzed.order_keys.empty())
+    if (!analyzed.limit || analyzed.having)
     {
         return std::nullopt;
     }

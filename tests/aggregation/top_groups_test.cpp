@@ -97,6 +97,7 @@ std::vector<TopGroups> requests(const std::vector<std::string>& keys)
         {{{"m", true}, {"u", false}}, 200},
         {{{"c", false}}, 0},
         {{{"c", true}}, 100'000},
+        {{}, 25},
     };
 }
 
@@ -135,7 +136,8 @@ TEST_P(TopGroupsTest, SortedFirstRowsMatchTheFullResult)
         for (const TopGroups& top : requests(keys))
         {
             SCOPED_TRACE("keys " + keys[0] + (keys.size() > 1 ? ",..." : "") + " order " +
-                         top.order[0].name + " rows " + std::to_string(top.rows));
+                         (top.order.empty() ? std::string("none") : top.order[0].name) + " rows " +
+                         std::to_string(top.rows));
             QueryContext context(threads);
             const Block kept = aggregator.execute(input, context, &top);
             EXPECT_EQ(context.stats().unfinalized_groups + kept.rows(), full.rows());

@@ -44,6 +44,8 @@ const std::vector<TopQuery> kQueries = {
      Finalized::kFewer},
     {"SELECT UserID, count(*) AS c FROM visits GROUP BY UserID ORDER BY c DESC LIMIT 0",
      Finalized::kFewer},
+    {"SELECT UserID, SearchPhrase, count(*) FROM visits GROUP BY UserID, SearchPhrase LIMIT 10",
+     Finalized::kFewer},
     {"SELECT AdvEngineID, count(*) AS c FROM visits GROUP BY AdvEngineID ORDER BY c DESC "
      "LIMIT 100000",
      Finalized::kAll},
