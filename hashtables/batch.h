@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
+#include <type_traits>
 
 #include "hashtables/prefetch.h"
 
@@ -24,6 +27,88 @@ void prefetchSlot(const Table& table, const Key& key, uint64_t hash)
     }
 }
 
+namespace internal
+{
+
+/// Length classes of string keys: the branches of hashing and comparing keys (hash.cpp,
+/// key_equality.h) and the string tables' sub-table dispatch depend on the class only.
+/// Class boundaries: lengths up to 8, 16, 24, 32, 64, 128 bytes, and longer.
+inline constexpr size_t kStringLengthClasses = 7;
+/// Lengths above this are all in the last class.
+inline constexpr size_t kLongestClassedLength = 128;
+
+inline constexpr std::array<uint8_t, kLongestClassedLength + 2> kClassOfLength = []
+{
+    std::array<uint8_t, kLongestClassedLength + 2> classes{};
+    for (size_t length = 0; length < classes.size(); ++length)
+    {
+        classes[length] = static_cast<uint8_t>((length > 8) + (length > 16) + (length > 24) +
+                                               (length > 32) + (length > 64) + (length > 128));
+    }
+    return classes;
+}();
+
+inline uint8_t stringLengthClass(size_t length)
+{
+    return kClassOfLength[std::min(length, kLongestClassedLength + 1)];
+}
+
+}  // namespace internal
+
+/// emplaceBatch for string keys: the rows of a batch are taken class by class of length, so
+/// that on URL-like keys, whose lengths vary from row to row, the branches on the length go
+/// the same way for runs of rows instead of mispredicting on most. A key's rows share a class,
+/// so they still come in row order.
+template <typename Table, typename OnCell>
+void emplaceStringBatch(Table& table, const std::string_view* keys, size_t count, OnCell&& on_cell)
+{
+    std::array<uint64_t, kHashBatchRows> hashes;
+    std::array<uint32_t, kHashBatchRows> order;
+    for (size_t begin = 0; begin < count; begin += kHashBatchRows)
+    {
+        const size_t rows = std::min(kHashBatchRows, count - begin);
+        const std::string_view* batch = keys + begin;
+        std::array<uint8_t, kHashBatchRows> classes;
+        for (size_t i = 0; i < rows; ++i)
+        {
+            classes[i] = internal::stringLengthClass(batch[i].size());
+        }
+        // One pass per class present, appending its rows without a branch: a counting sort's
+        // increments of a few shared counters would chain through memory.
+        uint32_t present = 0;
+        for (size_t i = 0; i < rows; ++i)
+        {
+            present |= 1u << classes[i];
+        }
+        size_t ordered = 0;
+        for (; present != 0; present &= present - 1)
+        {
+            const auto wanted = static_cast<uint8_t>(std::countr_zero(present));
+            for (size_t i = 0; i < rows; ++i)
+            {
+                order[ordered] = static_cast<uint32_t>(i);
+                ordered += classes[i] == wanted;
+            }
+        }
+        for (size_t j = 0; j < rows; ++j)
+        {
+            hashes[j] = table.hash(batch[order[j]]);
+        }
+        for (size_t j = 0; j < rows; ++j)
+        {
+            if (j + kPrefetchRowsAhead < rows)
+            {
+                prefetchSlot(table, batch[order[j + kPrefetchRowsAhead]],
+                             hashes[j + kPrefetchRowsAhead]);
+            }
+            const size_t i = order[j];
+            bool inserted;
+            auto* result = table.emplace(batch[i], hashes[j], inserted);
+            on_cell(result, inserted, begin + i);
+        }
+    }
+}
+
 /// Emplaces keys[0..count) into `table`, calling on_cell(emplace_result, inserted, row) once
 /// for each row; each key's rows come in row order (its first one with inserted = true), rows
 /// of different keys not necessarily. Single-level tables run their own loops (emplaceMany);
@@ -35,6 +120,10 @@ void emplaceBatch(Table& table, const Key* keys, size_t count, OnCell&& on_cell)
     if constexpr (requires { table.emplaceMany(keys, count, on_cell); })
     {
         table.emplaceMany(keys, count, on_cell);
+    }
+    else if constexpr (std::is_same_v<Key, std::string_view>)
+    {
+        emplaceStringBatch(table, keys, count, on_cell);
     }
     else
     {

@@ -22,33 +22,45 @@ bool keysEqual(const Key& a, const Key& b)
 namespace internal
 {
 
-/// Above this many bytes memcmp's wide vector loop wins over 16-byte steps.
-inline constexpr size_t kInlineCompareMaxBytes = 256;
+/// Above this many bytes the comparison is memcmp's.
+inline constexpr size_t kInlineCompareMaxBytes = 128;
 
-inline bool equal16(const char* a, const char* b)
+/// Bits that differ between the 16 bytes at a and at b (zero when equal).
+inline uint64_t difference16(const char* a, const char* b)
 {
-    return ((hashing::load64(a) ^ hashing::load64(b)) |
-            (hashing::load64(a + 8) ^ hashing::load64(b + 8))) == 0;
+    return (hashing::load64(a) ^ hashing::load64(b)) |
+           (hashing::load64(a + 8) ^ hashing::load64(b + 8));
 }
 
-/// Equality of two ranges of `length` bytes; reads no byte outside them.
+/// Equality of two ranges of `length` bytes; reads no byte outside them. Lengths of 17 to 128
+/// bytes take a fixed set of 16-byte steps for their size class (the last ones overlapping),
+/// with no branch between them: URL-like keys vary in length from row to row, and a loop
+/// whose trip count follows the length mispredicts its exit on most rows.
 inline bool bytesEqual(const char* a, const char* b, size_t length)
 {
-    if (length >= 16)
+    if (length > 16)
     {
-        if (length > kInlineCompareMaxBytes)
+        if (length <= 32)
         {
-            return std::memcmp(a, b, length) == 0;
+            return (difference16(a, b) | difference16(a + length - 16, b + length - 16)) == 0;
         }
-        // 16-byte steps; the last step ends at the last byte and may overlap the one before.
-        for (size_t offset = 0; offset + 16 < length; offset += 16)
+        if (length <= 64)
         {
-            if (!equal16(a + offset, b + offset))
+            return (difference16(a, b) | difference16(a + 16, b + 16) |
+                    difference16(a + length - 32, b + length - 32) |
+                    difference16(a + length - 16, b + length - 16)) == 0;
+        }
+        if (length <= 128)
+        {
+            uint64_t difference = 0;
+            for (size_t offset = 0; offset < 64; offset += 16)
             {
-                return false;
+                difference |= difference16(a + offset, b + offset) |
+                              difference16(a + length - 64 + offset, b + length - 64 + offset);
             }
+            return difference == 0;
         }
-        return equal16(a + length - 16, b + length - 16);
+        return std::memcmp(a, b, length) == 0;
     }
     if (length >= 8)
     {

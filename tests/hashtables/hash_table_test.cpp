@@ -554,24 +554,64 @@ TEST(EmplaceBatch, EachKeysRowsArriveInRowOrderAndItsFirstRowInserts)
     }
 }
 
-TEST(EmplaceBatch, StringTablesTakeThePrefetchingLoop)
+/// String batches are taken class by class of key length: every row must still be handed over
+/// once, each key's rows in row order with its first one inserting, and the counts must match.
+template <typename Table>
+void expectStringBatchKeepsTheRowContract()
 {
     std::mt19937_64 random(4);
     std::vector<std::string> storage(100000);
     for (auto& s : storage)
     {
-        s = "key-" + std::to_string(random() % 20000) + std::string(random() % 30, 'x');
+        // Lengths in every class (empty, 1-8, ..., 65-128, longer), some ending in NUL.
+        const size_t length = random() % 7 == 0 ? random() % 300 : random() % 140;
+        s = std::to_string(random() % 5000);
+        s.resize(std::max(length, s.size()), static_cast<char>('a' + length % 26));
+        if (random() % 50 == 0)
+        {
+            s.push_back('\0');
+        }
+        if (random() % 100 == 0)
+        {
+            s.clear();
+        }
     }
     std::vector<std::string_view> keys(storage.begin(), storage.end());
     Arena arena;
-    StringHashMap<uint64_t> table(&arena);
+    Table table(&arena);
     std::unordered_map<std::string, uint64_t> oracle;
-    emplaceBatch(table, keys.data(), keys.size(), [&](uint64_t* count, bool, size_t) { ++*count; });
+    std::unordered_map<std::string_view, std::vector<size_t>> rows_of;
+    std::unordered_map<std::string_view, size_t> inserted_at;
+    std::vector<int> calls(keys.size(), 0);
+    emplaceBatch(table, keys.data(), keys.size(),
+                 [&](uint64_t* count, bool inserted, size_t row)
+                 {
+                     ++*count;
+                     ++calls[row];
+                     rows_of[keys[row]].push_back(row);
+                     if (inserted)
+                     {
+                         EXPECT_TRUE(inserted_at.emplace(keys[row], row).second);
+                     }
+                 });
     for (const auto& s : storage)
     {
         ++oracle[s];
     }
     EXPECT_EQ((testing::stringContentsOf<decltype(table), uint64_t>(table)), oracle);
+    EXPECT_EQ(std::count(calls.begin(), calls.end(), 1), static_cast<long>(keys.size()));
+    for (const auto& [key, rows] : rows_of)
+    {
+        EXPECT_TRUE(std::is_sorted(rows.begin(), rows.end())) << key;
+        ASSERT_TRUE(inserted_at.count(key)) << key;
+        EXPECT_EQ(inserted_at[key], rows.front()) << key;
+    }
+}
+
+TEST(EmplaceBatch, StringKeysOfEveryLengthClassKeepTheRowContract)
+{
+    expectStringBatchKeepsTheRowContract<StringHashMap<uint64_t>>();
+    expectStringBatchKeepsTheRowContract<TwoLevelStringHashMap<uint64_t>>();
 }
 
 }  // namespace

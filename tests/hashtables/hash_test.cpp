@@ -99,6 +99,50 @@ TEST(Hash, StringHashSpreadsSimilarStrings)
     }
 }
 
+TEST(Hash, EveryByteOfEveryLengthChangesTheStringHash)
+{
+    // Lengths through every branch of hashBytes (overlapping windows for 33-128 bytes, the
+    // 64-byte loop beyond), one byte changed at each position.
+    std::mt19937_64 random(11);
+    for (size_t length = 1; length <= 300; ++length)
+    {
+        std::string s(length, '\0');
+        for (char& c : s)
+        {
+            c = static_cast<char>(random() % 256);
+        }
+        const uint64_t original = hashing::hashString(s);
+        for (size_t position = 0; position < length; ++position)
+        {
+            std::string changed = s;
+            changed[position] = static_cast<char>(changed[position] ^ (1 + random() % 255));
+            EXPECT_NE(hashing::hashString(changed), original)
+                << "length " << length << " position " << position;
+        }
+        EXPECT_NE(hashing::hashString(s + '\0'), original) << length;
+    }
+}
+
+TEST(Hash, StringHashSpreadsLongKeysThatDifferInTheMiddle)
+{
+    // URL-like keys of 40 to 200 bytes whose varying part sits between fixed head and tail.
+    const double limit = 400;
+    const size_t samples = 256 * 400;
+    for (size_t padding : {10, 60, 150})
+    {
+        auto middle = [padding](uint64_t i)
+        {
+            return hashing::hashString("https://example.com/" + std::to_string(i) + "/" +
+                                       std::string(padding, 'x') + "/index.html");
+        };
+        for (int shift : {0, 8, 56})
+        {
+            EXPECT_LT(chiSquare(middle, shift, samples), limit)
+                << "padding " << padding << " shift " << shift;
+        }
+    }
+}
+
 TEST(Hash, LoadTailNeverReadsPastTheEnd)
 {
     // An exact-sized heap buffer: ASan flags any read past its end.
