@@ -63,7 +63,9 @@ template <typename Table, typename OnCell>
 void emplaceStringBatch(Table& table, const std::string_view* keys, size_t count, OnCell&& on_cell)
 {
     std::array<uint64_t, kHashBatchRows> hashes;
-    std::array<uint32_t, kHashBatchRows> order;
+    // One slot more than rows: the branch-free appends below store each row's index before
+    // deciding whether to keep it, so once a class is complete they store past the last row.
+    std::array<uint32_t, kHashBatchRows + 1> order;
     for (size_t begin = 0; begin < count; begin += kHashBatchRows)
     {
         const size_t rows = std::min(kHashBatchRows, count - begin);
