@@ -162,6 +162,8 @@ public:
         forEachSubTable([&]<size_t Index>(const auto& table) { total += table.bufferBytes(); });
         return total;
     }
+    /// Whether the cell arrays have outgrown the caches (HashTable::prefetchWorthwhile).
+    bool prefetchWorthwhile() const { return bufferBytes() >= TableLong::kPrefetchMinBytes; }
     /// Times the sub-tables' cell arrays were reallocated (growth or reservation).
     size_t growCount() const
     {
