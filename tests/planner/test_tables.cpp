@@ -21,6 +21,23 @@ void createAndFill(Session& session, std::string_view create_sql, const RowTable
                               std::move(blocks));
 }
 
+QueryOptions threadOptions(size_t threads, bool force_two_level)
+{
+    QueryOptions options;
+    options.threads = threads;
+    if (force_two_level)
+    {
+        options.settings["group_by_two_level_threshold"] = "1";
+        options.settings["group_by_two_level_threshold_bytes"] = "1";
+    }
+    return options;
+}
+
+std::string threadOptionsName(size_t threads, bool force_two_level)
+{
+    return std::to_string(threads) + "Threads" + (force_two_level ? "TwoLevel" : "");
+}
+
 const VisitsFixture& sharedVisits()
 {
     static const VisitsFixture fixture = []

@@ -30,6 +30,12 @@ struct VisitsFixture
 };
 const VisitsFixture& sharedVisits();
 
+/// Options for a query on `threads` threads; force_two_level makes every GROUP BY partial
+/// table two-level from its first key.
+QueryOptions threadOptions(size_t threads, bool force_two_level);
+/// A parameterized test's name for those options: "64Threads", "64ThreadsTwoLevel".
+std::string threadOptionsName(size_t threads, bool force_two_level);
+
 /// The ClickBench `hits` table (clickhouse-create.sql) with 50,000 generated rows, in an
 /// in-memory session, and the 43 queries; built once per process.
 struct HitsFixture

@@ -50,13 +50,7 @@ class ThreadCount : public ::testing::TestWithParam<std::tuple<size_t, bool>>
 TEST_P(ThreadCount, GroupByMatchesNaiveEvaluator)
 {
     const auto [threads, force_two_level] = GetParam();
-    QueryOptions options;
-    options.threads = threads;
-    if (force_two_level)
-    {
-        options.settings["group_by_two_level_threshold"] = "1";
-        options.settings["group_by_two_level_threshold_bytes"] = "1";
-    }
+    const QueryOptions options = threadOptions(threads, force_two_level);
     // The string GROUP BY really runs on many partial tables (two-level ones when forced).
     // Round-robin morsels: with first-come scheduling one busy worker may take them all.
     QueryOptions round_robin = options;
@@ -75,14 +69,11 @@ TEST_P(ThreadCount, GroupByMatchesNaiveEvaluator)
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(Oversubscribed, ThreadCount,
-                         ::testing::Combine(::testing::Values(size_t{64}, size_t{256}),
-                                            ::testing::Bool()),
-                         [](const ::testing::TestParamInfo<std::tuple<size_t, bool>>& info)
-                         {
-                             return std::to_string(std::get<0>(info.param)) + "Threads" +
-                                    (std::get<1>(info.param) ? "TwoLevel" : "");
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Oversubscribed, ThreadCount,
+    ::testing::Combine(::testing::Values(size_t{64}, size_t{256}), ::testing::Bool()),
+    [](const ::testing::TestParamInfo<std::tuple<size_t, bool>>& info)
+    { return threadOptionsName(std::get<0>(info.param), std::get<1>(info.param)); });
 
 }  // namespace
 }  // namespace granary::oracle

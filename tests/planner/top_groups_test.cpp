@@ -64,13 +64,7 @@ class TopGroupsQuery : public ::testing::TestWithParam<std::tuple<size_t, bool>>
 TEST_P(TopGroupsQuery, MatchesNaiveEvaluator)
 {
     const auto [threads, force_two_level] = GetParam();
-    QueryOptions options;
-    options.threads = threads;
-    if (force_two_level)
-    {
-        options.settings["group_by_two_level_threshold"] = "1";
-        options.settings["group_by_two_level_threshold_bytes"] = "1";
-    }
+    const QueryOptions options = threadOptions(threads, force_two_level);
     const VisitsFixture& visits = sharedVisits();
     for (const TopQuery& query : kQueries)
     {
@@ -88,14 +82,11 @@ TEST_P(TopGroupsQuery, MatchesNaiveEvaluator)
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(Threads, TopGroupsQuery,
-                         ::testing::Combine(::testing::Values(size_t{1}, size_t{2}, size_t{64}),
-                                            ::testing::Bool()),
-                         [](const ::testing::TestParamInfo<std::tuple<size_t, bool>>& info)
-                         {
-                             return std::to_string(std::get<0>(info.param)) + "Threads" +
-                                    (std::get<1>(info.param) ? "TwoLevel" : "");
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Threads, TopGroupsQuery,
+    ::testing::Combine(::testing::Values(size_t{1}, size_t{2}, size_t{64}), ::testing::Bool()),
+    [](const ::testing::TestParamInfo<std::tuple<size_t, bool>>& info)
+    { return threadOptionsName(std::get<0>(info.param), std::get<1>(info.param)); });
 
 }  // namespace
 }  // namespace granary::oracle
