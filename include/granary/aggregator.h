@@ -12,6 +12,13 @@
 //   granary::QueryContext context(/*threads=*/8, /*memory_limit_bytes=*/1 << 30);
 //   granary::Block result = aggregator.execute(input, context);
 //
+// A caller that keeps only the first N groups in an order of result columns (ORDER BY ...
+// LIMIT N) says so, and the groups that cannot be among them are never finalized; sorting the
+// result and keeping N rows then gives what it would have given over every group:
+//
+//   granary::TopGroups top{{{"users", /*descending=*/true}}, /*rows=*/10};
+//   granary::Block top_regions = aggregator.execute(input, context, &top);
+//
 // Errors are granary::Exception (with a code) or granary::MemoryLimitExceeded.
 
 #include "alloc/memory_tracker.h"
