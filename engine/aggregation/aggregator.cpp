@@ -213,12 +213,20 @@ std::vector<uint32_t> topGroupPositions(Table& table, const Plan& plan)
 {
     const size_t key_count = plan.key_names.size();
     const auto& order = plan.top->order;
-    if (order.empty())
+    size_t groups = 0;
+    if constexpr (requires { table.size(); })
     {
-        // LIMIT without ORDER BY: the first groups, as the full result's first rows would be.
-        size_t groups = 0;
+        groups = table.size();
+    }
+    else
+    {
         forEachGroupBatch<Method>(
             table, [&](const auto*, StatePointer*, size_t count) { groups += count; });
+    }
+    if (order.empty() || groups <= plan.top->rows)
+    {
+        // LIMIT without ORDER BY, or no more groups than kept: the first groups, as the full
+        // result's first rows would be, with nothing to sort.
         std::vector<uint32_t> first(std::min(groups, plan.top->rows));
         std::iota(first.begin(), first.end(), 0);
         plan.unfinalized_groups += groups - first.size();
@@ -236,7 +244,7 @@ std::vector<uint32_t> topGroupPositions(Table& table, const Plan& plan)
                 Column(plan.layout->entries()[order[k].first - key_count].function->resultType());
         }
     }
-    size_t groups = 0;
+    size_t computed = 0;
     forEachGroupBatch<Method>(table,
                               [&](const auto* batch_keys, StatePointer* states, size_t count)
                               {
@@ -254,7 +262,7 @@ std::vector<uint32_t> topGroupPositions(Table& table, const Plan& plan)
                                               states, count, entry.offset, ordered[k]);
                                       }
                                   }
-                                  groups += count;
+                                  computed += count;
                               });
     std::vector<SortKey> sort_keys;
     for (size_t k = 0; k < order.size(); ++k)
@@ -263,7 +271,7 @@ std::vector<uint32_t> topGroupPositions(Table& table, const Plan& plan)
             order[k].first < key_count ? key_columns[order[k].first] : ordered[k];
         sort_keys.push_back({values.view(), order[k].second});
     }
-    std::vector<uint32_t> kept = sortedPermutation(sort_keys, groups, plan.top->rows);
+    std::vector<uint32_t> kept = sortedPermutation(sort_keys, computed, plan.top->rows);
     std::sort(kept.begin(), kept.end());
     plan.unfinalized_groups += groups - kept.size();
     return kept;
