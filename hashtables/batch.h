@@ -84,6 +84,32 @@ inline void orderByLengthClass(const std::string_view* keys, size_t rows, uint32
 
 }  // namespace internal
 
+/// Hashes the `rows` keys of `batch` in the order row_of(0), row_of(1), ..., then emplaces
+/// them in that order, each slot prefetched kPrefetchRowsAhead rows ahead, and reports each row
+/// as first_row + its position in the batch.
+template <typename Table, typename Key, typename RowOf, typename OnCell>
+void emplaceInOrder(Table& table, const Key* batch, size_t rows, size_t first_row, RowOf row_of,
+                    OnCell& on_cell)
+{
+    std::array<uint64_t, kHashBatchRows> hashes;
+    for (size_t j = 0; j < rows; ++j)
+    {
+        hashes[j] = table.hash(batch[row_of(j)]);
+    }
+    for (size_t j = 0; j < rows; ++j)
+    {
+        if (j + kPrefetchRowsAhead < rows)
+        {
+            prefetchSlot(table, batch[row_of(j + kPrefetchRowsAhead)],
+                         hashes[j + kPrefetchRowsAhead]);
+        }
+        const size_t i = row_of(j);
+        bool inserted;
+        auto* result = table.emplace(batch[i], hashes[j], inserted);
+        on_cell(result, inserted, first_row + i);
+    }
+}
+
 /// emplaceBatch for string tables. While the table is cache-resident the rows of a batch are
 /// taken class by class of length, so that on URL-like keys, whose lengths vary from row to
 /// row, the branches on the length go the same way for runs of rows instead of mispredicting
@@ -91,9 +117,8 @@ inline void orderByLengthClass(const std::string_view* keys, size_t rows, uint32
 /// caches keep row order: there the misses dominate, and the reordering measured 10-20 %
 /// slower at 10^5 URL keys.
 template <typename Table, typename OnCell>
-void emplaceStringBatch(Table& table, const std::string_view* keys, size_t count, OnCell&& on_cell)
+void emplaceStringBatch(Table& table, const std::string_view* keys, size_t count, OnCell& on_cell)
 {
-    std::array<uint64_t, kHashBatchRows> hashes;
     // One slot more than rows: orderByLengthClass stores each row's position before deciding
     // whether to keep it, so once a class is complete it stores past the last row.
     std::array<uint32_t, kHashBatchRows + 1> order;
@@ -109,22 +134,8 @@ void emplaceStringBatch(Table& table, const std::string_view* keys, size_t count
         {
             internal::orderByLengthClass(batch, rows, order.data());
         }
-        for (size_t j = 0; j < rows; ++j)
-        {
-            hashes[j] = table.hash(batch[order[j]]);
-        }
-        for (size_t j = 0; j < rows; ++j)
-        {
-            if (j + kPrefetchRowsAhead < rows)
-            {
-                prefetchSlot(table, batch[order[j + kPrefetchRowsAhead]],
-                             hashes[j + kPrefetchRowsAhead]);
-            }
-            const size_t i = order[j];
-            bool inserted;
-            auto* result = table.emplace(batch[i], hashes[j], inserted);
-            on_cell(result, inserted, begin + i);
-        }
+        emplaceInOrder(
+            table, batch, rows, begin, [&](size_t j) -> size_t { return order[j]; }, on_cell);
     }
 }
 
@@ -141,34 +152,18 @@ void emplaceBatch(Table& table, const Key* keys, size_t count, OnCell&& on_cell)
     {
         table.emplaceMany(keys, count, on_cell);
     }
+    else if constexpr (std::is_same_v<Key, std::string_view> &&
+                       requires { table.prefetchWorthwhile(); })
+    {
+        emplaceStringBatch(table, keys, count, on_cell);
+    }
     else
     {
-        if constexpr (std::is_same_v<Key, std::string_view> &&
-                      requires { table.prefetchWorthwhile(); })
-        {
-            emplaceStringBatch(table, keys, count, on_cell);
-            return;
-        }
-        std::array<uint64_t, kHashBatchRows> hashes;
         for (size_t begin = 0; begin < count; begin += kHashBatchRows)
         {
-            const size_t rows = std::min(kHashBatchRows, count - begin);
-            const Key* batch = keys + begin;
-            for (size_t i = 0; i < rows; ++i)
-            {
-                hashes[i] = table.hash(batch[i]);
-            }
-            for (size_t i = 0; i < rows; ++i)
-            {
-                if (i + kPrefetchRowsAhead < rows)
-                {
-                    prefetchSlot(table, batch[i + kPrefetchRowsAhead],
-                                 hashes[i + kPrefetchRowsAhead]);
-                }
-                bool inserted;
-                auto* result = table.emplace(batch[i], hashes[i], inserted);
-                on_cell(result, inserted, begin + i);
-            }
+            emplaceInOrder(
+                table, keys + begin, std::min(kHashBatchRows, count - begin), begin,
+                [](size_t j) { return j; }, on_cell);
         }
     }
 }
