@@ -22,7 +22,7 @@ bool keysEqual(const Key& a, const Key& b)
 namespace internal
 {
 
-/// Above this many bytes the comparison is memcmp's.
+/// Above this many bytes the comparison is memcmp's; up to it, the first and last 64 bytes.
 inline constexpr size_t kInlineCompareMaxBytes = 128;
 
 /// Bits that differ between the 16 bytes at a and at b (zero when equal).
@@ -50,7 +50,7 @@ inline bool bytesEqual(const char* a, const char* b, size_t length)
                     difference16(a + length - 32, b + length - 32) |
                     difference16(a + length - 16, b + length - 16)) == 0;
         }
-        if (length <= 128)
+        if (length <= kInlineCompareMaxBytes)
         {
             uint64_t difference = 0;
             for (size_t offset = 0; offset < 64; offset += 16)
