@@ -517,6 +517,42 @@ TEST(EmplaceBatch, KeysAwayFromTheirHomeSlotMatchTheOracle)
     }
 }
 
+/// Records what emplaceBatch hands over for keys[row] and checks the contract callers rely on:
+/// every row once, each key's rows in row order, its first row with inserted = true.
+template <typename Key>
+class RowContract
+{
+public:
+    explicit RowContract(const std::vector<Key>& keys) : keys_(keys), calls_(keys.size(), 0) {}
+
+    void record(bool inserted, size_t row)
+    {
+        ++calls_[row];
+        rows_of_[keys_[row]].push_back(row);
+        if (inserted)
+        {
+            EXPECT_TRUE(inserted_at_.emplace(keys_[row], row).second);
+        }
+    }
+
+    void expectKept()
+    {
+        EXPECT_EQ(std::count(calls_.begin(), calls_.end(), 1), static_cast<long>(keys_.size()));
+        for (const auto& [key, rows] : rows_of_)
+        {
+            EXPECT_TRUE(std::is_sorted(rows.begin(), rows.end())) << key;
+            ASSERT_TRUE(inserted_at_.count(key)) << key;
+            EXPECT_EQ(inserted_at_[key], rows.front()) << key;
+        }
+    }
+
+private:
+    const std::vector<Key>& keys_;
+    std::vector<int> calls_;
+    std::unordered_map<Key, std::vector<size_t>> rows_of_;
+    std::unordered_map<Key, size_t> inserted_at_;
+};
+
 TEST(EmplaceBatch, EachKeysRowsArriveInRowOrderAndItsFirstRowInserts)
 {
     // The contract callers rely on is per key: its rows in row order, the first with
@@ -530,27 +566,14 @@ TEST(EmplaceBatch, EachKeysRowsArriveInRowOrderAndItsFirstRowInserts)
             key = random() % distinct;  // includes the zero key
         }
         HashMap<uint64_t, uint64_t> table;
-        std::unordered_map<uint64_t, std::vector<size_t>> rows_of;
-        std::unordered_map<uint64_t, size_t> inserted_at;
-        std::vector<int> calls(keys.size(), 0);
+        RowContract<uint64_t> contract(keys);
         emplaceBatch(table, keys.data(), keys.size(),
                      [&](auto* cell, bool inserted, size_t row)
                      {
                          ASSERT_EQ(cell->key(), keys[row]);
-                         ++calls[row];
-                         rows_of[keys[row]].push_back(row);
-                         if (inserted)
-                         {
-                             EXPECT_TRUE(inserted_at.emplace(keys[row], row).second);
-                         }
+                         contract.record(inserted, row);
                      });
-        EXPECT_EQ(std::count(calls.begin(), calls.end(), 1), static_cast<long>(keys.size()));
-        for (const auto& [key, rows] : rows_of)
-        {
-            EXPECT_TRUE(std::is_sorted(rows.begin(), rows.end())) << key;
-            ASSERT_TRUE(inserted_at.count(key)) << key;
-            EXPECT_EQ(inserted_at[key], rows.front()) << key;
-        }
+        contract.expectKept();
     }
 }
 
@@ -580,32 +603,19 @@ void expectStringBatchKeepsTheRowContract()
     Arena arena;
     Table table(&arena);
     std::unordered_map<std::string, uint64_t> oracle;
-    std::unordered_map<std::string_view, std::vector<size_t>> rows_of;
-    std::unordered_map<std::string_view, size_t> inserted_at;
-    std::vector<int> calls(keys.size(), 0);
+    RowContract<std::string_view> contract(keys);
     emplaceBatch(table, keys.data(), keys.size(),
                  [&](uint64_t* count, bool inserted, size_t row)
                  {
                      ++*count;
-                     ++calls[row];
-                     rows_of[keys[row]].push_back(row);
-                     if (inserted)
-                     {
-                         EXPECT_TRUE(inserted_at.emplace(keys[row], row).second);
-                     }
+                     contract.record(inserted, row);
                  });
     for (const auto& s : storage)
     {
         ++oracle[s];
     }
     EXPECT_EQ((testing::stringContentsOf<decltype(table), uint64_t>(table)), oracle);
-    EXPECT_EQ(std::count(calls.begin(), calls.end(), 1), static_cast<long>(keys.size()));
-    for (const auto& [key, rows] : rows_of)
-    {
-        EXPECT_TRUE(std::is_sorted(rows.begin(), rows.end())) << key;
-        ASSERT_TRUE(inserted_at.count(key)) << key;
-        EXPECT_EQ(inserted_at[key], rows.front()) << key;
-    }
+    contract.expectKept();
 }
 
 TEST(EmplaceBatch, StringKeysOfEveryLengthClassKeepTheRowContract)
