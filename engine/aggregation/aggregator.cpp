@@ -244,7 +244,6 @@ std::vector<uint32_t> topGroupPositions(Table& table, const Plan& plan)
                 Column(plan.layout->entries()[order[k].first - key_count].function->resultType());
         }
     }
-    size_t computed = 0;
     forEachGroupBatch<Method>(table,
                               [&](const auto* batch_keys, StatePointer* states, size_t count)
                               {
@@ -262,7 +261,6 @@ std::vector<uint32_t> topGroupPositions(Table& table, const Plan& plan)
                                               states, count, entry.offset, ordered[k]);
                                       }
                                   }
-                                  computed += count;
                               });
     std::vector<SortKey> sort_keys;
     for (size_t k = 0; k < order.size(); ++k)
@@ -271,7 +269,7 @@ std::vector<uint32_t> topGroupPositions(Table& table, const Plan& plan)
             order[k].first < key_count ? key_columns[order[k].first] : ordered[k];
         sort_keys.push_back({values.view(), order[k].second});
     }
-    std::vector<uint32_t> kept = sortedPermutation(sort_keys, computed, plan.top->rows);
+    std::vector<uint32_t> kept = sortedPermutation(sort_keys, groups, plan.top->rows);
     std::sort(kept.begin(), kept.end());
     plan.unfinalized_groups += groups - kept.size();
     return kept;
