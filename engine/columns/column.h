@@ -74,6 +74,12 @@ public:
         resizeZeroed(chars_, chars_bytes);
         resizeZeroed(offsets_, rows + 1);
     }
+    /// The same leaving the new chars and offsets unwritten, for writers that fill them all.
+    void resizeStringsUninitialized(size_t rows, size_t chars_bytes)
+    {
+        chars_.resize(chars_bytes);
+        offsets_.resize(rows + 1);
+    }
     char* mutableChars() { return chars_.data(); }
     uint64_t* mutableOffsets() { return offsets_.data(); }
 

@@ -134,11 +134,17 @@ constexpr std::array kSpecs = {
 
 /// Bound on the length of a filler string value.
 constexpr size_t kMaxFillerString = 64;
+/// Bound on a filler column's list of strings: a choice is one byte.
+constexpr size_t kMaxFillerChoices = 256;
 
 constexpr bool fillerStringsFit()
 {
     for (const FillerSpec& spec : kSpecs)
     {
+        if (spec.strings.size() > kMaxFillerChoices)
+        {
+            return false;
+        }
         for (const std::string_view value : spec.strings)
         {
             if (value.size() > kMaxFillerString)
@@ -210,7 +216,7 @@ void writeChoices(std::span<const std::string_view> strings, const std::vector<u
         std::memcpy(slots[i].data(), strings[i].data(), strings[i].size());
     }
     const size_t rows = choices.size();
-    column.resizeStrings(rows, bytes + SlotSize);
+    column.resizeStringsUninitialized(rows, bytes + SlotSize);
     char* chars = column.mutableChars();
     uint64_t* offsets = column.mutableOffsets();
     offsets[0] = 0;
@@ -224,27 +230,31 @@ void writeChoices(std::span<const std::string_view> strings, const std::vector<u
         offset += strings[choice].size();
         offsets[row + 1] = offset;
     }
-    column.resizeStrings(rows, bytes);
+    column.resizeStringsUninitialized(rows, bytes);
 }
 
 void fillColumn(const FillerSpec& spec, Column& column, size_t rows, Random& random)
 {
     if (!spec.strings.empty())
     {
-        // Choices first, then one bulk write of chars and offsets.
+        // Choices first (a loop that vectorizes), their lengths summed from a count per
+        // string, then one bulk write of chars and offsets.
         std::vector<uint8_t> choices(rows);
-        size_t bytes = 0;
-        size_t longest = 0;
-        for (const std::string_view value : spec.strings)
-        {
-            longest = std::max(longest, value.size());
-        }
         drawValues(spec.low_share, spec.strings.size(), rows, random,
                    [&](size_t row, bool low, uint64_t index)
-                   {
-                       choices[row] = static_cast<uint8_t>(low ? 0 : index);
-                       bytes += spec.strings[choices[row]].size();
-                   });
+                   { choices[row] = static_cast<uint8_t>(low ? 0 : index); });
+        std::array<size_t, kMaxFillerChoices> choice_counts{};
+        for (const uint8_t choice : choices)
+        {
+            ++choice_counts[choice];
+        }
+        size_t bytes = 0;
+        size_t longest = 0;
+        for (size_t i = 0; i < spec.strings.size(); ++i)
+        {
+            bytes += choice_counts[i] * spec.strings[i].size();
+            longest = std::max(longest, spec.strings[i].size());
+        }
         if (longest <= 16)
         {
             writeChoices<16>(spec.strings, choices, bytes, column);

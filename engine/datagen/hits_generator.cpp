@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <span>
 #include <string>
 
 #include "engine/common/exception.h"
@@ -382,6 +383,35 @@ void copyStrings(const StringColumn& strings, Column& column)
     column.appendRange(ColumnView::ofStrings(view.chars, view.offsets, view.rows), 0, view.rows);
 }
 
+/// Gives `block` the hits columns, emptied, the fixed-width ones at `rows` rows left unwritten
+/// (the generator writes every row of every column). A block that already holds them keeps
+/// its buffers: reusing them spares the page faults and the kernel's zeroing of fresh memory.
+void prepareChunkColumns(Block& block, size_t rows)
+{
+    const std::span<const HitsColumnInfo> schema = hitsSchema();
+    const bool reusable =
+        block.columns.size() == schema.size() &&
+        std::equal(schema.begin(), schema.end(), block.columns.begin(),
+                   [](const HitsColumnInfo& info, const Block::Entry& entry)
+                   { return entry.name == info.name && entry.column.type() == info.type; });
+    if (!reusable)
+    {
+        block.columns.clear();
+        for (const HitsColumnInfo& info : schema)
+        {
+            block.columns.push_back({std::string(info.name), Column(info.type)});
+        }
+    }
+    for (Block::Entry& entry : block.columns)
+    {
+        entry.column.clear();
+        if (!isString(entry.column.type()))
+        {
+            entry.column.resizeFixedUninitialized(rows);
+        }
+    }
+}
+
 }  // namespace
 
 HitsGenerator::HitsGenerator(uint64_t rows, uint64_t seed)
@@ -504,6 +534,14 @@ Block HitsGenerator::generateChunk(size_t chunk_index) const
 
 Block HitsGenerator::generateChunk(size_t chunk_index, const SortedKeys& keys) const
 {
+    Block block;
+    generateChunkInto(chunk_index, keys, block);
+    return block;
+}
+
+void HitsGenerator::generateChunkInto(size_t chunk_index, const SortedKeys& keys,
+                                      Block& block) const
+{
     if (chunk_index >= chunkCount() ||
         chunk_index / groupChunks() * groupChunks() != keys.first_chunk)
     {
@@ -517,20 +555,7 @@ Block HitsGenerator::generateChunk(size_t chunk_index, const SortedKeys& keys) c
     const size_t rows = std::min<uint64_t>(kChunkRows, rows_ - first_row);
     const KeyRecord* sorted_keys = keys.rows.data() + (chunk_index - keys.first_chunk) * kChunkRows;
 
-    Block block;
-    for (const HitsColumnInfo& info : hitsSchema())
-    {
-        Column column(info.type);
-        if (isString(info.type))
-        {
-            column.reserve(rows, 0);
-        }
-        else
-        {
-            column.resizeFixed(rows);
-        }
-        block.columns.push_back({std::string(info.name), std::move(column)});
-    }
+    prepareChunkColumns(block, rows);
     // The texts are built in per-thread buffers reused from chunk to chunk: fresh ones cost a
     // page fault and the kernel's zeroing per page, chunk after chunk.
     thread_local StringColumn url_column;
@@ -744,7 +769,6 @@ Block HitsGenerator::generateChunk(size_t chunk_index, const SortedKeys& keys) c
     copyStrings(phrase_column, block.columns[HitsColumn::SearchPhrase].column);
     copyStrings(model_column, block.columns[HitsColumn::MobilePhoneModel].column);
     generateFillerColumns(block, seed_, chunk_index);
-    return block;
 }
 
 }  // namespace granary::datagen

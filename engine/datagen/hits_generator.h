@@ -50,6 +50,9 @@ public:
     /// The rows of chunk `chunk_index`, columns in table order; `keys` are its group's.
     /// Thread-safe. Throws Exception(kBadArguments) past the last chunk.
     Block generateChunk(size_t chunk_index, const SortedKeys& keys) const;
+    /// The same into `block`, reusing its buffers when it holds the hits columns (a block an
+    /// earlier call filled): a caller that recycles blocks touches no fresh memory per chunk.
+    void generateChunkInto(size_t chunk_index, const SortedKeys& keys, Block& block) const;
     /// The same, sorting the chunk's group first.
     Block generateChunk(size_t chunk_index) const;
 

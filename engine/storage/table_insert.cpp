@@ -207,7 +207,7 @@ void TableInsert::beginSortedPart()
     }
 }
 
-void TableInsert::appendSorted(Block block, size_t threads)
+void TableInsert::appendSorted(const Block& block, size_t threads)
 {
     if (!sorted_open_)
     {
@@ -217,7 +217,7 @@ void TableInsert::appendSorted(Block block, size_t threads)
     checkBlock(block);
     if (!sorted_writer_)
     {
-        sorted_blocks_.push_back(std::move(block));
+        sorted_blocks_.push_back(block);
         return;
     }
     std::vector<ColumnView> columns;

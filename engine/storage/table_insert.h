@@ -41,9 +41,10 @@ public:
     /// (Part::kGranuleRows rows); rows out of key order are kBadArguments. On disk,
     /// finishSortedPart() leaves the part's fsyncs and rename to a thread of its own, so that
     /// the caller can go on with the next part while the disk works; commit() waits for them
-    /// and throws their first error.
+    /// and throws their first error. On disk the block is not kept, so the caller may reuse
+    /// its buffers; in memory it is copied.
     void beginSortedPart();
-    void appendSorted(Block block, size_t threads = 1);
+    void appendSorted(const Block& block, size_t threads = 1);
     void finishSortedPart(size_t threads = 1);
     size_t rows() const { return rows_; }
     void commit();

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <future>
 #include <iostream>
+#include <mutex>
 #include <sstream>
 #include <thread>
 #include <variant>
@@ -43,23 +44,65 @@ struct GenHitsOptions
     bool check = false;
 };
 
-/// Where generated chunks go, in chunk order.
+/// Blocks whose rows have been consumed, kept to be filled again: the generator then writes
+/// into memory it has touched before instead of fresh pages, which the kernel zeroes on first
+/// touch (on a virtual machine the host may have to back them first). Holds no more blocks
+/// than were ever in flight at once.
+class SpareBlocks
+{
+public:
+    Block take()
+    {
+        const std::lock_guard lock(mutex_);
+        if (blocks_.empty())
+        {
+            return {};
+        }
+        Block block = std::move(blocks_.back());
+        blocks_.pop_back();
+        return block;
+    }
+    void give(Block block)
+    {
+        const std::lock_guard lock(mutex_);
+        blocks_.push_back(std::move(block));
+    }
+
+private:
+    std::mutex mutex_;
+    std::vector<Block> blocks_;
+};
+
+/// Where generated chunks go, in chunk order. Consumed blocks go back to the spares.
 class ChunkSink
 {
 public:
+    explicit ChunkSink(SpareBlocks& spares) : spares_(spares) {}
     virtual ~ChunkSink() = default;
     /// Called in parallel, once per chunk, before consume(): per-chunk work that can run on
     /// any thread (formatting text).
     virtual void prepare(const Block& block, std::string& text) const = 0;
     virtual void consume(std::vector<Block> blocks, const std::vector<std::string>& texts) = 0;
     virtual void finish() = 0;
+
+protected:
+    void recycle(std::vector<Block>& blocks)
+    {
+        for (Block& block : blocks)
+        {
+            spares_.give(std::move(block));
+        }
+    }
+
+private:
+    SpareBlocks& spares_;
 };
 
 class TextSink : public ChunkSink
 {
 public:
-    TextSink(const std::filesystem::path& path, OutputFormat format)
-        : format_(format), out_(path, std::ios::binary)
+    TextSink(SpareBlocks& spares, const std::filesystem::path& path, OutputFormat format)
+        : ChunkSink(spares), format_(format), out_(path, std::ios::binary)
     {
         if (!out_)
         {
@@ -72,12 +115,13 @@ public:
         writeBlockRows(block, format_, formatted);
         text = std::move(formatted).str();
     }
-    void consume(std::vector<Block>, const std::vector<std::string>& texts) override
+    void consume(std::vector<Block> blocks, const std::vector<std::string>& texts) override
     {
         for (const std::string& text : texts)
         {
             out_ << text;
         }
+        recycle(blocks);
     }
     void finish() override
     {
@@ -101,8 +145,12 @@ private:
 class NativeSink : public ChunkSink
 {
 public:
-    NativeSink(const std::filesystem::path& dir, size_t threads, size_t chunks_per_part)
-        : database_(Database::open(dir)), threads_(threads), chunks_per_part_(chunks_per_part)
+    NativeSink(SpareBlocks& spares, const std::filesystem::path& dir, size_t threads,
+               size_t chunks_per_part)
+        : ChunkSink(spares),
+          database_(Database::open(dir)),
+          threads_(threads),
+          chunks_per_part_(chunks_per_part)
     {
         const sql::Statement statement = sql::parseStatement(datagen::hitsCreateTableSql());
         database_->createTable(std::get<sql::CreateTableStatement>(statement));
@@ -162,13 +210,14 @@ private:
             {
                 insert_->beginSortedPart();
             }
-            insert_->appendSorted(std::move(block), threads_);
+            insert_->appendSorted(block, threads_);
             ++chunks_written_;
             if (chunks_written_ % chunks_per_part_ == 0)
             {
                 insert_->finishSortedPart(threads_);
             }
         }
+        recycle(blocks);
     }
 
     std::shared_ptr<Database> database_;
@@ -185,13 +234,17 @@ private:
 class NullSink : public ChunkSink
 {
 public:
+    using ChunkSink::ChunkSink;
     void prepare(const Block&, std::string&) const override {}
-    void consume(std::vector<Block>, const std::vector<std::string>&) override {}
+    void consume(std::vector<Block> blocks, const std::vector<std::string>&) override
+    {
+        recycle(blocks);
+    }
     void finish() override {}
 };
 
 std::unique_ptr<ChunkSink> makeSink(const GenHitsOptions& options,
-                                    const datagen::HitsGenerator& generator)
+                                    const datagen::HitsGenerator& generator, SpareBlocks& spares)
 {
     const std::filesystem::path dir(options.out);
     if (options.format == "native")
@@ -200,12 +253,12 @@ std::unique_ptr<ChunkSink> makeSink(const GenHitsOptions& options,
         static_assert(datagen::HitsGenerator::kMaxGroupChunks *
                           datagen::HitsGenerator::kChunkRows <=
                       Table::kMaxPartRows);
-        return std::make_unique<NativeSink>(dir, std::max<size_t>(1, options.threads),
+        return std::make_unique<NativeSink>(spares, dir, std::max<size_t>(1, options.threads),
                                             generator.groupChunks());
     }
     if (options.format == "none")
     {
-        return std::make_unique<NullSink>();
+        return std::make_unique<NullSink>(spares);
     }
     if (options.format != "tsv" && options.format != "csv")
     {
@@ -213,9 +266,9 @@ std::unique_ptr<ChunkSink> makeSink(const GenHitsOptions& options,
                         "unknown --format '" + options.format + "' (native, tsv, csv or none)");
     }
     std::filesystem::create_directories(dir);
-    return std::make_unique<TextSink>(dir / ("hits." + options.format), options.format == "tsv"
-                                                                            ? OutputFormat::kTSV
-                                                                            : OutputFormat::kCSV);
+    return std::make_unique<TextSink>(
+        spares, dir / ("hits." + options.format),
+        options.format == "tsv" ? OutputFormat::kTSV : OutputFormat::kCSV);
 }
 
 uint64_t blockBytes(const Block& block)
@@ -238,7 +291,8 @@ int runGenHits(const GenHitsOptions& options)
     }
     const size_t threads = std::max<size_t>(1, options.threads);
     const datagen::HitsGenerator generator(options.rows, options.seed);
-    std::unique_ptr<ChunkSink> sink = makeSink(options, generator);
+    SpareBlocks spares;  // Outlives the sink, whose writers give blocks back.
+    std::unique_ptr<ChunkSink> sink = makeSink(options, generator, spares);
     datagen::HitsStatistics statistics;
     ProgressBar progress(isatty(STDERR_FILENO) != 0);
     tbb::task_arena arena(static_cast<int>(threads));
@@ -261,6 +315,10 @@ int runGenHits(const GenHitsOptions& options)
             arena.execute([&] { keys = generator.sortGroup(group); });
         }
         std::vector<Block> blocks(count);
+        for (Block& block : blocks)
+        {
+            block = spares.take();
+        }
         std::vector<std::string> texts(count);
         arena.execute(
             [&]
@@ -268,7 +326,7 @@ int runGenHits(const GenHitsOptions& options)
                 tbb::parallel_for(size_t{0}, count,
                                   [&](size_t i)
                                   {
-                                      blocks[i] = generator.generateChunk(first + i, *keys);
+                                      generator.generateChunkInto(first + i, *keys, blocks[i]);
                                       sink->prepare(blocks[i], texts[i]);
                                   });
             });

@@ -3,8 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <thread>
 #include <tuple>
+#include <utility>
 #include <variant>
 
 #include "engine/common/exception.h"
@@ -17,22 +19,28 @@ namespace granary::datagen
 namespace
 {
 
+/// A hash of every byte of every value of a column, in order, continuing `hash`.
+uint64_t columnHash(uint64_t hash, const ColumnView& view)
+{
+    for (size_t row = 0; row < view.rows; ++row)
+    {
+        const std::string_view bytes = isString(view.type)
+                                           ? view.stringAt(row)
+                                           : std::string_view(static_cast<const char*>(view.data) +
+                                                                  row * fixedWidth(view.type),
+                                                              fixedWidth(view.type));
+        hash = hashing::hashWords(hash, hashing::hashString(bytes));
+    }
+    return hash;
+}
+
 /// A hash of every byte of every value of a block, in order.
 uint64_t blockHash(const Block& block)
 {
     uint64_t hash = block.rows();
     for (const Block::Entry& entry : block.columns)
     {
-        const ColumnView view = entry.column.view();
-        for (size_t row = 0; row < view.rows; ++row)
-        {
-            const std::string_view bytes =
-                isString(view.type) ? view.stringAt(row)
-                                    : std::string_view(static_cast<const char*>(view.data) +
-                                                           row * fixedWidth(view.type),
-                                                       fixedWidth(view.type));
-            hash = hashing::hashWords(hash, hashing::hashString(bytes));
-        }
+        hash = columnHash(hash, entry.column.view());
     }
     return hash;
 }
@@ -105,6 +113,37 @@ TEST(HitsGenerator, SameTableWhateverTheThreadsAndChunkOrder)
     EXPECT_EQ(hashes, expected);
     EXPECT_NE(blockHash(HitsGenerator(rows, 100).generateChunk(0)), expected[0])
         << "the seed must matter";
+}
+
+TEST(HitsGenerator, ARecycledBlockGivesTheSameRowsAsAFreshOne)
+{
+    // Two chunks, the second shorter: chunk 0's block refilled with chunk 1 keeps its buffers,
+    // so a byte the refill leaves unwritten keeps the pattern below; chunk 1's block refilled
+    // with chunk 0 has to grow them.
+    const HitsGenerator generator(HitsGenerator::kChunkRows + 5000, 3);
+    ASSERT_EQ(generator.groupChunks(), 1U);
+    for (const auto& [from, to] : {std::pair<size_t, size_t>{1, 0}, {0, 1}})
+    {
+        Block block = generator.generateChunk(from);
+        for (Block::Entry& entry : block.columns)
+        {
+            if (!isString(entry.column.type()))
+            {
+                std::memset(entry.column.mutableData<char>(), 0xA5,
+                            entry.column.size() * fixedWidth(entry.column.type()));
+            }
+        }
+        generator.generateChunkInto(to, *generator.sortGroup(to), block);
+        const Block fresh = generator.generateChunk(to);
+        ASSERT_EQ(block.columns.size(), fresh.columns.size());
+        for (size_t column = 0; column < fresh.columns.size(); ++column)
+        {
+            EXPECT_EQ(block.columns[column].column.size(), fresh.rows());
+            EXPECT_EQ(columnHash(0, block.columns[column].column.view()),
+                      columnHash(0, fresh.columns[column].column.view()))
+                << fresh.columns[column].name << " refilled from chunk " << from;
+        }
+    }
 }
 
 TEST(HitsGenerator, GroupsComeSortedByTheTableKey)
