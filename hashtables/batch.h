@@ -95,6 +95,12 @@ void emplaceInOrder(Table& table, const Key* batch, size_t rows, size_t first_ro
     for (size_t j = 0; j < rows; ++j)
     {
         hashes[j] = table.hash(batch[row_of(j)]);
+        // The loop below prefetches kPrefetchRowsAhead rows ahead of itself, so its first rows
+        // are prefetched here, a batch of hashing before their emplaces.
+        if (j < kPrefetchRowsAhead)
+        {
+            prefetchSlot(table, batch[row_of(j)], hashes[j]);
+        }
     }
     for (size_t j = 0; j < rows; ++j)
     {

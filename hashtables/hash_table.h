@@ -114,6 +114,12 @@ public:
             for (size_t i = 0; i < rows; ++i)
             {
                 hashes[i] = hash(batch[i]);
+                // emplacePrefetching prefetches kPrefetchRowsAhead rows ahead of itself, so
+                // its first rows are prefetched here, a batch of hashing before their probes.
+                if (i < kPrefetchRowsAhead)
+                {
+                    prefetch(hashes[i]);
+                }
             }
             emplacePrefetching(batch, hashes.data(), rows, on_batch_cell);
         }
