@@ -200,6 +200,29 @@ public:
     /// Values routed so far.
     size_t routedCount() const { return routed_ ? routed_->count : 0; }
 
+    /// Turns a single-level set two-level by routing its values instead of inserting them:
+    /// when a merge will insert every value into another set's buckets anyway, building this
+    /// set's 256 buckets first is work the merge throws away.
+    void routeAllToTwoLevel() requires kCanRoute
+    {
+        if (two_level_)
+        {
+            return;
+        }
+        two_level_ = std::make_unique<TwoLevel>();
+        routed_ = std::make_unique<RoutedValues>();
+        // Each bucket's values are counted first, so each bucket's vector is allocated once.
+        std::array<size_t, kBucketCount> counts{};
+        single_.forEachCell([&](const auto& cell)
+                            { ++counts[TwoLevel::bucketOf(single_.cellHash(cell))]; });
+        for (size_t bucket = 0; bucket < kBucketCount; ++bucket)
+        {
+            routed_->buckets[bucket].reserve(counts[bucket]);
+        }
+        single_.forEachCell([&](const auto& cell) { route(cell.key()); });
+        single_ = Single();
+    }
+
     /// Inserts the values every set of `sets` routed to `bucket` into this two-level set's
     /// bucket, sized first for their estimated distinct count, and frees them. Only that
     /// bucket is touched: buckets may run in parallel.

@@ -88,7 +88,8 @@ void DistinctMergePlanner::mergeMany(Set& target, std::span<Set* const> sources,
         return;
     }
 
-    // Conversion: every single-level set becomes two-level, each as its own task.
+    // Conversion: every single-level set becomes two-level, each as its own task. Numeric
+    // sets route their values to the buckets instead, for the bucket tasks to insert.
     std::vector<Set*> to_convert;
     for (Set* set : all)
     {
@@ -100,7 +101,25 @@ void DistinctMergePlanner::mergeMany(Set& target, std::span<Set* const> sources,
     {
         PhaseRecorder convert(query->stats().phase(QueryPhase::kConvert));
         query->runTasks(convert, to_convert.size(),
-                        [&](size_t i, TaskTimer&) { to_convert[i]->convertToTwoLevel(); });
+                        [&](size_t i, TaskTimer&)
+                        {
+                            if constexpr (Set::kCanRoute)
+                            {
+                                to_convert[i]->routeAllToTwoLevel();
+                            }
+                            else
+                            {
+                                to_convert[i]->convertToTwoLevel();
+                            }
+                        });
+    }
+    if constexpr (Set::kCanRoute)
+    {
+        routed = 0;
+        for (const Set* set : all)
+        {
+            routed += set->routedCount();
+        }
     }
     // Merge: the 256 buckets are independent; each task merges one bucket of every source.
     PhaseRecorder merge(query->stats().phase(QueryPhase::kMerge));
