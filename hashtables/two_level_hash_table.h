@@ -38,8 +38,7 @@ public:
     template <typename SingleLevel>
     explicit TwoLevelHashTable(const SingleLevel& source)
     {
-        std::array<size_t, kBucketCount> counts{};
-        source.forEachCell([&](const Cell& cell) { ++counts[bucketOf(source.cellHash(cell))]; });
+        const std::array<size_t, kBucketCount> counts = bucketCounts(source);
         for (size_t bucket = 0; bucket < kBucketCount; ++bucket)
         {
             if (counts[bucket] > 0)
@@ -48,6 +47,16 @@ public:
             }
         }
         source.forEachCell([&](const Cell& cell) { insertDistinct(cell); });
+    }
+
+    /// How many of a single-level table's elements fall into each bucket: what a conversion
+    /// needs to size each bucket's storage once.
+    template <typename SingleLevel>
+    static std::array<size_t, kBucketCount> bucketCounts(const SingleLevel& source)
+    {
+        std::array<size_t, kBucketCount> counts{};
+        source.forEachCell([&](const Cell& cell) { ++counts[bucketOf(source.cellHash(cell))]; });
+        return counts;
     }
 
     uint64_t hash(const Key& key) const { return buckets_[0].hash(key); }

@@ -212,9 +212,7 @@ public:
         two_level_ = std::make_unique<TwoLevel>();
         routed_ = std::make_unique<RoutedValues>();
         // Each bucket's values are counted first, so each bucket's vector is allocated once.
-        std::array<size_t, kBucketCount> counts{};
-        single_.forEachCell([&](const auto& cell)
-                            { ++counts[TwoLevel::bucketOf(single_.cellHash(cell))]; });
+        const std::array<size_t, kBucketCount> counts = TwoLevel::bucketCounts(single_);
         for (size_t bucket = 0; bucket < kBucketCount; ++bucket)
         {
             routed_->buckets[bucket].reserve(counts[bucket]);

@@ -17,17 +17,25 @@ void DistinctMergePlanner::mergeMany(Set& target, std::span<Set* const> sources,
     std::vector<Set*> all{&target};
     all.insert(all.end(), sources.begin(), sources.end());
 
+    const auto routed_values = [&]
+    {
+        size_t count = 0;
+        for (const Set* set : all)
+        {
+            count += set->routedCount();
+        }
+        return count;
+    };
     size_t single_level = 0;
     size_t total_size = 0;
     size_t non_empty = 0;  ///< Sets with values: empty ones cost neither path anything.
-    size_t routed = 0;
     for (Set* set : all)
     {
         single_level += set->isTwoLevel() ? 0 : 1;
         total_size += set->size();
         non_empty += set->size() > 0 ? 1 : 0;
-        routed += set->routedCount();
     }
+    size_t routed = routed_values();
     // Routed values are inserted by the bucket tasks, even into a lone set (they route only
     // once two-level, so the serial path never meets them).
     MergePath path;
@@ -115,11 +123,7 @@ void DistinctMergePlanner::mergeMany(Set& target, std::span<Set* const> sources,
     }
     if constexpr (Set::kCanRoute)
     {
-        routed = 0;
-        for (const Set* set : all)
-        {
-            routed += set->routedCount();
-        }
+        routed = routed_values();
     }
     // Merge: the 256 buckets are independent; each task merges one bucket of every source.
     PhaseRecorder merge(query->stats().phase(QueryPhase::kMerge));
