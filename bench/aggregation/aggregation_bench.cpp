@@ -177,6 +177,13 @@ void runAggregation(benchmark::State& state, const std::string& name, size_t dis
         // parallelism, the lowest of which bounds the query's work/span.
         state.counters[phase + "_work_ms"] = stats.phases[p].work_seconds * 1e3;
         state.counters[phase + "_span_ms"] = stats.phases[p].span_seconds * 1e3;
+        // Whether the span is the typical task or an outlier, and whether page faults made
+        // it one: the median task, the tasks that faulted, the longest task that did not.
+        state.counters[phase + "_median_task_ms"] = stats.phases[p].medianTaskSeconds() * 1e3;
+        state.counters[phase + "_faulting_tasks"] =
+            static_cast<double>(stats.phases[p].faultingTasks());
+        state.counters[phase + "_faultless_span_ms"] =
+            stats.phases[p].longestFaultlessTaskSeconds() * 1e3;
     }
     state.counters["partials"] = static_cast<double>(stats.partials);
     state.counters["partitioned_rows"] = static_cast<double>(stats.partitioned_rows);

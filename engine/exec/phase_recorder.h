@@ -1,8 +1,12 @@
 #pragma once
 
+#include <sys/resource.h>
+
 #include <atomic>
 #include <cstdint>
 #include <ctime>
+#include <mutex>
+#include <vector>
 
 #include "engine/exec/query_stats.h"
 
@@ -16,6 +20,14 @@ inline int64_t threadCpuNanoseconds()
     timespec now;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
     return static_cast<int64_t>(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
+}
+
+/// Page faults (minor and major) the calling thread has taken so far.
+inline int64_t threadPageFaults()
+{
+    rusage usage;
+    getrusage(RUSAGE_THREAD, &usage);
+    return usage.ru_minflt + usage.ru_majflt;
 }
 
 inline int64_t wallNanoseconds()
@@ -35,13 +47,17 @@ public:
     PhaseRecorder(const PhaseRecorder&) = delete;
     PhaseRecorder& operator=(const PhaseRecorder&) = delete;
 
-    /// Records a task that took `own_ns` of CPU itself and waited for nested tasks whose
-    /// longest chain was `nested_span_ns`.
-    void addTask(int64_t own_ns, int64_t nested_span_ns)
+    /// Records a task that took `own_ns` of CPU itself, waited for nested tasks whose longest
+    /// chain was `nested_span_ns`, and took `own_faults` page faults itself.
+    void addTask(int64_t own_ns, int64_t nested_span_ns, int64_t own_faults)
     {
         work_ns_.fetch_add(own_ns, std::memory_order_relaxed);
         tasks_.fetch_add(1, std::memory_order_relaxed);
         const int64_t chain = own_ns + nested_span_ns;
+        {
+            std::lock_guard lock(samples_mutex_);
+            samples_.push_back({static_cast<double>(chain) * 1e-9, own_faults > 0});
+        }
         int64_t span = span_ns_.load(std::memory_order_relaxed);
         while (chain > span &&
                !span_ns_.compare_exchange_weak(span, chain, std::memory_order_relaxed))
@@ -62,6 +78,8 @@ public:
         stats_.work_seconds += static_cast<double>(work_ns_.load()) * 1e-9;
         stats_.span_seconds += static_cast<double>(span_ns_.load()) * 1e-9;
         stats_.tasks += tasks_.load();
+        std::lock_guard lock(samples_mutex_);
+        stats_.task_samples.insert(stats_.task_samples.end(), samples_.begin(), samples_.end());
     }
 
 private:
@@ -70,36 +88,51 @@ private:
     std::atomic<int64_t> work_ns_{0};
     std::atomic<int64_t> span_ns_{0};
     std::atomic<size_t> tasks_{0};
+    /// Tasks last a morsel or a bucket (0.1 ms and more), so one lock per task costs nothing
+    /// measurable.
+    std::mutex samples_mutex_;
+    std::vector<TaskSample> samples_;
     bool finished_ = false;
 };
 
-/// Times one task for a PhaseRecorder. While the task waits for a nested parallel region,
-/// its own clock is paused and the region's longest task is added to its chain instead.
+/// Times one task for a PhaseRecorder and counts its page faults. While the task waits for a
+/// nested parallel region, its own clock and fault count are paused and the region's longest
+/// task is added to its chain instead.
 class TaskTimer
 {
 public:
     explicit TaskTimer(PhaseRecorder& recorder)
-        : recorder_(recorder), started_ns_(threadCpuNanoseconds())
+        : recorder_(recorder),
+          started_ns_(threadCpuNanoseconds()),
+          started_faults_(threadPageFaults())
     {
     }
     ~TaskTimer()
     {
-        recorder_.addTask(own_ns_ + (threadCpuNanoseconds() - started_ns_), nested_span_ns_);
+        pause();
+        recorder_.addTask(own_ns_, nested_span_ns_, own_faults_);
     }
     TaskTimer(const TaskTimer&) = delete;
     TaskTimer& operator=(const TaskTimer&) = delete;
 
-    void pause() { own_ns_ += threadCpuNanoseconds() - started_ns_; }
+    void pause()
+    {
+        own_ns_ += threadCpuNanoseconds() - started_ns_;
+        own_faults_ += threadPageFaults() - started_faults_;
+    }
     void resume(int64_t nested_span_ns)
     {
         nested_span_ns_ += nested_span_ns;
         started_ns_ = threadCpuNanoseconds();
+        started_faults_ = threadPageFaults();
     }
 
 private:
     PhaseRecorder& recorder_;
     int64_t started_ns_;
+    int64_t started_faults_;
     int64_t own_ns_ = 0;
+    int64_t own_faults_ = 0;
     int64_t nested_span_ns_ = 0;
 };
 

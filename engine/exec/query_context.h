@@ -116,9 +116,10 @@ public:
                         sampling.emplace(*profiler_);
                     }
                     const int64_t start = threadCpuNanoseconds();
+                    const int64_t start_faults = threadPageFaults();
                     body(i);
                     const int64_t own = threadCpuNanoseconds() - start;
-                    recorder.addTask(own, 0);
+                    recorder.addTask(own, 0, threadPageFaults() - start_faults);
                     int64_t longest = longest_ns.load(std::memory_order_relaxed);
                     while (own > longest && !longest_ns.compare_exchange_weak(longest, own))
                     {

@@ -1,5 +1,6 @@
 #include "engine/exec/query_stats.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace granary
@@ -45,6 +46,42 @@ std::string_view mergePathName(MergePath path)
     return "unknown";
 }
 
+double PhaseStats::medianTaskSeconds() const
+{
+    if (task_samples.empty())
+    {
+        return 0;
+    }
+    std::vector<double> chains;
+    chains.reserve(task_samples.size());
+    for (const TaskSample& sample : task_samples)
+    {
+        chains.push_back(sample.chain_seconds);
+    }
+    const auto middle = chains.begin() + static_cast<std::ptrdiff_t>(chains.size() / 2);
+    std::nth_element(chains.begin(), middle, chains.end());
+    return *middle;
+}
+
+double PhaseStats::longestFaultlessTaskSeconds() const
+{
+    double longest = 0;
+    for (const TaskSample& sample : task_samples)
+    {
+        if (!sample.faulted)
+        {
+            longest = std::max(longest, sample.chain_seconds);
+        }
+    }
+    return longest;
+}
+
+size_t PhaseStats::faultingTasks() const
+{
+    return static_cast<size_t>(std::count_if(task_samples.begin(), task_samples.end(),
+                                             [](const TaskSample& s) { return s.faulted; }));
+}
+
 double QueryStats::totalWork() const
 {
     double total = 0;
@@ -79,16 +116,19 @@ std::string QueryStats::toString() const
 {
     std::string out;
     char line[256];
-    std::snprintf(line, sizeof(line), "%-9s %10s %10s %10s %8s %9s\n", "phase", "wall_ms",
-                  "work_ms", "span_ms", "tasks", "work/span");
+    std::snprintf(line, sizeof(line), "%-9s %10s %10s %10s %8s %9s %11s %8s %14s\n", "phase",
+                  "wall_ms", "work_ms", "span_ms", "tasks", "work/span", "median_task", "faulting",
+                  "faultless_span");
     out += line;
     for (size_t i = 0; i < kQueryPhaseCount; ++i)
     {
         const PhaseStats& p = phases[i];
-        std::snprintf(line, sizeof(line), "%-9s %10.3f %10.3f %10.3f %8zu %9.1f\n",
-                      std::string(phaseName(static_cast<QueryPhase>(i))).c_str(),
-                      p.wall_seconds * 1e3, p.work_seconds * 1e3, p.span_seconds * 1e3, p.tasks,
-                      p.span_seconds > 0 ? p.work_seconds / p.span_seconds : 0.0);
+        std::snprintf(
+            line, sizeof(line), "%-9s %10.3f %10.3f %10.3f %8zu %9.1f %11.3f %8zu %14.3f\n",
+            std::string(phaseName(static_cast<QueryPhase>(i))).c_str(), p.wall_seconds * 1e3,
+            p.work_seconds * 1e3, p.span_seconds * 1e3, p.tasks,
+            p.span_seconds > 0 ? p.work_seconds / p.span_seconds : 0.0, p.medianTaskSeconds() * 1e3,
+            p.faultingTasks(), p.longestFaultlessTaskSeconds() * 1e3);
         out += line;
     }
     std::snprintf(line, sizeof(line), "%-9s %10.3f %10.3f %10.3f %8s %9.1f\n", "total",

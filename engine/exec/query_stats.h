@@ -23,6 +23,14 @@ enum class QueryPhase : size_t
 inline constexpr size_t kQueryPhaseCount = 4;
 std::string_view phaseName(QueryPhase phase);
 
+/// One task of a phase: its chain (own CPU time plus the longest nested chain it waited for)
+/// and whether it took a page fault itself.
+struct TaskSample
+{
+    double chain_seconds = 0;
+    bool faulted = false;
+};
+
 /// Time of one phase. work is the sum of its tasks' CPU times, span the longest chain of
 /// dependent work (the largest task, plus the nested tasks it waited for). work / span is the
 /// speedup unlimited cores could give the phase.
@@ -32,6 +40,15 @@ struct PhaseStats
     double work_seconds = 0;
     double span_seconds = 0;
     size_t tasks = 0;
+    /// Every task's chain, so that a span can be told apart from the typical task: where the
+    /// longest task is many times the median, an outlier (often a first touch of fresh
+    /// memory, which the kernel zeroes) sets the span rather than the size of the tasks.
+    std::vector<TaskSample> task_samples;
+
+    double medianTaskSeconds() const;
+    /// The longest chain among tasks that took no page fault (0 if every task faulted).
+    double longestFaultlessTaskSeconds() const;
+    size_t faultingTasks() const;
 };
 
 /// How partial results were merged.
