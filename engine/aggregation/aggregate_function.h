@@ -57,6 +57,16 @@ public:
 
     /// Folds `source` into `target`. `source` stays valid (it is destroyed later).
     virtual void merge(char* target, char* source, MergeContext& context) const = 0;
+    /// Folds sources[i] + state_offset into targets[i] + state_offset for every i < count:
+    /// one virtual call per batch instead of one per group.
+    virtual void mergeBatch(char* const* targets, char* const* sources, size_t count,
+                            size_t state_offset, MergeContext& context) const
+    {
+        for (size_t i = 0; i < count; ++i)
+        {
+            merge(targets[i] + state_offset, sources[i] + state_offset, context);
+        }
+    }
     /// Folds many states into `target` (aggregation without keys). The default merges them one
     /// after another; functions with large states override it with a parallel merge.
     virtual void mergeMany(char* target, std::span<char* const> sources,

@@ -58,11 +58,12 @@ void AggregateLayout::destroyStates(char* place) const noexcept
     }
 }
 
-void AggregateLayout::mergeStates(char* target, char* source, MergeContext& context) const
+void AggregateLayout::mergeStatesBatch(char* const* targets, char* const* sources, size_t count,
+                                       MergeContext& context) const
 {
     for (const Entry& entry : entries_)
     {
-        entry.function->merge(target + entry.offset, source + entry.offset, context);
+        entry.function->mergeBatch(targets, sources, count, entry.offset, context);
     }
 }
 

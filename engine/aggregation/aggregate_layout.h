@@ -36,7 +36,9 @@ public:
     /// A new group's states in `arena`; destroys what it made if a create() throws.
     char* createStates(Arena& arena) const;
     void destroyStates(char* place) const noexcept;
-    void mergeStates(char* target, char* source, MergeContext& context) const;
+    /// Folds the states at sources[i] into those at targets[i], for every i < count.
+    void mergeStatesBatch(char* const* targets, char* const* sources, size_t count,
+                          MergeContext& context) const;
     /// Functions take at most this many arguments.
     static constexpr size_t kMaxArguments = 4;
 

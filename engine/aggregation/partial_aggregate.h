@@ -12,6 +12,7 @@
 #include "engine/aggregation/bucket_cardinality.h"
 #include "engine/aggregation/key_methods.h"
 #include "engine/aggregation/partitioned_rows.h"
+#include "engine/aggregation/state_merge_batch.h"
 #include "hashtables/batch.h"
 
 namespace granary
@@ -54,8 +55,10 @@ template <typename Table, typename Source>
 void mergeGroups(Table& target, const Source& source, const AggregateLayout& layout,
                  MergeContext& context)
 {
-    auto merge_states = [&](StatePointer& into, StatePointer from)
-    { layout.mergeStates(into, from, context); };
+    // States are merged after the keys (a batch at a time); they do not move meanwhile, as
+    // they live in arenas and the table cells hold only pointers to them.
+    StateMergeBatch states(layout, context);
+    auto merge_states = [&](StatePointer& into, StatePointer from) { states.add(into, from); };
     if constexpr (requires { target.merge(source, merge_states, nullptr); })
     {
         target.merge(source, merge_states, nullptr);
@@ -64,6 +67,7 @@ void mergeGroups(Table& target, const Source& source, const AggregateLayout& lay
     {
         mergeTables(target, source, merge_states);
     }
+    states.flush();
 }
 
 /// One worker's local state in a GROUP BY: its hash table (single-level until it passes the
