@@ -145,8 +145,8 @@ public:
     const Cell* find(const Key& key) const { return const_cast<HashTable*>(this)->find(key); }
     bool contains(const Key& key) const { return find(key) != nullptr; }
 
-    /// Brings the slot of `hash` into cache ahead of an emplace or find of that hash.
-    void prefetch(uint64_t hash) const { __builtin_prefetch(&cells_[hash & grower_.mask()]); }
+    /// Brings the slots of `hash` into cache ahead of an emplace or find of that hash.
+    void prefetch(uint64_t hash) const { prefetchProbe(cells_, grower_.mask(), hash); }
 
     /// Calls f(cell) for every element, the zero key first. The occupancy of kScanCells cells
     /// is gathered into a bit mask without branching and the mask's set bits are visited: a
@@ -355,7 +355,7 @@ private:
         {
             if (i + kPrefetchRowsAhead < count)
             {
-                __builtin_prefetch(&cells[hashes[i + kPrefetchRowsAhead] & mask]);
+                prefetchProbe(cells, mask, hashes[i + kPrefetchRowsAhead]);
             }
             bool inserted;
             if (Cell::isZeroKey(keys[i])) [[unlikely]]
@@ -374,6 +374,16 @@ private:
             }
             on_cell(cell, inserted, i);
         }
+    }
+
+    /// The home slot of `hash` and the slot after it, which probeOrInsert reads together:
+    /// where the home slot ends a cache line, the next slot starts another, which would
+    /// otherwise be a miss of its own.
+    static void prefetchProbe(const Cell* cells, size_t mask, uint64_t hash)
+    {
+        const size_t slot = hash & mask;
+        __builtin_prefetch(&cells[slot]);
+        __builtin_prefetch(&cells[(slot + 1) & mask]);
     }
 
     /// Finds `key` (not the zero key) or puts it into the first empty slot of its probe
