@@ -2,7 +2,7 @@
 
 #include <sys/resource.h>
 
-#include <atomic>
+#include <algorithm>
 #include <cstdint>
 #include <ctime>
 #include <mutex>
@@ -51,22 +51,15 @@ public:
     /// chain was `nested_span_ns`, and took `own_faults` page faults itself.
     void addTask(int64_t own_ns, int64_t nested_span_ns, int64_t own_faults)
     {
-        work_ns_.fetch_add(own_ns, std::memory_order_relaxed);
-        tasks_.fetch_add(1, std::memory_order_relaxed);
         const int64_t chain = own_ns + nested_span_ns;
-        {
-            std::lock_guard lock(samples_mutex_);
-            samples_.push_back({static_cast<double>(chain) * 1e-9, own_faults > 0});
-        }
-        int64_t span = span_ns_.load(std::memory_order_relaxed);
-        while (chain > span &&
-               !span_ns_.compare_exchange_weak(span, chain, std::memory_order_relaxed))
-        {
-        }
+        std::lock_guard lock(mutex_);
+        work_ns_ += own_ns;
+        span_ns_ = std::max(span_ns_, chain);
+        samples_.push_back({static_cast<double>(chain) * 1e-9, own_faults > 0});
     }
 
-    /// Writes wall, work, span and task count into the phase's stats (adding to what earlier
-    /// recorders of the same phase wrote). Idempotent.
+    /// Writes wall, work, span, task count and the tasks' samples into the phase's stats
+    /// (adding to what earlier recorders of the same phase wrote). Idempotent.
     void finish()
     {
         if (finished_)
@@ -75,22 +68,21 @@ public:
         }
         finished_ = true;
         stats_.wall_seconds += static_cast<double>(wallNanoseconds() - wall_start_) * 1e-9;
-        stats_.work_seconds += static_cast<double>(work_ns_.load()) * 1e-9;
-        stats_.span_seconds += static_cast<double>(span_ns_.load()) * 1e-9;
-        stats_.tasks += tasks_.load();
-        std::lock_guard lock(samples_mutex_);
+        std::lock_guard lock(mutex_);
+        stats_.work_seconds += static_cast<double>(work_ns_) * 1e-9;
+        stats_.span_seconds += static_cast<double>(span_ns_) * 1e-9;
+        stats_.tasks += samples_.size();
         stats_.task_samples.insert(stats_.task_samples.end(), samples_.begin(), samples_.end());
     }
 
 private:
     PhaseStats& stats_;
     int64_t wall_start_;
-    std::atomic<int64_t> work_ns_{0};
-    std::atomic<int64_t> span_ns_{0};
-    std::atomic<size_t> tasks_{0};
     /// Tasks last a morsel or a bucket (0.1 ms and more), so one lock per task costs nothing
     /// measurable.
-    std::mutex samples_mutex_;
+    std::mutex mutex_;
+    int64_t work_ns_ = 0;
+    int64_t span_ns_ = 0;
     std::vector<TaskSample> samples_;
     bool finished_ = false;
 };
