@@ -54,31 +54,40 @@ inline uint8_t stringLengthClass(size_t length)
     return kClassOfLength[std::min(length, kLongestClassedLength + 1)];
 }
 
+/// Bits of one class's cursor in the packed cursors of orderByLengthClass: a class holds at
+/// most kHashBatchRows rows, and seven 9-bit fields fit one 64-bit register.
+inline constexpr unsigned kClassCursorBits = 9;
+static_assert(kHashBatchRows < (size_t{1} << kClassCursorBits) &&
+              kStringLengthClasses * kClassCursorBits <= 64);
+
 /// Writes the positions of keys[0..rows) to `order` class by class of length, each class in
-/// row order; `order` has room for rows + 1 entries.
+/// row order. A counting sort whose per-class cursors are fields of one register: cursors in
+/// memory would chain each row's increment through a store and a load, and one pass per class
+/// costs passes times rows.
 inline void orderByLengthClass(const std::string_view* keys, size_t rows, uint32_t* order)
 {
-    std::array<uint8_t, kHashBatchRows> classes;
+    std::array<uint8_t, kHashBatchRows> cursor_shifts;
+    uint64_t counts = 0;
     for (size_t i = 0; i < rows; ++i)
     {
-        classes[i] = internal::stringLengthClass(keys[i].size());
+        cursor_shifts[i] =
+            static_cast<uint8_t>(kClassCursorBits * internal::stringLengthClass(keys[i].size()));
+        counts += uint64_t{1} << cursor_shifts[i];
     }
-    // One pass per class present, appending its rows without a branch: a counting sort's
-    // increments of a few shared counters would chain through memory.
-    uint32_t present = 0;
+    // Multiplying by a 1 in every higher field adds each class's count to all the fields above
+    // it: field c becomes the number of rows in classes below c, where class c starts. No field
+    // carries, as their total is at most kHashBatchRows.
+    uint64_t higher_fields = 0;
+    for (size_t c = 1; c < kStringLengthClasses; ++c)
+    {
+        higher_fields |= uint64_t{1} << (kClassCursorBits * c);
+    }
+    uint64_t cursors = counts * higher_fields;
+    constexpr uint64_t kCursorMask = (uint64_t{1} << kClassCursorBits) - 1;
     for (size_t i = 0; i < rows; ++i)
     {
-        present |= 1u << classes[i];
-    }
-    size_t ordered = 0;
-    for (; present != 0; present &= present - 1)
-    {
-        const auto wanted = static_cast<uint8_t>(std::countr_zero(present));
-        for (size_t i = 0; i < rows; ++i)
-        {
-            order[ordered] = static_cast<uint32_t>(i);
-            ordered += classes[i] == wanted;
-        }
+        order[(cursors >> cursor_shifts[i]) & kCursorMask] = static_cast<uint32_t>(i);
+        cursors += uint64_t{1} << cursor_shifts[i];
     }
 }
 
@@ -125,9 +134,7 @@ void emplaceInOrder(Table& table, const Key* batch, size_t rows, size_t first_ro
 template <typename Table, typename OnCell>
 void emplaceStringBatch(Table& table, const std::string_view* keys, size_t count, OnCell& on_cell)
 {
-    // One slot more than rows: orderByLengthClass stores each row's position before deciding
-    // whether to keep it, so once a class is complete it stores past the last row.
-    std::array<uint32_t, kHashBatchRows + 1> order;
+    std::array<uint32_t, kHashBatchRows> order;
     for (size_t begin = 0; begin < count; begin += kHashBatchRows)
     {
         const size_t rows = std::min(kHashBatchRows, count - begin);

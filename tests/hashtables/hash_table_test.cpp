@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <numeric>
 #include <random>
 #include <string>
 #include <unordered_map>
@@ -616,6 +617,36 @@ void expectStringBatchKeepsTheRowContract()
     }
     EXPECT_EQ((testing::stringContentsOf<decltype(table), uint64_t>(table)), oracle);
     contract.expectKept();
+}
+
+TEST(EmplaceBatch, LengthClassOrderIsAStableSortByClass)
+{
+    std::mt19937_64 random(5);
+    std::vector<std::string> storage(kHashBatchRows);
+    for (size_t rows : {size_t{1}, size_t{7}, kHashBatchRows - 1, kHashBatchRows})
+    {
+        // All rows in one class (the fullest a cursor field gets), then lengths of every class.
+        for (bool one_class : {true, false})
+        {
+            std::vector<std::string_view> keys;
+            for (size_t i = 0; i < rows; ++i)
+            {
+                storage[i].assign(one_class ? 200 : random() % 300, 'k');
+                keys.push_back(storage[i]);
+            }
+            std::vector<uint32_t> expected(rows);
+            std::iota(expected.begin(), expected.end(), 0);
+            std::stable_sort(expected.begin(), expected.end(),
+                             [&](uint32_t a, uint32_t b)
+                             {
+                                 return internal::stringLengthClass(keys[a].size()) <
+                                        internal::stringLengthClass(keys[b].size());
+                             });
+            std::vector<uint32_t> order(rows);
+            internal::orderByLengthClass(keys.data(), rows, order.data());
+            EXPECT_EQ(order, expected) << rows << " rows, one class: " << one_class;
+        }
+    }
 }
 
 TEST(EmplaceBatch, StringKeysOfEveryLengthClassKeepTheRowContract)
