@@ -101,8 +101,25 @@ void emplaceInOrder(Table& table, const Key* batch, size_t rows, size_t first_ro
                     OnCell& on_cell)
 {
     std::array<uint64_t, kHashBatchRows> hashes;
+    constexpr bool kKeysPointAtBytes = std::is_same_v<Key, std::string_view>;
+    if constexpr (kKeysPointAtBytes)
+    {
+        for (size_t j = 0; j < std::min(rows, kPrefetchKeyBytesAhead); ++j)
+        {
+            prefetchBytes(batch[row_of(j)]);
+        }
+    }
     for (size_t j = 0; j < rows; ++j)
     {
+        // Views may point anywhere (into a pool of distinct strings, say); the bytes of later
+        // keys load while this one is hashed.
+        if constexpr (kKeysPointAtBytes)
+        {
+            if (j + kPrefetchKeyBytesAhead < rows)
+            {
+                prefetchBytes(batch[row_of(j + kPrefetchKeyBytesAhead)]);
+            }
+        }
         hashes[j] = table.hash(batch[row_of(j)]);
         // The loop below prefetches kPrefetchRowsAhead rows ahead of itself, so its first rows
         // are prefetched here, a batch of hashing before their emplaces.

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string_view>
 
 namespace granary
 {
@@ -13,5 +14,15 @@ inline constexpr size_t kPrefetchRowsAhead = 16;
 /// Rows hashed together before their emplaces: enough to run far ahead of the probes, few
 /// enough that the hashes stay in L1.
 inline constexpr size_t kHashBatchRows = 256;
+
+/// Rows between a prefetch of a string key's bytes and the hashing that reads them.
+inline constexpr size_t kPrefetchKeyBytesAhead = 8;
+
+/// Brings in the first and the last cache line of `bytes`, which hashing a key reads first.
+inline void prefetchBytes(std::string_view bytes)
+{
+    __builtin_prefetch(bytes.data());
+    __builtin_prefetch(bytes.data() + bytes.size() - static_cast<size_t>(!bytes.empty()));
+}
 
 }  // namespace granary
