@@ -385,6 +385,11 @@ void registerAll()
         registerCase("BM_GroupBy/count/" + std::to_string(distinct), distinct, {"key"},
                      {{"count", {}, "c"}},
                      distinct == 10'000'000 ? threads : std::vector<size_t>{1});
+        if (distinct >= 1'000'000)
+        {
+            registerCase("BM_GroupBy/count/" + std::to_string(distinct) + "/unpartitioned",
+                         distinct, {"key"}, {{"count", {}, "c"}}, {1}, unpartitioned);
+        }
     }
     registerCase("BM_CountDistinct/10000000", 10'000'000, {}, {{"uniqExact", {"key"}, "u"}},
                  threads);

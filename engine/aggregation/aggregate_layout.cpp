@@ -26,6 +26,8 @@ AggregateLayout::AggregateLayout(std::vector<Entry> entries) : entries_(std::mov
         has_non_trivial_destroy_ |= !entry.function->hasTrivialDestroy();
     }
     total_size_ = std::max<size_t>(total_size_, 1);
+    is_lone_count_ =
+        entries_.size() == 1 && entries_[0].function->name() == "count" && entries_[0].offset == 0;
 }
 
 char* AggregateLayout::createStates(Arena& arena) const

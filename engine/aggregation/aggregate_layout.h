@@ -32,6 +32,9 @@ public:
     const std::vector<Entry>& entries() const { return entries_; }
     size_t totalSize() const { return total_size_; }
     bool hasNonTrivialDestroy() const { return has_non_trivial_destroy_; }
+    /// Whether the only aggregate is a count (count(*) or count(x): columns have no NULLs), its
+    /// state the 8-byte count at offset 0.
+    bool isLoneCount() const { return is_lone_count_; }
 
     /// A new group's states in `arena`; destroys what it made if a create() throws.
     char* createStates(Arena& arena) const;
@@ -57,6 +60,7 @@ private:
     size_t total_size_ = 0;
     size_t alignment_ = 1;
     bool has_non_trivial_destroy_ = false;
+    bool is_lone_count_ = false;
 };
 
 }  // namespace granary

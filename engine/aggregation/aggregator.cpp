@@ -11,6 +11,7 @@
 #include "engine/aggregation/aggregate_function_factory.h"
 #include "engine/aggregation/aggregate_layout.h"
 #include "engine/aggregation/distinct_value_buckets.h"
+#include "engine/aggregation/inline_count.h"
 #include "engine/aggregation/key_methods.h"
 #include "engine/aggregation/partial_aggregate.h"
 #include "engine/aggregation/partial_phase.h"
@@ -146,10 +147,10 @@ void appendKeys(const typename Method::Key* batch, size_t count, std::vector<Col
     }
 }
 
-/// Calls on_batch(keys, states, count) for the groups of `table`, up to kFinalizeBatchGroups
-/// at a time.
+/// Calls on_batch(keys, slots, count) for the groups of `table`, up to kFinalizeBatchGroups
+/// at a time, with the cells' state slots as they are.
 template <typename Method, typename Table, typename OnBatch>
-void forEachGroupBatch(Table& table, OnBatch&& on_batch)
+void forEachSlotBatch(Table& table, OnBatch&& on_batch)
 {
     if constexpr (requires {
                       table.template collectElements<kFinalizeBatchGroups>(
@@ -179,6 +180,21 @@ void forEachGroupBatch(Table& table, OnBatch&& on_batch)
             on_batch(keys.data(), states.data(), count);
         }
     }
+}
+
+/// Calls on_batch(keys, states, count) for the groups of `table`, up to kFinalizeBatchGroups
+/// at a time, with pointers to their states.
+template <typename Method, typename Table, typename OnBatch>
+void forEachGroupBatch(Table& table, const AggregateLayout& layout, OnBatch&& on_batch)
+{
+    if (!layout.isLoneCount())
+    {
+        forEachSlotBatch<Method>(table, on_batch);
+        return;
+    }
+    InlineCountStates<kFinalizeBatchGroups> counts;
+    forEachSlotBatch<Method>(table, [&](const auto* keys, StatePointer* slots, size_t count)
+                             { on_batch(keys, counts.pointTo(slots, count), count); });
 }
 
 std::vector<Column> emptyKeys(const Plan& plan)
@@ -220,7 +236,7 @@ std::vector<uint32_t> topGroupPositions(Table& table, const Plan& plan)
     }
     else
     {
-        forEachGroupBatch<Method>(
+        forEachSlotBatch<Method>(
             table, [&](const auto*, StatePointer*, size_t count) { groups += count; });
     }
     if (order.empty() || groups <= plan.top->rows)
@@ -244,7 +260,7 @@ std::vector<uint32_t> topGroupPositions(Table& table, const Plan& plan)
                 Column(plan.layout->entries()[order[k].first - key_count].function->resultType());
         }
     }
-    forEachGroupBatch<Method>(table,
+    forEachGroupBatch<Method>(table, *plan.layout,
                               [&](const auto* batch_keys, StatePointer* states, size_t count)
                               {
                                   if (orders_by_key)
@@ -289,7 +305,7 @@ Block finalizeTopGroups(Table& table, const Plan& plan)
     std::vector<StatePointer> states;
     size_t position = 0;
     auto next = kept.begin();
-    forEachGroupBatch<Method>(table,
+    forEachGroupBatch<Method>(table, *plan.layout,
                               [&](const auto* batch_keys, StatePointer* batch_states, size_t count)
                               {
                                   keys.clear();
@@ -337,7 +353,8 @@ Block finalizeGroups(Table& table, const Plan& plan)
         }
     }
     forEachGroupBatch<Method>(
-        table, [&](const auto* batch_keys, StatePointer* states, size_t count)
+        table, *plan.layout,
+        [&](const auto* batch_keys, StatePointer* states, size_t count)
         { appendGroups<Method>(batch_keys, states, count, plan, keys, fragment); });
     for (size_t k = 0; k < keys.size(); ++k)
     {
@@ -361,7 +378,7 @@ void finalizeGroupsInto(Table& table, const Plan& plan, Block& result, size_t ro
     Block scratch = emptyResult(plan);
     std::vector<Column> keys = emptyKeys(plan);
     forEachGroupBatch<Method>(
-        table,
+        table, *plan.layout,
         [&](const auto* batch_keys, StatePointer* states, size_t count)
         {
             appendGroups<Method>(batch_keys, states, count, plan, keys, scratch);

@@ -10,6 +10,7 @@
 #include "engine/aggregation/aggregate_layout.h"
 #include "engine/aggregation/aggregation_settings.h"
 #include "engine/aggregation/bucket_cardinality.h"
+#include "engine/aggregation/inline_count.h"
 #include "engine/aggregation/key_methods.h"
 #include "engine/aggregation/partitioned_rows.h"
 #include "engine/aggregation/state_merge_batch.h"
@@ -49,24 +50,34 @@ void forEachGroup(Table& table, F&& f)
 }
 
 /// Folds the groups of `source` into `target` (same table kind): new keys take over the
-/// source's states, existing ones merge them. String keys keep pointing into the source's
-/// arena, which lives until the result is built, so no arena is shared between threads.
+/// source's states, existing ones merge them (lone counts add their slots). String keys keep
+/// pointing into the source's arena, which lives until the result is built, so no arena is
+/// shared between threads.
 template <typename Table, typename Source>
 void mergeGroups(Table& target, const Source& source, const AggregateLayout& layout,
                  MergeContext& context)
 {
+    auto merge_with = [&](auto&& merge_states)
+    {
+        if constexpr (requires { target.merge(source, merge_states, nullptr); })
+        {
+            target.merge(source, merge_states, nullptr);
+        }
+        else
+        {
+            mergeTables(target, source, merge_states);
+        }
+    };
+    if (layout.isLoneCount())
+    {
+        merge_with([](StatePointer& into, StatePointer from)
+                   { into = slotHoldingCount(countInSlot(into) + countInSlot(from)); });
+        return;
+    }
     // States are merged after the keys (a batch at a time); they do not move meanwhile, as
     // they live in arenas and the table cells hold only pointers to them.
     StateMergeBatch states(layout, context);
-    auto merge_states = [&](StatePointer& into, StatePointer from) { states.add(into, from); };
-    if constexpr (requires { target.merge(source, merge_states, nullptr); })
-    {
-        target.merge(source, merge_states, nullptr);
-    }
-    else
-    {
-        mergeTables(target, source, merge_states);
-    }
+    merge_with([&](StatePointer& into, StatePointer from) { states.add(into, from); });
     states.flush();
 }
 
@@ -88,9 +99,7 @@ public:
           single_(Method::makeSingle(&own_states_.arena)),
           keys_(kAggregationBatchRows),
           places_(kAggregationBatchRows),
-          counts_only_(
-              layout.entries().size() == 1 && layout.entries()[0].function->name() == "count" &&
-              layout.entries()[0].argument_columns.empty() && layout.entries()[0].offset == 0)
+          counts_only_(layout.isLoneCount())
     {
     }
 
@@ -360,7 +369,10 @@ private:
         {
             emplaceBatch(table, keys, rows,
                          [&](auto result, bool inserted, size_t)
-                         { ++*reinterpret_cast<uint64_t*>(stateOf(result, inserted)); });
+                         {
+                             StatePointer& slot = mappedOf(result);
+                             slot = slotHoldingCount(inserted ? 1 : countInSlot(slot) + 1);
+                         });
             return;
         }
         emplaceBatch(table, keys, rows,

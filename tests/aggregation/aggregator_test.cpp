@@ -246,10 +246,12 @@ TEST(Aggregator, MatchesTheReferenceForEveryKeyKindFunctionShapeAndThreadCount)
     matchReferenceOnEveryShape(kAllAggregates);
 }
 
-/// count(*) alone counts each row as its key is found, in the emplace pass itself.
+/// A lone count(*) or count(x) keeps each group's count in its table cell and counts each row
+/// as its key is found, in the emplace pass itself (inline_count.h).
 TEST(Aggregator, CountAloneMatchesTheReferenceForEveryKeyKindShapeAndThreadCount)
 {
     matchReferenceOnEveryShape({{"count", ""}});
+    matchReferenceOnEveryShape({{"count", "v_u32"}});
 }
 
 TEST(Aggregator, WithoutKeysAndEmptyInput)

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <string>
 #include <vector>
@@ -101,13 +102,11 @@ std::vector<TopGroups> requests(const std::vector<std::string>& keys)
     };
 }
 
-class TopGroupsTest : public ::testing::TestWithParam<std::tuple<size_t, bool>>
+/// For every key set and every request that orders by columns `aggregates` produce: the kept
+/// rows sorted are the full result's first rows.
+void expectTopRowsMatchTheFullResult(size_t threads, bool two_level,
+                                     const std::vector<AggregateDescription>& aggregates)
 {
-};
-
-TEST_P(TopGroupsTest, SortedFirstRowsMatchTheFullResult)
-{
-    const auto [threads, two_level] = GetParam();
     const Block table = testing::makeTestTable(
         kRows, [](size_t row) { return (row * 0x9E3779B97F4A7C15ULL >> 20) % kGroups; }, 29);
     const BlockView input = BlockView::of(table);
@@ -118,7 +117,7 @@ TEST_P(TopGroupsTest, SortedFirstRowsMatchTheFullResult)
     settings.group_by_two_level_threshold = two_level ? 20 : 1'000'000'000;
     for (const auto& keys : kKeySets)
     {
-        const Aggregator aggregator(keys, kAggregates, settings);
+        const Aggregator aggregator(keys, aggregates, settings);
         QueryContext full_context(threads);
         const Block full = aggregator.execute(input, full_context);
         EXPECT_EQ(full_context.stats().unfinalized_groups, 0u);
@@ -135,6 +134,11 @@ TEST_P(TopGroupsTest, SortedFirstRowsMatchTheFullResult)
         }
         for (const TopGroups& top : requests(keys))
         {
+            if (std::any_of(top.order.begin(), top.order.end(),
+                            [&](const auto& order) { return full.find(order.name) == nullptr; }))
+            {
+                continue;
+            }
             SCOPED_TRACE("keys " + keys[0] + (keys.size() > 1 ? ",..." : "") + " order " +
                          (top.order.empty() ? std::string("none") : top.order[0].name) + " rows " +
                          std::to_string(top.rows));
@@ -169,6 +173,23 @@ TEST_P(TopGroupsTest, SortedFirstRowsMatchTheFullResult)
             }
         }
     }
+}
+
+class TopGroupsTest : public ::testing::TestWithParam<std::tuple<size_t, bool>>
+{
+};
+
+TEST_P(TopGroupsTest, SortedFirstRowsMatchTheFullResult)
+{
+    const auto [threads, two_level] = GetParam();
+    expectTopRowsMatchTheFullResult(threads, two_level, kAggregates);
+}
+
+/// A lone count keeps its counts in the table cells (inline_count.h), finalized another way.
+TEST_P(TopGroupsTest, SortedFirstRowsOfALoneCountMatchTheFullResult)
+{
+    const auto [threads, two_level] = GetParam();
+    expectTopRowsMatchTheFullResult(threads, two_level, {{"count", {}, "c"}});
 }
 
 INSTANTIATE_TEST_SUITE_P(Threads, TopGroupsTest,
