@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <numeric>
@@ -77,12 +76,16 @@ inline void orderByLengthClass(const std::string_view* keys, size_t rows, uint32
     // Multiplying by a 1 in every higher field adds each class's count to all the fields above
     // it: field c becomes the number of rows in classes below c, where class c starts. No field
     // carries, as their total is at most kHashBatchRows.
-    uint64_t higher_fields = 0;
-    for (size_t c = 1; c < kStringLengthClasses; ++c)
+    constexpr uint64_t kOneInEveryHigherField = []
     {
-        higher_fields |= uint64_t{1} << (kClassCursorBits * c);
-    }
-    uint64_t cursors = counts * higher_fields;
+        uint64_t fields = 0;
+        for (size_t c = 1; c < kStringLengthClasses; ++c)
+        {
+            fields |= uint64_t{1} << (kClassCursorBits * c);
+        }
+        return fields;
+    }();
+    uint64_t cursors = counts * kOneInEveryHigherField;
     constexpr uint64_t kCursorMask = (uint64_t{1} << kClassCursorBits) - 1;
     for (size_t i = 0; i < rows; ++i)
     {

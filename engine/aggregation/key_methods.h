@@ -20,7 +20,8 @@ namespace granary
 /// batch of rows, and appends a key to the result's key columns. The aggregator picks the
 /// cheapest method for the key column types (see chooseKeyMethod).
 ///
-/// Mapped values are pointers to the group's aggregate states in the partial's arena.
+/// Mapped values are pointers to the group's aggregate states in the partial's arena, or, for
+/// a lone count, the count itself (inline_count.h).
 using StatePointer = char*;
 
 /// Bits of a fixed-width value of `width` bytes (1, 2, 4 or 8), zero-extended.

@@ -98,8 +98,7 @@ public:
           key_columns_(std::move(key_columns)),
           single_(Method::makeSingle(&own_states_.arena)),
           keys_(kAggregationBatchRows),
-          places_(kAggregationBatchRows),
-          counts_only_(layout.isLoneCount())
+          places_(kAggregationBatchRows)
     {
     }
 
@@ -365,7 +364,9 @@ private:
             }
             return state;
         };
-        if (counts_only_)
+        // A lone count counts each row as its key is found, in the cell itself (no second
+        // pass over the batch's state pointers; +20-25% at 10^3 keys on one thread).
+        if (layout_.isLoneCount())
         {
             emplaceBatch(table, keys, rows,
                          [&](auto result, bool inserted, size_t)
@@ -466,9 +467,6 @@ private:
     std::unique_ptr<BucketCardinality> routed_keys_;
     std::vector<Key> keys_;
     std::vector<StatePointer> places_;
-    /// The layout is count(*) alone: each row is counted as its key is found, in the same pass
-    /// (no second pass over the batch's state pointers; +20-25% at 10^3 keys on one thread).
-    bool counts_only_ = false;
     std::vector<uint8_t> buckets_;
     size_t rows_ = 0;
     size_t conversions_ = 0;
