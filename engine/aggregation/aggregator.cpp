@@ -556,13 +556,26 @@ Block aggregateByKey(const Plan& plan, const AggregationSettings& settings, Quer
                     to_convert.push_back(source);
                 }
             }
+            // Fixed-width keys are routed to the merge's buckets instead: the bucket tasks
+            // insert every group into the target anyway.
             PhaseRecorder convert(stats.phase(QueryPhase::kConvert));
             context.runTasks(convert, to_convert.size(),
                              [&](size_t i, TaskTimer&)
                              {
-                                 to_convert[i]->convertToTwoLevel();
-                                 ProfileEvents::increment(ProfileEvent::TwoLevelConversions);
+                                 if constexpr (Partial::kCanRoute)
+                                 {
+                                     to_convert[i]->routeToTwoLevel();
+                                 }
+                                 else
+                                 {
+                                     to_convert[i]->convertToTwoLevel();
+                                     ProfileEvents::increment(ProfileEvent::TwoLevelConversions);
+                                 }
                              });
+            if constexpr (Partial::kCanRoute)
+            {
+                stats.routed_partials = to_convert.size();
+            }
         }
     }
 
@@ -584,10 +597,21 @@ Block aggregateByKey(const Plan& plan, const AggregationSettings& settings, Quer
             {
                 ProfileEvents::increment(ProfileEvent::MergeTasks);
                 MergeContext merge_context{&context, &merge, &timer};
+                if constexpr (Partial::kCanRoute)
+                {
+                    if (stats.routed_partials > 0)
+                    {
+                        target.mergeRouted(bucket, partials, merge_context);
+                    }
+                }
                 for (Partial* source : sources)
                 {
                     if constexpr (Method::kHasTwoLevel)
                     {
+                        if (source->routed())
+                        {
+                            continue;
+                        }
                         mergeGroups(target.twoLevel().bucket(bucket),
                                     source->twoLevel().bucket(bucket), *plan.layout, merge_context);
                     }

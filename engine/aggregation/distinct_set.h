@@ -13,6 +13,7 @@
 #include "alloc/arena.h"
 #include "alloc/tracked_allocator.h"
 #include "engine/aggregation/bucket_cardinality.h"
+#include "engine/aggregation/routed_cells.h"
 #include "engine/columns/column_view.h"
 #include "hashtables/hash_map.h"
 #include "hashtables/merge.h"
@@ -188,17 +189,18 @@ public:
     /// 256th of the size (insertRouted), as partitioned GROUP BY rows are (docs/aggregation.md).
     void route(Key key) requires kCanRoute
     {
+        static_assert(TwoLevel::kBucketShift == BucketCardinality::kBucketShift);
         if (!routed_)
         {
-            routed_ = std::make_unique<RoutedValues>();
+            routed_ = std::make_unique<Routed>();
         }
         const uint64_t hash = two_level_->hash(key);
-        routed_->buckets[TwoLevel::bucketOf(hash)].push_back(key);
-        routed_->distinct.add(hash);
-        ++routed_->count;
+        typename TwoLevel::Cell cell;
+        cell.setKey(key, hash);
+        routed_->add(cell, hash);
     }
     /// Values routed so far.
-    size_t routedCount() const { return routed_ ? routed_->count : 0; }
+    size_t routedCount() const { return routed_ ? routed_->count() : 0; }
 
     /// Turns a single-level set two-level by routing its values instead of inserting them:
     /// when a merge will insert every value into another set's buckets anyway, building this
@@ -210,14 +212,8 @@ public:
             return;
         }
         two_level_ = std::make_unique<TwoLevel>();
-        routed_ = std::make_unique<RoutedValues>();
-        // Each bucket's values are counted first, so each bucket's vector is allocated once.
-        const std::array<size_t, kBucketCount> counts = TwoLevel::bucketCounts(single_);
-        for (size_t bucket = 0; bucket < kBucketCount; ++bucket)
-        {
-            routed_->buckets[bucket].reserve(counts[bucket]);
-        }
-        single_.forEachCell([&](const auto& cell) { route(cell.key()); });
+        routed_ = std::make_unique<Routed>();
+        routed_->addAll(single_, TwoLevel::bucketCounts(single_));
         single_ = Single();
     }
 
@@ -226,43 +222,29 @@ public:
     /// bucket is touched: buckets may run in parallel.
     void insertRouted(size_t bucket, std::span<DistinctSet* const> sets) requires kCanRoute
     {
-        std::vector<const BucketCardinality*> sketches;
-        for (const DistinctSet* set : sets)
-        {
-            if (set->routed_)
-            {
-                sketches.push_back(&set->routed_->distinct);
-            }
-        }
-        auto& table = two_level_->bucket(bucket);
-        BucketCardinality::reserve(table, bucket, sketches);
+        std::vector<Routed*> sources;
         for (DistinctSet* set : sets)
         {
-            if (set->routed_)
-            {
-                RoutedBucket& values = set->routed_->buckets[bucket];
-                for (const Key key : values)
-                {
-                    bool inserted;
-                    table.emplace(key, inserted);
-                }
-                RoutedBucket().swap(values);
-            }
+            sources.push_back(set->routed_.get());
         }
+        auto& table = two_level_->bucket(bucket);
+        Routed::insertBucket(table, bucket, sources,
+                             [&](std::span<const typename TwoLevel::Cell> cells)
+                             {
+                                 for (const auto& cell : cells)
+                                 {
+                                     bool inserted;
+                                     table.emplace(cell.key(), inserted);
+                                 }
+                             });
     }
 
 private:
-    using RoutedBucket = std::vector<Key, TrackedAllocator<Key>>;
-    struct RoutedValues
-    {
-        std::array<RoutedBucket, kBucketCount> buckets;
-        BucketCardinality distinct;
-        size_t count = 0;
-    };
+    using Routed = RoutedCellsFor<TwoLevel, kCanRoute>;
 
     Single single_;
     std::unique_ptr<TwoLevel> two_level_;
-    std::unique_ptr<RoutedValues> routed_;
+    std::unique_ptr<Routed> routed_;
 };
 
 }  // namespace granary

@@ -13,6 +13,7 @@
 #include "engine/aggregation/inline_count.h"
 #include "engine/aggregation/key_methods.h"
 #include "engine/aggregation/partitioned_rows.h"
+#include "engine/aggregation/routed_cells.h"
 #include "engine/aggregation/state_merge_batch.h"
 #include "hashtables/batch.h"
 
@@ -89,6 +90,11 @@ class PartialAggregate
 public:
     using Key = typename Method::Key;
     using Single = typename Method::Single;
+    /// Whether a single-level partial can route its groups to the merge's buckets instead of
+    /// converting (routeToTwoLevel): fixed-width keys only, as string tables are dispatched by
+    /// key length and their long keys live in the partial's arena.
+    static constexpr bool kCanRoute =
+        Method::kHasTwoLevel && !std::is_same_v<Key, std::string_view>;
 
     /// `key_columns`: positions of the keys among each morsel's columns.
     PartialAggregate(const AggregateLayout& layout, std::vector<size_t> key_columns,
@@ -302,14 +308,54 @@ public:
         {
             if (!two_level_)
             {
-                dropped_single_resizes_ = resizesOf(*single_);
                 two_level_ = Method::convert(*single_, &own_states_.arena);
-                single_.reset();
+                dropSingle();
                 ++conversions_;
             }
         }
     }
     size_t conversions() const { return conversions_; }
+
+    /// Turns a single-level partial two-level by routing its groups (key and state slot) to
+    /// the buckets of their hashes, its own buckets left empty: the merge inserts every group
+    /// into the target's bucket anyway (mergeRouted), so building 256 bucket tables here would
+    /// be work, and fresh memory, that the merge throws away.
+    void routeToTwoLevel() requires kCanRoute
+    {
+        if (two_level_)
+        {
+            return;
+        }
+        routed_groups_ = std::make_unique<RoutedGroups>();
+        routed_groups_->addAll(*single_, Method::TwoLevel::bucketCounts(*single_));
+        two_level_ = std::make_unique<typename Method::TwoLevel>();
+        dropSingle();
+    }
+    /// Whether this partial's groups wait in routed cells (its buckets are empty).
+    bool routed() const { return routed_groups_ != nullptr; }
+
+    /// Merges the groups every partial of `partials` routed to `bucket` into this partial's
+    /// bucket, sized once for their estimated distinct keys, and frees them. Only that bucket
+    /// is touched: buckets may run in parallel.
+    void mergeRouted(size_t bucket, std::span<PartialAggregate* const> partials,
+                     MergeContext& context) requires kCanRoute
+    {
+        std::vector<RoutedGroups*> sources;
+        for (PartialAggregate* partial : partials)
+        {
+            sources.push_back(partial->routed_groups_.get());
+        }
+        auto& table = two_level_->bucket(bucket);
+        using Table = std::remove_reference_t<decltype(table)>;
+        RoutedGroups::insertBucket(
+            table, bucket, sources,
+            [&](std::span<const typename Table::Cell> cells)
+            {
+                context.query->checkCancelled();
+                mergeGroups(table, RoutedCellsView<typename Table::Cell, Table>{cells, table},
+                            layout_, context);
+            });
+    }
 
     auto& twoLevel() requires Method::kHasTwoLevel { return *two_level_; }
 
@@ -320,6 +366,13 @@ private:
         Arena arena;
         std::vector<char*> owned;
     };
+
+    /// Drops the single-level table once its groups have moved, keeping its resize count.
+    void dropSingle()
+    {
+        dropped_single_resizes_ = resizesOf(*single_);
+        single_.reset();
+    }
 
     /// Direct-mapped tables never reallocate.
     template <typename Table>
@@ -461,6 +514,9 @@ private:
     std::unique_ptr<Single> single_;
     std::unique_ptr<typename TwoLevelOf<Method>::type> two_level_;
     std::unique_ptr<PartitionedRows> partitioned_;
+    using RoutedGroups = RoutedCellsFor<typename TwoLevelOf<Method>::type, kCanRoute>;
+    /// This partial's groups, routed to buckets instead of converted (routeToTwoLevel).
+    std::unique_ptr<RoutedGroups> routed_groups_;
     /// One per bucket once routed rows are aggregated (prepareForPartitionedRows).
     std::vector<States> bucket_states_;
     /// Distinct keys among the routed rows, per bucket (sizes the buckets' tables).

@@ -136,8 +136,8 @@ std::string QueryStats::toString() const
                   totalSpan() > 0 ? totalWork() / totalSpan() : 0.0);
     out += line;
     std::snprintf(line, sizeof(line),
-                  "partials %zu (single-level %zu, two-level %zu), merge path %s\n", partials,
-                  single_level_partials, two_level_partials,
+                  "partials %zu (single-level %zu, two-level %zu, routed %zu), merge path %s\n",
+                  partials, single_level_partials, two_level_partials, routed_partials,
                   std::string(mergePathName(merge_path)).c_str());
     out += line;
     if (!aggregates.empty())

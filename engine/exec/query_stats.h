@@ -76,6 +76,9 @@ struct QueryStats
     size_t partials = 0;
     size_t single_level_partials = 0;
     size_t two_level_partials = 0;
+    /// Single-level partials whose groups were routed to the merge's buckets instead of being
+    /// converted to two-level tables (fixed-width keys).
+    size_t routed_partials = 0;
     size_t single_level_sets = 0;  ///< count(DISTINCT) partial sets still single-level.
     size_t two_level_sets = 0;
     size_t parallel_state_merges = 0;  ///< Keyed distinct states merged bucket-parallel.

@@ -75,24 +75,29 @@ bool isFixedKey(const std::vector<std::string>& keys)
            (keys[0] == "k_u8" || keys[0] == "k_i8" || keys[0] == "k_u16" || keys[0] == "k_date");
 }
 
+/// The key method the aggregator picks for the test table's key columns `keys`.
+KeyMethodKind methodOf(const std::vector<std::string>& keys)
+{
+    std::vector<TypeId> types;
+    for (const auto& name : keys)
+    {
+        types.push_back(name == "k_u8"                        ? TypeId::UInt8
+                        : name == "k_i8"                      ? TypeId::Int8
+                        : name == "k_u16" || name == "k_date" ? TypeId::UInt16
+                        : name == "k_u32" || name == "k_i32" || name == "k_f32" || name == "k_dt"
+                            ? TypeId::UInt32
+                        : name == "k_str" ? TypeId::String
+                                          : TypeId::UInt64);
+    }
+    return chooseKeyMethod(types);
+}
+
 bool firstOfItsMethod(const std::vector<std::string>& keys)
 {
     std::vector<KeyMethodKind> seen;
     for (const auto& candidate : kKeySets)
     {
-        std::vector<TypeId> types;
-        for (const auto& name : candidate)
-        {
-            types.push_back(name == "k_u8"                        ? TypeId::UInt8
-                            : name == "k_i8"                      ? TypeId::Int8
-                            : name == "k_u16" || name == "k_date" ? TypeId::UInt16
-                            : name == "k_u32" || name == "k_i32" || name == "k_f32" ||
-                                    name == "k_dt"
-                                ? TypeId::UInt32
-                            : name == "k_str" ? TypeId::String
-                                              : TypeId::UInt64);
-        }
-        const KeyMethodKind kind = chooseKeyMethod(types);
+        const KeyMethodKind kind = methodOf(candidate);
         const bool first = std::find(seen.begin(), seen.end(), kind) == seen.end();
         seen.push_back(kind);
         if (candidate == keys)
@@ -235,6 +240,22 @@ void matchReferenceOnEveryShape(const std::vector<AggregateSpec>& aggregates)
                 {
                     EXPECT_EQ(stats.merge_path, shape.expected_path)
                         << mergePathName(stats.merge_path);
+                }
+                // Single-level partials of fixed-width keys reach the bucket merge as routed
+                // groups; string and serialized keys are converted.
+                const KeyMethodKind method = methodOf(keys);
+                const bool routes =
+                    method != KeyMethodKind::kString && method != KeyMethodKind::kSerialized;
+                const bool converts = stats.merge_path == MergePath::kParallelConvertAllSingle ||
+                                      stats.merge_path == MergePath::kParallelConvertMixed;
+                if (stats.merge_path == MergePath::kSerialThenParallel)
+                {
+                    EXPECT_EQ(routes, stats.routed_partials > 0);
+                }
+                else
+                {
+                    EXPECT_EQ(stats.routed_partials,
+                              routes && converts ? stats.single_level_partials : 0u);
                 }
             }
         }

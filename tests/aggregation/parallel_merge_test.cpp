@@ -238,7 +238,30 @@ TEST(ParallelMerge, ASerialMergeWhoseResultOutgrowsTheSingleLevelTableGoesParall
     EXPECT_EQ(stats.single_level_partials, 4u);
     EXPECT_EQ(stats.merge_path, MergePath::kSerialThenParallel);
     EXPECT_EQ(stats.phase(QueryPhase::kConvert).tasks, 3u);
+    // The grown result and the two sources left are routed to the buckets, not converted.
+    EXPECT_EQ(stats.routed_partials, 3u);
     EXPECT_EQ(stats.phase(QueryPhase::kMerge).tasks, 1u + kTwoLevelBuckets);
+}
+
+TEST(ParallelMerge, RoutedGroupsSizeEachTargetBucketOnce)
+{
+    // Sixteen single-level partials of 15,000 groups of their own each: the convert tasks
+    // route their groups to the buckets, and each bucket task sizes the target bucket once
+    // from the sources' sketches (~940 groups per bucket) before inserting them. Growing it
+    // source by source instead would take about four resizes per bucket.
+    constexpr size_t kWorkers = 16;
+    const Block table = testing::makeTestTable(
+        kWorkers * 12 * 5'000,
+        [](size_t row) { return (row / 5'000) % kWorkers * 1'000'000 + (row * 7919) % 15'000; },
+        31);
+    const QueryStats stats = countAndSumByKey(table, kWorkers, fixedMorselSettings());
+    EXPECT_EQ(stats.merge_path, MergePath::kParallelConvertAllSingle);
+    EXPECT_EQ(stats.routed_partials, kWorkers);
+    EXPECT_EQ(stats.phase(QueryPhase::kConvert).tasks, kWorkers);
+    // The partials' single-level growths, one sizing per target bucket, and a growth where
+    // the estimate fell short.
+    EXPECT_LT(stats.profile_events[ProfileEvent::HashTableResizes], 3 * kTwoLevelBuckets)
+        << stats.toString();
 }
 
 /// Rows of the routing tests: 300,000 groups of two rows each.
