@@ -37,13 +37,13 @@ step "1->2 threads, pinned to vCPU pairs: $PAIRS"
 for pair in $PAIRS; do
     echo "cpus $pair"
     GRANARY_BENCH_THREADS=1,2 timeout 150 taskset -c "$pair" "$BIN/aggregation" \
-        --benchmark_filter='^BM_(GroupBy/count_sum_avg/[0-9]+|CountDistinct/10000000|RegionDistinctUsers(/per_key_sets)?)/threads:(1|2)/' \
+        --benchmark_filter='^BM_(BareTable/count/[0-9]+|GroupBy/count_sum_avg/[0-9]+|CountDistinct/10000000|RegionDistinctUsers(/per_key_sets)?)/threads:(1|2)/' \
         >"$OUT/pair-$pair.txt" 2>&1
     counters "$OUT/pair-$pair.txt" rows/s work_ms speedup_vs_1 | sed 's/^/  /'
 done
 
 step "work/span: 256 partials on all vCPUs, 256 oversubscribed threads"
-timeout 150 "$BIN/aggregation" --benchmark_filter='(partials|threads):256/' >"$OUT/work-span.txt" 2>&1
+timeout 150 "$BIN/aggregation" --benchmark_filter='(partials|threads):256/|BM_IdenticalTasks' >"$OUT/work-span.txt" 2>&1
 counters "$OUT/work-span.txt" work/span work_ms span_ms partial_span_ms merge_span_ms \
     finalize_span_ms convert_span_ms
 
@@ -52,7 +52,7 @@ for program in aggregation aggregation-old; do
     [[ -x "$BIN/$program" ]] || continue
     echo "$program"
     timeout 120 taskset -c "$SINGLE_CPU" "$BIN/$program" \
-        --benchmark_filter='^BM_(BareTable/count/[0-9]+|GroupBy/count/[0-9]+/threads:1)/' \
+        --benchmark_filter='^BM_(BareTable/count/[0-9]+|GroupBy/count/[0-9]+)/threads:1/' \
         >"$OUT/single-$program.txt" 2>&1
     counters "$OUT/single-$program.txt" rows/s vs_bare_table partial_ms merge_ms | sed 's/^/  /'
 done

@@ -4,13 +4,18 @@
 // work/span, per-phase times, peak tracked memory and bytes per distinct key per partial.
 // BM_BareTable counts the same keys with the hash table alone, so that the 1-thread GROUP BY
 // count(*) reports its speed against the bare table (vs_bare_table) in the same run.
+// BM_IdenticalTasks runs the 256-partial query's task counts with equal arithmetic tasks: the
+// work/span the machine itself allows, beside the queries' figures.
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
 
+#include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <map>
+#include <numeric>
 #include <random>
 #include <string>
 #include <thread>
@@ -18,6 +23,7 @@
 #include <vector>
 
 #include "engine/aggregation/aggregator.h"
+#include "engine/exec/phase_recorder.h"
 #include "hashtables/batch.h"
 #include "hashtables/hash_map.h"
 
@@ -121,23 +127,48 @@ std::map<size_t, double>& bareTableSeconds()
 
 /// The hash table alone counting rows per key (what bench/hash_tables times as "granary"):
 /// the floor that a 1-thread GROUP BY key with count(*) over the same keys is measured against.
-void runBareTable(benchmark::State& state, size_t distinct)
+/// With `threads` > 1 each thread counts its own share of the rows into a table of its own,
+/// with no merge: its speedup over one thread is what the machine allows the partial phase
+/// of the same keys (speedup_vs_1, beside the GROUP BY's own).
+void runBareTable(benchmark::State& state, size_t distinct, size_t threads)
 {
     const Input& data = input(distinct);
     const ColumnView& keys = data.view.columns.front().column;
+    const uint64_t* values = keys.values<uint64_t>().data();
     double best_seconds = 1e300;
     for (auto _ : state)
     {
         const auto started = std::chrono::steady_clock::now();
-        HashMap<uint64_t, uint64_t> table;
-        emplaceBatch(table, keys.values<uint64_t>().data(), keys.rows,
-                     [](auto* cell, bool, size_t) { ++cell->mapped(); });
-        benchmark::DoNotOptimize(table.size());
+        std::vector<std::thread> workers;
+        for (size_t t = 0; t < threads; ++t)
+        {
+            workers.emplace_back(
+                [&, t]
+                {
+                    const size_t begin = keys.rows * t / threads;
+                    const size_t end = keys.rows * (t + 1) / threads;
+                    HashMap<uint64_t, uint64_t> table;
+                    emplaceBatch(table, values + begin, end - begin,
+                                 [](auto* cell, bool, size_t) { ++cell->mapped(); });
+                    benchmark::DoNotOptimize(table.size());
+                });
+        }
+        for (std::thread& worker : workers)
+        {
+            worker.join();
+        }
         best_seconds = std::min(
             best_seconds,
             std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
     }
-    bareTableSeconds()[distinct] = best_seconds;
+    if (threads == 1)
+    {
+        bareTableSeconds()[distinct] = best_seconds;
+    }
+    else if (bareTableSeconds().count(distinct))
+    {
+        state.counters["speedup_vs_1"] = bareTableSeconds()[distinct] / best_seconds;
+    }
     state.counters["rows/s"] = benchmark::Counter(
         static_cast<double>(keys.rows * state.iterations()), benchmark::Counter::kIsRate);
 }
@@ -218,6 +249,67 @@ void runAggregation(benchmark::State& state, const std::string& name, size_t dis
     }
     state.SetLabel(std::string(mergePathName(stats.merge_path)) + "/" +
                    std::string(mergePathName(stats.distinct_merge_path)));
+}
+
+/// Steps of an identical task: about a millisecond of CPU time here, the order of the
+/// 256-partial GROUP BY's median tasks.
+constexpr uint64_t kIdenticalTaskSteps = 1'000'000;
+/// The memory the memory-bound identical tasks update at random, written once before timing
+/// so that no task takes a page fault: each task works in one window of it, far beyond L2.
+constexpr size_t kIdenticalTaskWindowWords = size_t{2} << 20;
+constexpr size_t kIdenticalTaskWindows = 16;
+
+/// The machine's own floor under work/span: a query's phases again (1,024 morsel tasks, then
+/// three phases of 256 bucket tasks, on the machine's threads), every task the same loop:
+/// arithmetic that touches no memory, or (`memory`) as many random updates of a window of
+/// already-mapped memory. On an ideal machine every task takes as long and work/span is
+/// (1,024 + 3 * 256) / 4 = 448; what the run reports below that is the machine (preemption
+/// the guest cannot see, the host's handling of its memory), not the engine. Counters:
+/// work/span, ideal_work/span, and the longest task over the median (max_over_median).
+void runIdenticalTasks(benchmark::State& state, bool memory)
+{
+    constexpr std::array<size_t, kQueryPhaseCount> kTasks = {1024, 256, 256, 256};
+    std::vector<uint64_t> words(memory ? kIdenticalTaskWindows * kIdenticalTaskWindowWords : 0, 1);
+    QueryStats stats;
+    for (auto _ : state)
+    {
+        QueryContext context(std::thread::hardware_concurrency());
+        stats = QueryStats{};
+        for (size_t p = 0; p < kQueryPhaseCount; ++p)
+        {
+            PhaseRecorder recorder(stats.phases[p]);
+            context.runTasks(recorder, kTasks[p],
+                             [&](size_t task, TaskTimer&)
+                             {
+                                 uint64_t x = task + 1;
+                                 uint64_t* window = words.data() + (task % kIdenticalTaskWindows) *
+                                                                       kIdenticalTaskWindowWords;
+                                 for (uint64_t step = 0; step < kIdenticalTaskSteps; ++step)
+                                 {
+                                     x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+                                     if (memory)
+                                     {
+                                         window[(x >> 40) % kIdenticalTaskWindowWords] += x;
+                                         step += 7;  // A cache miss costs about as much as 8 steps.
+                                     }
+                                 }
+                                 benchmark::DoNotOptimize(x);
+                             });
+        }
+    }
+    double longest_over_median = 0;
+    for (const PhaseStats& phase : stats.phases)
+    {
+        longest_over_median =
+            std::max(longest_over_median, phase.span_seconds / phase.medianTaskSeconds());
+    }
+    state.counters["work/span"] = stats.totalWork() / stats.totalSpan();
+    state.counters["ideal_work/span"] =
+        static_cast<double>(std::accumulate(kTasks.begin(), kTasks.end(), size_t{0})) /
+        kQueryPhaseCount;
+    state.counters["max_over_median"] = longest_over_median;
+    state.counters["median_task_ms"] = stats.phases[0].medianTaskSeconds() * 1e3;
+    state.counters["span_ms"] = stats.totalSpan() * 1e3;
 }
 
 void registerRun(const std::string& name, const std::string& suffix, size_t distinct,
@@ -376,12 +468,16 @@ void registerAll()
     }
     for (size_t distinct : {1'000, 100'000, 1'000'000, 10'000'000})
     {
-        benchmark::RegisterBenchmark(("BM_BareTable/count/" + std::to_string(distinct)).c_str(),
-                                     [=](benchmark::State& state)
-                                     { runBareTable(state, distinct); })
-            ->Unit(benchmark::kMillisecond)
-            ->Iterations(2)
-            ->UseRealTime();
+        for (size_t t : threads)
+        {
+            benchmark::RegisterBenchmark(
+                ("BM_BareTable/count/" + std::to_string(distinct) + "/threads:" + std::to_string(t))
+                    .c_str(),
+                [=](benchmark::State& state) { runBareTable(state, distinct, t); })
+                ->Unit(benchmark::kMillisecond)
+                ->Iterations(2)
+                ->UseRealTime();
+        }
         registerCase("BM_GroupBy/count/" + std::to_string(distinct), distinct, {"key"},
                      {{"count", {}, "c"}},
                      distinct == 10'000'000 ? threads : std::vector<size_t>{1});
@@ -409,6 +505,16 @@ void registerAll()
     registerPartials("BM_GroupBy/count_sum_avg/10000000", 10'000'000, {"key"}, count_sum_avg, 256);
     registerPartials("BM_CountDistinct/10000000", 10'000'000, {}, {{"uniqExact", {"key"}, "u"}},
                      256);
+    for (bool memory : {false, true})
+    {
+        benchmark::RegisterBenchmark(
+            memory ? "BM_IdenticalTasks/memory" : "BM_IdenticalTasks/arithmetic",
+            [=](benchmark::State& state) { runIdenticalTasks(state, memory); })
+            ->Unit(benchmark::kMillisecond)
+            ->Iterations(1)
+            ->Repetitions(3)
+            ->UseRealTime();
+    }
     registerMergePaths();
 }
 

@@ -65,10 +65,14 @@ TEST(ParallelMerge, Q5PathologyConvertsMixedSetsInParallel)
     EXPECT_EQ(stats_256.distinct_merge_path, MergePath::kParallelConvertMixed);
     EXPECT_EQ(stats_256.single_level_sets, 212u);
     EXPECT_EQ(stats_256.two_level_sets, 44u);
-    // One independent task per single-level set (not one task converting them in turn); how
-    // much that shortens the phase is measured by bench/aggregation, not asserted here, since
-    // a preempted task on a shared machine can stretch any span.
-    EXPECT_EQ(stats_256.phase(QueryPhase::kConvert).tasks, 212u);
+    // One independent task per single-level set (not one task converting them in turn), so
+    // the phase's span is one task's, far below its work. How far is measured by
+    // bench/aggregation; here only a factor two, which one task converting every set (span
+    // equal to work) fails and a preempted task on a shared machine does not.
+    const PhaseStats& convert = stats_256.phase(QueryPhase::kConvert);
+    EXPECT_EQ(convert.tasks, 212u);
+    EXPECT_LT(2 * convert.span_seconds, convert.work_seconds)
+        << "span " << convert.span_seconds << " s, work " << convert.work_seconds << " s";
     const PhaseStats& merge = stats_256.phase(QueryPhase::kMerge);
     EXPECT_EQ(merge.tasks, 256u);
 }
