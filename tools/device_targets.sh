@@ -52,7 +52,7 @@ for program in aggregation aggregation-old; do
     [[ -x "$BIN/$program" ]] || continue
     echo "$program"
     timeout 120 taskset -c "$SINGLE_CPU" "$BIN/$program" \
-        --benchmark_filter='^BM_(BareTable/count/[0-9]+|GroupBy/count/[0-9]+)/threads:1/' \
+        --benchmark_filter='^BM_((BareTable|GroupBy)/count/[0-9]+/threads:1|VsBareTable/count/[0-9]+)/' \
         >"$OUT/single-$program.txt" 2>&1
     counters "$OUT/single-$program.txt" rows/s vs_bare_table partial_ms merge_ms | sed 's/^/  /'
 done

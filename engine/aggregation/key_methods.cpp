@@ -3,7 +3,8 @@
 namespace granary
 {
 
-void SerializedKeyMethod::Extractor::extract(size_t first_row, size_t count, Key* out)
+const SerializedKeyMethod::Key* SerializedKeyMethod::Extractor::extract(size_t first_row,
+                                                                        size_t count, Key* out)
 {
     scratch_.clear();
     ends_.assign(count, 0);
@@ -36,6 +37,7 @@ void SerializedKeyMethod::Extractor::extract(size_t first_row, size_t count, Key
         out[i] = std::string_view(scratch_.data() + begin, ends_[i] - begin);
         begin = ends_[i];
     }
+    return out;
 }
 
 namespace

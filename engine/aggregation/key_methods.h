@@ -17,8 +17,9 @@ namespace granary
 
 /// Key methods: how the GROUP BY key columns become one hash-table key, and back. Each
 /// method names its tables (Single, and TwoLevel where it has one), extracts the keys of a
-/// batch of rows, and appends a key to the result's key columns. The aggregator picks the
-/// cheapest method for the key column types (see chooseKeyMethod).
+/// batch of rows (`extract(first_row, count, scratch)` returns them: in `scratch`, or in place
+/// where the column's values are the keys), and appends a key to the result's key columns. The
+/// aggregator picks the cheapest method for the key column types (see chooseKeyMethod).
 ///
 /// Mapped values are pointers to the group's aggregate states in the partial's arena, or, for
 /// a lone count, the count itself (inline_count.h).
@@ -49,13 +50,26 @@ struct FixedKeyMethod
 
     struct Extractor
     {
-        explicit Extractor(const std::vector<ColumnView>& keys) : column(keys[0]) {}
-        void extract(size_t first_row, size_t count, Key* out)
+        explicit Extractor(const std::vector<ColumnView>& keys)
+            : column(keys[0]),
+              // Integer values are the keys as they are: read in place (an aligned array of
+              // K or its signed twin). Floats are read through a copy, as their bits.
+              in_place(column.type != TypeId::Float32 && column.type != TypeId::Float64 &&
+                       reinterpret_cast<uintptr_t>(column.data) % alignof(K) == 0)
         {
-            std::memcpy(out, static_cast<const char*>(column.data) + first_row * sizeof(K),
+        }
+        const Key* extract(size_t first_row, size_t count, Key* scratch) const
+        {
+            if (in_place)
+            {
+                return static_cast<const K*>(column.data) + first_row;
+            }
+            std::memcpy(scratch, static_cast<const char*>(column.data) + first_row * sizeof(K),
                         count * sizeof(K));
+            return scratch;
         }
         ColumnView column;
+        bool in_place;
     };
     static std::unique_ptr<Single> makeSingle(Arena*) { return std::make_unique<Single>(); }
     static void appendKeys(const Key* keys, size_t count, std::vector<Column>& columns)
@@ -97,7 +111,7 @@ struct PackedKeyMethod
     struct Extractor
     {
         explicit Extractor(const std::vector<ColumnView>& keys) : columns(keys) {}
-        void extract(size_t first_row, size_t count, Key* out)
+        const Key* extract(size_t first_row, size_t count, Key* out) const
         {
             for (size_t i = 0; i < count; ++i)
             {
@@ -114,6 +128,7 @@ struct PackedKeyMethod
                 }
                 offset += width;
             }
+            return out;
         }
         std::vector<ColumnView> columns;
     };
@@ -149,12 +164,13 @@ struct StringKeyMethod
     struct Extractor
     {
         explicit Extractor(const std::vector<ColumnView>& keys) : column(keys[0]) {}
-        void extract(size_t first_row, size_t count, Key* out)
+        const Key* extract(size_t first_row, size_t count, Key* out) const
         {
             for (size_t i = 0; i < count; ++i)
             {
                 out[i] = column.stringAt(first_row + i);
             }
+            return out;
         }
         ColumnView column;
     };
@@ -187,7 +203,7 @@ struct SerializedKeyMethod
     public:
         explicit Extractor(const std::vector<ColumnView>& keys) : columns_(keys) {}
         /// The keys point into a scratch buffer valid until the next extract().
-        void extract(size_t first_row, size_t count, Key* out);
+        const Key* extract(size_t first_row, size_t count, Key* out);
 
     private:
         std::vector<ColumnView> columns_;

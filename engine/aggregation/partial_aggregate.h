@@ -400,9 +400,9 @@ private:
     template <typename Table>
     void aggregateBatch(Table& table, typename Method::Extractor& extractor,
                         const std::vector<ColumnView>& columns, size_t begin, size_t rows,
-                        States& states, Key* keys, StatePointer* places)
+                        States& states, Key* scratch, StatePointer* places)
     {
-        extractor.extract(begin, rows, keys);
+        const Key* keys = extractor.extract(begin, rows, scratch);
         // The group's states, created in `states` when the group is new.
         auto stateOf = [&](auto result, bool inserted)
         {
@@ -461,10 +461,10 @@ private:
         for (size_t begin = 0; begin < count; begin += kAggregationBatchRows)
         {
             const size_t rows = std::min(kAggregationBatchRows, count - begin);
-            extractor.extract(begin, rows, keys_.data());
+            const Key* keys = extractor.extract(begin, rows, keys_.data());
             for (size_t i = 0; i < rows; ++i)
             {
-                const uint64_t hash = two_level_->hash(keys_[i]);
+                const uint64_t hash = two_level_->hash(keys[i]);
                 buckets_[begin + i] = static_cast<uint8_t>(Method::TwoLevel::bucketOf(hash));
                 routed_keys_->add(hash);
             }

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -273,6 +274,41 @@ TEST(Aggregator, CountAloneMatchesTheReferenceForEveryKeyKindShapeAndThreadCount
 {
     matchReferenceOnEveryShape({{"count", ""}});
     matchReferenceOnEveryShape({{"count", "v_u32"}});
+}
+
+/// Integer keys are read in place from the caller's column, but only where the column is an
+/// aligned array of them: a view at an odd address (a caller's packed buffer) is copied.
+TEST(Aggregator, KeysAtUnalignedAddressesAreReadThroughACopy)
+{
+    const Block table = testing::makeTestTable(
+        kRows, [](size_t row) { return (row * 7919) % 15000; }, 5);
+    const BlockView aligned = BlockView::of(table);
+    const std::vector<AggregateSpec> specs = {{"count", ""}, {"sum", "v_u32"}};
+    for (const char* key : {"k_u64", "k_u32", "k_u16"})
+    {
+        SCOPED_TRACE(key);
+        const ColumnView column = *aligned.find(key);
+        const size_t width = fixedWidth(column.type);
+        // One byte past an aligned buffer: no key is at a multiple of its width.
+        std::vector<char> bytes(column.rows * width + 1);
+        std::memcpy(bytes.data() + 1, column.data, column.rows * width);
+        BlockView unaligned;
+        unaligned.add(key,
+                      ColumnView{column.type, column.rows, bytes.data() + 1, nullptr, nullptr});
+        unaligned.add("v_u32", *aligned.find("v_u32"));
+        for (size_t threads : {1, 7})
+        {
+            AggregationSettings settings = baseSettings();
+            settings.max_threads = threads;
+            QueryContext context(threads);
+            const Block result =
+                Aggregator({key}, describe(specs), settings).execute(unaligned, context);
+            EXPECT_EQ(testing::compareWithReference(
+                          result, 1, specs, testing::referenceAggregate(aligned, {key}, specs)),
+                      "")
+                << threads << " threads";
+        }
+    }
 }
 
 TEST(Aggregator, WithoutKeysAndEmptyInput)
