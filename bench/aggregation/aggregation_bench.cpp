@@ -224,6 +224,8 @@ void runAggregation(benchmark::State& state, const std::string& name, size_t dis
     }
     state.counters["partials"] = static_cast<double>(stats.partials);
     state.counters["partitioned_rows"] = static_cast<double>(stats.partitioned_rows);
+    state.counters["partitioned_rows_early"] =
+        static_cast<double>(stats.partitioned_rows_aggregated_early);
     state.counters["partitioned_MB"] = static_cast<double>(stats.partitioned_bytes) / 1e6;
     state.counters["peak_tracked_MB"] = static_cast<double>(stats.peak_memory_bytes) / 1e6;
     state.counters["peak_rss_MB"] = static_cast<double>(peakResidentBytes()) / 1e6;

@@ -451,6 +451,7 @@ Block aggregateByKey(const Plan& plan, const AggregationSettings& settings, Quer
             stats.partial_memory_bytes += partial->memoryBytes();
             stats.partitioned_rows += partial->partitionedRows();
             stats.partitioned_bytes += partial->partitionedBytes();
+            stats.partitioned_rows_aggregated_early += partial->partitionedRowsAggregated();
         }
     }
     stats.partials = partials.size();

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <span>
 #include <type_traits>
@@ -23,6 +24,10 @@ namespace granary
 /// Rows whose keys are extracted, emplaced and aggregated together: the keys and state
 /// pointers of a batch stay in L1/L2.
 inline constexpr size_t kAggregationBatchRows = 1024;
+/// A sole worker aggregates its routed rows once they number this many per distinct key, so
+/// that each bucket's table, brought back into the cache, takes many rows per line (4, 8 and
+/// 16 measured at 10^6 keys on one thread; 8 was the fastest, docs/aggregation.md).
+inline constexpr size_t kRoutedRowsPerKey = 8;
 
 /// The state pointer of an emplace result: a cell (fixed-width tables) or the mapped value
 /// itself (string tables).
@@ -176,72 +181,50 @@ public:
     }
 
     /// Rows this worker routed to buckets instead of aggregating them.
-    size_t partitionedRows() const { return partitioned_ ? partitioned_->rows() : 0; }
+    size_t partitionedRows() const
+    {
+        return routed_rows_aggregated_ + (partitioned_ ? partitioned_->rows() : 0);
+    }
+    /// Of those, rows this (sole) worker aggregated itself during the partial phase.
+    size_t partitionedRowsAggregated() const { return routed_rows_aggregated_; }
+
+    /// Marks this partial as the query's only worker, which aggregates its routed rows itself
+    /// (aggregateRoutedRowsIfMany), calling `check_cancelled` between buckets.
+    void setSoleWorker(std::function<void()> check_cancelled)
+    {
+        sole_worker_check_cancelled_ = std::move(check_cancelled);
+    }
 
     /// Gives each bucket an arena and a list of states of its own, so that the buckets of this
     /// (two-level) partial can take routed rows in parallel, one task per bucket.
     void prepareForPartitionedRows() { bucket_states_.resize(kPartitionBuckets); }
 
     /// Aggregates every worker's rows routed to `bucket` (all their keys fall in it) into that
-    /// bucket's table, then frees them. The table is first sized for the distinct keys the
-    /// rows hold, as estimated while they were routed. Only the bucket's own table and states
-    /// are touched: buckets may run in parallel. `check` runs before each chunk (cancellation).
+    /// bucket's table, then frees them. Only the bucket's own table and states are touched:
+    /// buckets may run in parallel. `check` runs before each chunk (cancellation).
     template <typename Check>
     void aggregatePartitioned(size_t bucket, std::span<PartialAggregate* const> workers,
                               Check&& check) requires Method::kHasTwoLevel
     {
-        auto& table = two_level_->bucket(bucket);
-        if constexpr (requires { table.reserve(size_t{}); })
-        {
-            std::vector<const BucketCardinality*> sketches;
-            for (PartialAggregate* worker : workers)
-            {
-                if (worker->routed_keys_)
-                {
-                    sketches.push_back(worker->routed_keys_.get());
-                }
-            }
-            BucketCardinality::reserve(table, bucket, sketches);
-        }
-        States& states = bucket_states_[bucket];
-        std::vector<Key> keys(kAggregationBatchRows);
-        std::vector<StatePointer> places(kAggregationBatchRows);
-        auto aggregateChunks = [&](auto& into, PartitionedRows& source)
-        {
-            for (size_t chunk = 0; chunk < source.chunks(bucket); ++chunk)
-            {
-                check();
-                size_t count = 0;
-                const std::vector<ColumnView> columns = source.chunk(bucket, chunk, count);
-                typename Method::Extractor extractor(keyViews(columns));
-                for (size_t begin = 0; begin < count; begin += kAggregationBatchRows)
-                {
-                    aggregateBatch(into, extractor, columns, begin,
-                                   std::min(kAggregationBatchRows, count - begin), states,
-                                   keys.data(), places.data());
-                }
-            }
-            // Only this bucket's task reads these rows.
-            source.release(bucket);
-        };
+        std::vector<const BucketCardinality*> sketches;
         for (PartialAggregate* worker : workers)
         {
-            PartitionedRows* source = worker->partitioned_.get();
-            if (source == nullptr)
+            if (worker->routed_keys_)
             {
-                continue;
+                sketches.push_back(worker->routed_keys_.get());
             }
-            if constexpr (std::is_same_v<Key, std::string_view>)
+        }
+        reserveForRoutedKeys(bucket, sketches);
+        std::vector<Key> keys(kAggregationBatchRows);
+        std::vector<StatePointer> places(kAggregationBatchRows);
+        for (PartialAggregate* worker : workers)
+        {
+            if (worker->partitioned_)
             {
-                // A two-level string table's buckets share one key arena: copy into the
-                // bucket's.
-                CopyingKeysInto<std::remove_reference_t<decltype(table)>> copying{table,
-                                                                                  &states.arena};
-                aggregateChunks(copying, *source);
-            }
-            else
-            {
-                aggregateChunks(table, *source);
+                aggregateRoutedRows(bucket, *worker->partitioned_, bucket_states_[bucket],
+                                    keys.data(), places.data(), check);
+                // Only this bucket's task reads these rows.
+                worker->partitioned_->release(bucket);
             }
         }
     }
@@ -471,6 +454,88 @@ private:
         }
         partitioned_->append(columns, count, buckets_.data());
         rows_ += count;
+        aggregateRoutedRowsIfMany();
+    }
+
+    /// Sizes `bucket`'s table, before routed rows go in, for the distinct keys that `sketches`
+    /// estimated while the rows were routed.
+    void reserveForRoutedKeys(size_t bucket, std::span<const BucketCardinality* const> sketches)
+    {
+        auto& table = two_level_->bucket(bucket);
+        if constexpr (requires { table.reserve(size_t{}); })
+        {
+            BucketCardinality::reserve(table, bucket, sketches);
+        }
+    }
+
+    /// Aggregates `source`'s rows of `bucket` into that bucket's table, with new groups'
+    /// states in `states`.
+    template <typename Check>
+    void aggregateRoutedRows(size_t bucket, PartitionedRows& source, States& states, Key* scratch,
+                             StatePointer* places, Check&& check)
+    {
+        auto& table = two_level_->bucket(bucket);
+        auto aggregateChunks = [&](auto& into)
+        {
+            for (size_t chunk = 0; chunk < source.chunks(bucket); ++chunk)
+            {
+                check();
+                size_t count = 0;
+                const std::vector<ColumnView> columns = source.chunk(bucket, chunk, count);
+                typename Method::Extractor extractor(keyViews(columns));
+                for (size_t begin = 0; begin < count; begin += kAggregationBatchRows)
+                {
+                    aggregateBatch(into, extractor, columns, begin,
+                                   std::min(kAggregationBatchRows, count - begin), states, scratch,
+                                   places);
+                }
+            }
+        };
+        if constexpr (std::is_same_v<Key, std::string_view>)
+        {
+            // A two-level string table's buckets share one key arena, and routed strings last
+            // only as long as their chunk: copy into the bucket's arena.
+            CopyingKeysInto<std::remove_reference_t<decltype(table)>> copying{table, &states.arena};
+            aggregateChunks(copying);
+        }
+        else
+        {
+            aggregateChunks(table);
+        }
+    }
+
+    /// The query's only worker aggregates its routed rows into its own buckets whenever they
+    /// number kRoutedRowsPerKey times the distinct keys routed so far, and refills the same
+    /// buffers: no other worker's rows will join its buckets, and buffering every row would
+    /// grow with the input, into memory not yet mapped (docs/aggregation.md). With more
+    /// workers, each would build a table of nearly every key for the merge to combine: two
+    /// workers at 10^6 keys measured 1.2-1.6x slower so.
+    void aggregateRoutedRowsIfMany()
+    {
+        if (!sole_worker_check_cancelled_ || partitioned_->rows() < next_routed_check_)
+        {
+            return;
+        }
+        const BucketCardinality* sketch = routed_keys_.get();
+        size_t keys = 0;
+        for (size_t bucket = 0; bucket < kPartitionBuckets; ++bucket)
+        {
+            keys += BucketCardinality::estimate(bucket, std::span(&sketch, 1));
+        }
+        // Keys only grow: no need to look again before the buffer holds this many rows.
+        next_routed_check_ = kRoutedRowsPerKey * keys;
+        if (partitioned_->rows() < next_routed_check_)
+        {
+            return;
+        }
+        for (size_t bucket = 0; bucket < kPartitionBuckets; ++bucket)
+        {
+            reserveForRoutedKeys(bucket, std::span(&sketch, 1));
+            aggregateRoutedRows(bucket, *partitioned_, own_states_, keys_.data(), places_.data(),
+                                sole_worker_check_cancelled_);
+        }
+        routed_rows_aggregated_ += partitioned_->rows();
+        partitioned_->clear();
     }
 
     void destroyStates(const States& states)
@@ -525,6 +590,12 @@ private:
     std::vector<StatePointer> places_;
     std::vector<uint8_t> buckets_;
     size_t rows_ = 0;
+    /// Set for the query's only worker (setSoleWorker).
+    std::function<void()> sole_worker_check_cancelled_;
+    /// Routed rows this (sole) worker has aggregated itself, and the buffered row count at
+    /// which it next compares its buffer with the keys routed.
+    size_t routed_rows_aggregated_ = 0;
+    size_t next_routed_check_ = 0;
     size_t conversions_ = 0;
     size_t dropped_single_resizes_ = 0;
 };

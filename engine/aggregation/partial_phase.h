@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -32,25 +33,33 @@ std::vector<std::unique_ptr<Partial>> runPartialPhase(const AggregationInput& in
     // w, w + workers, ... (reproducible partial contents for tests and studies), also when
     // there are more workers than threads, where the first workers would otherwise take all.
     const bool dynamic = !settings.deterministic_morsels && workers <= context.threads();
-    context.runWorkers(workers,
-                       [&](size_t worker)
-                       {
-                           partials[worker] = make_partial();
-                           const std::unique_ptr<MorselBuffers> buffers = input.makeBuffers();
-                           std::vector<ColumnView> columns;
-                           auto next = [&](size_t previous)
-                           { return dynamic ? next_morsel++ : previous + workers; };
-                           for (size_t morsel = dynamic ? next_morsel++ : worker; morsel < morsels;
-                                morsel = next(morsel))
-                           {
-                               context.checkCancelled();
-                               TaskTimer timer(recorder);
-                               const size_t rows = input.produce(morsel, buffers.get(), columns);
-                               partials[worker]->aggregate(columns, rows);
-                               input_rows.fetch_add(rows, std::memory_order_relaxed);
-                               ProfileEvents::increment(ProfileEvent::RowsRead, rows);
-                           }
-                       });
+    context.runWorkers(
+        workers,
+        [&](size_t worker)
+        {
+            partials[worker] = make_partial();
+            if constexpr (requires { partials[worker]->setSoleWorker(std::function<void()>()); })
+            {
+                if (workers == 1)
+                {
+                    partials[worker]->setSoleWorker([&context] { context.checkCancelled(); });
+                }
+            }
+            const std::unique_ptr<MorselBuffers> buffers = input.makeBuffers();
+            std::vector<ColumnView> columns;
+            auto next = [&](size_t previous)
+            { return dynamic ? next_morsel++ : previous + workers; };
+            for (size_t morsel = dynamic ? next_morsel++ : worker; morsel < morsels;
+                 morsel = next(morsel))
+            {
+                context.checkCancelled();
+                TaskTimer timer(recorder);
+                const size_t rows = input.produce(morsel, buffers.get(), columns);
+                partials[worker]->aggregate(columns, rows);
+                input_rows.fetch_add(rows, std::memory_order_relaxed);
+                ProfileEvents::increment(ProfileEvent::RowsRead, rows);
+            }
+        });
     context.stats().input_rows += input_rows.load();
     return partials;
 }

@@ -19,13 +19,25 @@ PartitionedRows::PartitionedRows(const std::vector<ColumnView>& layout, std::vec
 PartitionedRows::Chunk& PartitionedRows::chunkWithRoom(size_t bucket, size_t rows)
 {
     std::vector<Chunk>& chunks = buckets_[bucket];
-    if (!chunks.empty() && chunks.back().capacity - chunks.back().rows >= rows)
+    size_t& in_use = chunks_in_use_[bucket];
+    if (in_use > 0 && chunks[in_use - 1].capacity - chunks[in_use - 1].rows >= rows)
     {
-        return chunks.back();
+        return chunks[in_use - 1];
     }
-    const size_t previous = chunks.empty() ? kFirstChunkRows / 2 : chunks.back().capacity;
-    Chunk& chunk = chunks.emplace_back();
-    chunk.capacity = std::max(rows, std::min(previous * 2, kMaxChunkRows));
+    const size_t previous = in_use == 0 ? kFirstChunkRows / 2 : chunks[in_use - 1].capacity;
+    const size_t capacity = std::max(rows, std::min(previous * 2, kMaxChunkRows));
+    if (in_use == chunks.size())
+    {
+        chunks.emplace_back();
+    }
+    Chunk& chunk = chunks[in_use++];
+    if (chunk.capacity >= rows)
+    {
+        empty(chunk);
+        return chunk;
+    }
+    chunk = Chunk{};
+    chunk.capacity = capacity;
     chunk.columns.resize(types_.size());
     for (size_t c = 0; c < types_.size(); ++c)
     {
@@ -44,6 +56,32 @@ PartitionedRows::Chunk& PartitionedRows::chunkWithRoom(size_t bucket, size_t row
         }
     }
     return chunk;
+}
+
+void PartitionedRows::empty(Chunk& chunk) const
+{
+    chunk.rows = 0;
+    for (size_t c = 0; c < types_.size(); ++c)
+    {
+        chunk.columns[c].bytes.clear();
+        chunk.columns[c].offsets.clear();
+        if (used_[c] && isString(types_[c]))
+        {
+            chunk.columns[c].offsets.push_back(0);
+        }
+    }
+}
+
+void PartitionedRows::release(size_t bucket)
+{
+    std::vector<Chunk>().swap(buckets_[bucket]);
+    chunks_in_use_[bucket] = 0;
+}
+
+void PartitionedRows::clear()
+{
+    chunks_in_use_.fill(0);
+    rows_ = 0;
 }
 
 void PartitionedRows::append(const std::vector<ColumnView>& columns, size_t count,

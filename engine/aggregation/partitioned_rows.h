@@ -39,12 +39,15 @@ public:
     void append(const std::vector<ColumnView>& columns, size_t count, const uint8_t* buckets);
 
     size_t rows() const { return rows_; }
-    size_t chunks(size_t bucket) const { return buckets_[bucket].size(); }
+    size_t chunks(size_t bucket) const { return chunks_in_use_[bucket]; }
     /// The rows of one chunk of `bucket` as column views in the layout's order.
     std::vector<ColumnView> chunk(size_t bucket, size_t index, size_t& rows) const;
     /// Frees the chunks of `bucket` once its task has aggregated them, so the buffers shrink
     /// while the result's tables grow.
-    void release(size_t bucket) { std::vector<Chunk>().swap(buckets_[bucket]); }
+    void release(size_t bucket);
+    /// Forgets every bucket's rows but keeps their chunks, which the next rows fill again
+    /// while their memory is mapped and likely cached.
+    void clear();
     /// Bytes held (capacity) across buckets.
     size_t memoryBytes() const;
 
@@ -64,12 +67,17 @@ private:
         std::vector<ChunkColumn> columns;  ///< One per layout column; unused ones stay empty.
     };
 
-    /// The chunk of `bucket` that takes `rows` more rows, started if the last one is full.
+    /// The chunk of `bucket` that takes `rows` more rows: the last one in use, else the next
+    /// kept one (emptied, or replaced where too small), else a new one.
     Chunk& chunkWithRoom(size_t bucket, size_t rows);
+    /// Empties `chunk` for reuse, keeping its capacity.
+    void empty(Chunk& chunk) const;
 
     std::vector<TypeId> types_;
     std::vector<bool> used_;
+    /// Each bucket's chunks: those in use first, then kept ones (clear) that take rows next.
     std::array<std::vector<Chunk>, kPartitionBuckets> buckets_;
+    std::array<size_t, kPartitionBuckets> chunks_in_use_{};
     size_t rows_ = 0;
 };
 

@@ -176,9 +176,10 @@ std::string QueryStats::toString() const
     }
     if (partitioned_rows > 0)
     {
-        out +=
-            "partitioned rows (aggregated by bucket tasks): " + std::to_string(partitioned_rows) +
-            " in " + std::to_string(partitioned_bytes) + " bytes\n";
+        out += "partitioned rows: " + std::to_string(partitioned_rows) + " in " +
+               std::to_string(partitioned_bytes) + " bytes, " +
+               std::to_string(partitioned_rows_aggregated_early) +
+               " aggregated by the sole worker, the rest by bucket tasks\n";
     }
     if (resources.allocator_stats_available)
     {

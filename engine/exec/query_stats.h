@@ -95,6 +95,10 @@ struct QueryStats
     /// aggregated into their worker's table; the merge phase's bucket tasks aggregate them.
     size_t partitioned_rows = 0;
     size_t partitioned_bytes = 0;  ///< The buffers those rows were held in.
+    /// Of the partitioned rows, those that the query's only worker aggregated during the
+    /// partial phase, whenever its buffers held many rows per key (the rest wait for the
+    /// bucket tasks).
+    size_t partitioned_rows_aggregated_early = 0;
     /// Groups summed over the partials (a key counts once per partial).
     size_t partial_groups = 0;
     ProfileEventCounts profile_events;  ///< Counted by the query's tasks only.

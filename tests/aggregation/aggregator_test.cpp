@@ -148,15 +148,16 @@ std::vector<Shape> shapes()
         result.push_back(shape);
     }
     {
-        // A tiny two-level threshold: every partial is two-level.
-        Shape shape{"all_two_level", [](size_t row) { return (row * 7919) % 15000; },
-                    baseSettings(), MergePath::kParallelTwoLevel, 2};
+        // A tiny two-level threshold: every partial is two-level. Twenty rows per group: a
+        // sole worker's routed rows fill its buffers (kRoutedRowsPerKey).
+        Shape shape{"all_two_level", [](size_t row) { return (row * 7919) % 1500; }, baseSettings(),
+                    MergePath::kParallelTwoLevel, 2};
         shape.settings.group_by_two_level_threshold = 20;
         result.push_back(shape);
     }
     {
         // The same without partitioning: every row goes through its worker's two-level table.
-        Shape shape{"all_two_level_unpartitioned", [](size_t row) { return (row * 7919) % 15000; },
+        Shape shape{"all_two_level_unpartitioned", [](size_t row) { return (row * 7919) % 1500; },
                     baseSettings(), MergePath::kParallelTwoLevel, 2};
         shape.settings.group_by_two_level_threshold = 20;
         shape.settings.partition_high_cardinality = false;
@@ -224,6 +225,18 @@ void matchReferenceOnEveryShape(const std::vector<AggregateSpec>& aggregates)
                 {
                     // Every thread count leaves some worker with two morsels or more.
                     EXPECT_GT(stats.partitioned_rows, 0u);
+                }
+                // A query's only worker aggregates its routed rows itself once they number
+                // kRoutedRowsPerKey per key (30,000 rows over 1,500 groups); with more
+                // workers, the bucket tasks aggregate them all.
+                EXPECT_LE(stats.partitioned_rows_aggregated_early, stats.partitioned_rows);
+                if (threads > 1)
+                {
+                    EXPECT_EQ(stats.partitioned_rows_aggregated_early, 0u);
+                }
+                else if (partitionable && shape.name == "all_two_level")
+                {
+                    EXPECT_GT(stats.partitioned_rows_aggregated_early, 0u);
                 }
                 if (threads == 1)
                 {

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -61,8 +62,10 @@ std::string valueBytes(const ColumnView& column, size_t row)
 }
 
 /// Appends batches of the given sizes (bucket of each row random, or all rows in a few buckets
-/// when `skewed`) and checks every bucket's chunks against the rows routed to it, in order.
-void checkAgainstOracle(const std::vector<size_t>& batch_sizes, bool skewed, uint64_t seed)
+/// when `skewed`), clearing the rows after the batches numbered in `clear_after`, and checks
+/// every bucket's chunks against the rows routed to it since the last clear, in order.
+void checkAgainstOracle(const std::vector<size_t>& batch_sizes, bool skewed, uint64_t seed,
+                        const std::set<size_t>& clear_after = {})
 {
     std::mt19937_64 random(seed);
     std::vector<ColumnView> layout;
@@ -76,8 +79,9 @@ void checkAgainstOracle(const std::vector<size_t>& batch_sizes, bool skewed, uin
     std::vector<std::vector<std::vector<std::string>>> expected(
         kPartitionBuckets, std::vector<std::vector<std::string>>(first.columns.size()));
     size_t total = 0;
-    for (size_t rows : batch_sizes)
+    for (size_t batch = 0; batch < batch_sizes.size(); ++batch)
     {
+        const size_t rows = batch_sizes[batch];
         const Input input = makeInput(rows, random);
         std::vector<ColumnView> views;
         for (const Column& column : input.columns)
@@ -98,6 +102,18 @@ void checkAgainstOracle(const std::vector<size_t>& batch_sizes, bool skewed, uin
         }
         partitioned.append(views, rows, buckets.data());
         total += rows;
+        if (clear_after.count(batch))
+        {
+            partitioned.clear();
+            total = 0;
+            for (auto& columns : expected)
+            {
+                for (auto& values : columns)
+                {
+                    values.clear();
+                }
+            }
+        }
     }
     EXPECT_EQ(partitioned.rows(), total);
     for (size_t bucket = 0; bucket < kPartitionBuckets; ++bucket)
@@ -133,6 +149,40 @@ TEST(PartitionedRows, BucketsHoldTheirRowsInOrder)
 TEST(PartitionedRows, FewBucketsFillWholeChunks)
 {
     checkAgainstOracle({5, 17, 20000, 3, 70000, 1, 16384, 9}, true, 2);
+}
+
+TEST(PartitionedRows, ClearedChunksTakeTheNextRows)
+{
+    // Refills smaller and larger than what was cleared, and batches with more rows per bucket
+    // than the kept chunk that would take them (it is replaced).
+    checkAgainstOracle({65536, 131072, 1000, 7, 30001, 65536, 3, 70000, 1}, false, 4, {1, 4, 6});
+    checkAgainstOracle({300, 20000, 5, 70000, 16384, 9, 100000}, true, 5, {0, 1, 3, 5});
+}
+
+TEST(PartitionedRows, ClearKeepsTheMemoryThatTheSameRowsRefill)
+{
+    std::mt19937_64 random(6);
+    const Input input = makeInput(70000, random);
+    std::vector<ColumnView> views;
+    for (const Column& column : input.columns)
+    {
+        views.push_back(column.view());
+    }
+    PartitionedRows partitioned(views, input.used);
+    std::vector<uint8_t> buckets(70000);
+    for (uint8_t& bucket : buckets)
+    {
+        bucket = static_cast<uint8_t>(random());
+    }
+    partitioned.append(views, 70000, buckets.data());
+    const size_t filled = partitioned.memoryBytes();
+    partitioned.clear();
+    EXPECT_EQ(partitioned.rows(), 0u);
+    EXPECT_EQ(partitioned.chunks(7), 0u);
+    EXPECT_EQ(partitioned.memoryBytes(), filled);
+    partitioned.append(views, 70000, buckets.data());
+    EXPECT_EQ(partitioned.rows(), 70000u);
+    EXPECT_EQ(partitioned.memoryBytes(), filled);
 }
 
 TEST(PartitionedRows, ReleasedBucketsHoldNothing)
