@@ -34,11 +34,21 @@ public:
         // evenly spread for HyperLogLog, which then overestimates by ~80%. Mix once more.
         const uint64_t mixed = hashing::multiplyFold(hash, hashing::kSecondMultiplier);
         const size_t index = mixed >> (64 - kRegisterBits);
-        // The bits below the register index; the guard bit bounds the rank.
-        const uint64_t rest = (mixed << kRegisterBits) | (uint64_t{1} << (kRegisterBits - 1));
-        const auto rank = static_cast<uint8_t>(std::countl_zero(rest) + 1);
+        // The rank: the bits below the index, the guard bit bounding it, byte-swapped so that
+        // trailing zeros (one fast tzcnt, where leading zeros need the slow bsr on x86-64-v2)
+        // read the product's best-mixed high bits first. Over 40 key sets its estimates erred
+        // as the leading-zeros rank's did (mean 0.10-0.11, the same tail).
+        const uint64_t rest =
+            __builtin_bswap64((mixed << kRegisterBits) | (uint64_t{1} << (kRegisterBits - 1)));
+        const auto rank = static_cast<uint8_t>(std::countr_zero(rest) + 1);
         uint8_t& slot = registers_[bucket][index];
-        slot = rank > slot ? rank : slot;
+        // Stored only when it rises, which soon becomes rare and well predicted. Hashing,
+        // bucketing and sketching a row, in isolation: 7.2 ns with a store per row and bsr,
+        // 3.2-3.6 with this branch, 1.9-2.6 with trailing zeros too.
+        if (rank > slot)
+        {
+            slot = rank;
+        }
     }
 
     /// Estimated distinct keys of `bucket` over all of `sketches` (their union).

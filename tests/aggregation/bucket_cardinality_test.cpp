@@ -53,6 +53,7 @@ TEST(BucketCardinality, EstimatesFollowExactCountsPerBucket)
             ++exact[bucketOf(hash)];
         }
         double error_sum = 0;
+        size_t far_off = 0;
         for (size_t bucket = 0; bucket < kBuckets; ++bucket)
         {
             const double estimate = static_cast<double>(estimateOf(sketch, bucket));
@@ -63,12 +64,16 @@ TEST(BucketCardinality, EstimatesFollowExactCountsPerBucket)
                 continue;
             }
             const double error = std::abs(estimate - truth) / truth;
-            // About 4.5 standard errors (1.04 / sqrt(64) each; the upper tail is the heavier):
-            // none of the 1024 estimates beyond that.
-            EXPECT_LT(error, 0.6) << keys << " keys, bucket " << bucket << ": " << estimate
+            // The tail, measured over 40 sets of sequential and of random keys (10,240
+            // estimates per size): at most 0.83 off, 0.5% beyond 0.5. Linear counting is the
+            // heavier tail: a bucket of 117 keys that left 3 of 64 registers empty reads 196.
+            EXPECT_LT(error, 1.0) << keys << " keys, bucket " << bucket << ": " << estimate
                                   << " against " << truth;
+            far_off += error > 0.5 ? 1 : 0;
             error_sum += error;
         }
+        // 1.2 of 256 expected at that rate; more than 5 would be a worse estimator.
+        EXPECT_LE(far_off, 5u) << keys << " keys";
         // On average within one standard error (0.10-0.11 measured).
         EXPECT_LT(error_sum / kBuckets, 0.13) << keys << " keys";
     }
