@@ -36,8 +36,8 @@ public:
         const size_t index = mixed >> (64 - kRegisterBits);
         // The rank: the bits below the index, the guard bit bounding it, byte-swapped so that
         // trailing zeros (one fast tzcnt, where leading zeros need the slow bsr on x86-64-v2)
-        // read the product's best-mixed high bits first. Over 40 key sets its estimates erred
-        // as the leading-zeros rank's did (mean 0.10-0.11, the same tail).
+        // read the product's best-mixed high bits first. Over sets of 30,000 to 3,000,000
+        // sequential and random keys its estimates erred as the leading-zeros rank's did.
         const uint64_t rest =
             __builtin_bswap64((mixed << kRegisterBits) | (uint64_t{1} << (kRegisterBits - 1)));
         const auto rank = static_cast<uint8_t>(std::countr_zero(rest) + 1);
