@@ -132,12 +132,14 @@ void countBucket(size_t bucket, std::span<ValueRouter* const> routers, KeyCounts
                  QueryContext& context)
 {
     std::vector<const BucketCardinality*> sketches;
-    for (const ValueRouter* router : routers)
+    size_t rows = 0;
+    for (ValueRouter* router : routers)
     {
         sketches.push_back(&router->pairs());
+        rows += router->rows().rows(bucket);
     }
     PairSet pairs;
-    BucketCardinality::reserve(pairs, bucket, sketches);
+    BucketCardinality::reserve(pairs, bucket, sketches, rows);
     std::vector<Pair> batch;
     for (ValueRouter* router : routers)
     {

@@ -207,14 +207,19 @@ public:
                               Check&& check) requires Method::kHasTwoLevel
     {
         std::vector<const BucketCardinality*> sketches;
+        size_t rows = 0;
         for (PartialAggregate* worker : workers)
         {
             if (worker->routed_keys_)
             {
                 sketches.push_back(worker->routed_keys_.get());
             }
+            if (worker->partitioned_)
+            {
+                rows += worker->partitioned_->rows(bucket);
+            }
         }
-        reserveForRoutedKeys(bucket, sketches);
+        reserveForRoutedKeys(bucket, sketches, rows);
         std::vector<Key> keys(kAggregationBatchRows);
         std::vector<StatePointer> places(kAggregationBatchRows);
         for (PartialAggregate* worker : workers)
@@ -457,14 +462,15 @@ private:
         aggregateRoutedRowsIfMany();
     }
 
-    /// Sizes `bucket`'s table, before routed rows go in, for the distinct keys that `sketches`
-    /// estimated while the rows were routed.
-    void reserveForRoutedKeys(size_t bucket, std::span<const BucketCardinality* const> sketches)
+    /// Sizes `bucket`'s table, before its `rows` routed rows go in, for the distinct keys that
+    /// `sketches` estimated while the rows were routed.
+    void reserveForRoutedKeys(size_t bucket, std::span<const BucketCardinality* const> sketches,
+                              size_t rows)
     {
         auto& table = two_level_->bucket(bucket);
         if constexpr (requires { table.reserve(size_t{}); })
         {
-            BucketCardinality::reserve(table, bucket, sketches);
+            BucketCardinality::reserve(table, bucket, sketches, rows);
         }
     }
 
@@ -530,7 +536,7 @@ private:
         }
         for (size_t bucket = 0; bucket < kPartitionBuckets; ++bucket)
         {
-            reserveForRoutedKeys(bucket, std::span(&sketch, 1));
+            reserveForRoutedKeys(bucket, std::span(&sketch, 1), partitioned_->rows(bucket));
             aggregateRoutedRows(bucket, *partitioned_, own_states_, keys_.data(), places_.data(),
                                 sole_worker_check_cancelled_);
         }

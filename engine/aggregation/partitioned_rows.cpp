@@ -172,6 +172,16 @@ void PartitionedRows::append(const std::vector<ColumnView>& columns, size_t coun
     rows_ += count;
 }
 
+size_t PartitionedRows::rows(size_t bucket) const
+{
+    size_t rows = 0;
+    for (size_t index = 0; index < chunks_in_use_[bucket]; ++index)
+    {
+        rows += buckets_[bucket][index].rows;
+    }
+    return rows;
+}
+
 std::vector<ColumnView> PartitionedRows::chunk(size_t bucket, size_t index, size_t& rows) const
 {
     const Chunk& source = buckets_[bucket][index];

@@ -39,6 +39,8 @@ public:
     void append(const std::vector<ColumnView>& columns, size_t count, const uint8_t* buckets);
 
     size_t rows() const { return rows_; }
+    /// The rows routed to `bucket`.
+    size_t rows(size_t bucket) const;
     size_t chunks(size_t bucket) const { return chunks_in_use_[bucket]; }
     /// The rows of one chunk of `bucket` as column views in the layout's order.
     std::vector<ColumnView> chunk(size_t bucket, size_t index, size_t& rows) const;

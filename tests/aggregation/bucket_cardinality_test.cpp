@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "hashtables/hash.h"
+#include "hashtables/hash_map.h"
 
 namespace granary
 {
@@ -120,6 +121,46 @@ TEST(BucketCardinality, UnionOfWorkersEqualsOneSketchOfAllTheirKeys)
     for (size_t bucket = 0; bucket < kBuckets; ++bucket)
     {
         EXPECT_EQ(BucketCardinality::estimate(bucket, workers), estimateOf(all, bucket));
+    }
+}
+
+TEST(BucketCardinality, ReservesLookupHeavyBucketsTwiceAsLarge)
+{
+    // A bucket table fills to 3/4: below kLookupHeavyRowsPerKey rows per estimated key it is
+    // reserved for the estimate, from there on for kLookupHeavyReserveFactor times it.
+    using BucketTable = HashMap<uint64_t, uint64_t, IntHash, TwoLevelBucketGrower>;
+    const auto cells_for = [](size_t keys)
+    {
+        size_t cells = 16;
+        while (cells * 3 / 4 < keys)
+        {
+            cells *= 2;
+        }
+        return cells;
+    };
+    BucketCardinality sketch;
+    for (uint64_t key = 1; key <= 1'000'000; ++key)
+    {
+        sketch.add(hashing::hashInt64(key));
+    }
+    const BucketCardinality* sketches[] = {&sketch};
+    for (size_t bucket : {0, 77, 255})
+    {
+        const size_t keys = BucketCardinality::estimate(bucket, sketches);
+        ASSERT_GT(keys, 3'000u);
+        const size_t heavy_rows = BucketCardinality::kLookupHeavyRowsPerKey * keys;
+
+        BucketTable unknown_rows;
+        BucketCardinality::reserve(unknown_rows, bucket, sketches);
+        EXPECT_EQ(unknown_rows.capacity(), cells_for(keys));
+        BucketTable few_rows;
+        BucketCardinality::reserve(few_rows, bucket, sketches, heavy_rows - 1);
+        EXPECT_EQ(few_rows.capacity(), cells_for(keys));
+        BucketTable many_rows;
+        BucketCardinality::reserve(many_rows, bucket, sketches, heavy_rows);
+        EXPECT_EQ(many_rows.capacity(),
+                  cells_for(BucketCardinality::kLookupHeavyReserveFactor * keys));
+        EXPECT_GT(many_rows.capacity(), few_rows.capacity());
     }
 }
 

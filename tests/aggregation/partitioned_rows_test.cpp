@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <set>
 #include <string>
@@ -78,6 +79,7 @@ void checkAgainstOracle(const std::vector<size_t>& batch_sizes, bool skewed, uin
     // expected[bucket][column]: the routed values in order.
     std::vector<std::vector<std::vector<std::string>>> expected(
         kPartitionBuckets, std::vector<std::vector<std::string>>(first.columns.size()));
+    std::vector<size_t> expected_rows(kPartitionBuckets, 0);
     size_t total = 0;
     for (size_t batch = 0; batch < batch_sizes.size(); ++batch)
     {
@@ -92,6 +94,7 @@ void checkAgainstOracle(const std::vector<size_t>& batch_sizes, bool skewed, uin
         for (size_t row = 0; row < rows; ++row)
         {
             buckets[row] = static_cast<uint8_t>(skewed ? random() % 3 * 101 : random());
+            ++expected_rows[buckets[row]];
             for (size_t c = 0; c < views.size(); ++c)
             {
                 if (input.used[c])
@@ -106,6 +109,7 @@ void checkAgainstOracle(const std::vector<size_t>& batch_sizes, bool skewed, uin
         {
             partitioned.clear();
             total = 0;
+            std::fill(expected_rows.begin(), expected_rows.end(), 0);
             for (auto& columns : expected)
             {
                 for (auto& values : columns)
@@ -118,6 +122,7 @@ void checkAgainstOracle(const std::vector<size_t>& batch_sizes, bool skewed, uin
     EXPECT_EQ(partitioned.rows(), total);
     for (size_t bucket = 0; bucket < kPartitionBuckets; ++bucket)
     {
+        EXPECT_EQ(partitioned.rows(bucket), expected_rows[bucket]) << "bucket " << bucket;
         std::vector<std::vector<std::string>> found(first.columns.size());
         for (size_t chunk = 0; chunk < partitioned.chunks(bucket); ++chunk)
         {
