@@ -147,6 +147,16 @@ public:
 
     /// Brings the slots of `hash` into cache ahead of an emplace or find of that hash.
     void prefetch(uint64_t hash) const { prefetchProbe(cells_, grower_.mask(), hash); }
+    /// Prefetches the whole cell array in order, before many lookups in random order: it then
+    /// streams in at the memory's bandwidth instead of one latency-bound miss per line.
+    void prefetchCells() const
+    {
+        const char* bytes = reinterpret_cast<const char*>(cells_);
+        for (size_t offset = 0; offset < bufferBytes(); offset += kPrefetchLineBytes)
+        {
+            __builtin_prefetch(bytes + offset);
+        }
+    }
 
     /// Calls f(cell) for every element, the zero key first. The occupancy of kScanCells cells
     /// is gathered into a bit mask without branching and the mask's set bits are visited: a

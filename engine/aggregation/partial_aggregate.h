@@ -481,6 +481,11 @@ private:
                              StatePointer* places, Check&& check)
     {
         auto& table = two_level_->bucket(bucket);
+        if constexpr (requires { table.prefetchCells(); })
+        {
+            // A sole worker's bucket table was last used a refill ago, long evicted.
+            table.prefetchCells();
+        }
         auto aggregateChunks = [&](auto& into)
         {
             for (size_t chunk = 0; chunk < source.chunks(bucket); ++chunk)
