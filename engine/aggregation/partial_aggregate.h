@@ -483,7 +483,7 @@ private:
         auto& table = two_level_->bucket(bucket);
         if constexpr (requires { table.prefetchCells(); })
         {
-            // A sole worker's bucket table was last used a refill ago, long evicted.
+            // The table was last used a refill ago, or just reserved: not cached either way.
             table.prefetchCells();
         }
         auto aggregateChunks = [&](auto& into)
