@@ -219,7 +219,7 @@ public:
                 rows += worker->partitioned_->rows(bucket);
             }
         }
-        reserveForRoutedKeys(bucket, sketches, rows);
+        prepareForRoutedRows(bucket, sketches, rows);
         std::vector<Key> keys(kAggregationBatchRows);
         std::vector<StatePointer> places(kAggregationBatchRows);
         for (PartialAggregate* worker : workers)
@@ -462,15 +462,20 @@ private:
         aggregateRoutedRowsIfMany();
     }
 
-    /// Sizes `bucket`'s table, before its `rows` routed rows go in, for the distinct keys that
-    /// `sketches` estimated while the rows were routed.
-    void reserveForRoutedKeys(size_t bucket, std::span<const BucketCardinality* const> sketches,
+    /// Readies `bucket`'s table, once, before its `rows` routed rows (of one or many workers)
+    /// go in: sized for the distinct keys that `sketches` estimated while the rows were routed,
+    /// and its cells prefetched, since it was last used a refill ago or just reserved.
+    void prepareForRoutedRows(size_t bucket, std::span<const BucketCardinality* const> sketches,
                               size_t rows)
     {
         auto& table = two_level_->bucket(bucket);
         if constexpr (requires { table.reserve(size_t{}); })
         {
             BucketCardinality::reserve(table, bucket, sketches, rows);
+        }
+        if constexpr (requires { table.prefetchCells(); })
+        {
+            table.prefetchCells();
         }
     }
 
@@ -481,11 +486,6 @@ private:
                              StatePointer* places, Check&& check)
     {
         auto& table = two_level_->bucket(bucket);
-        if constexpr (requires { table.prefetchCells(); })
-        {
-            // The table was last used a refill ago, or just reserved: not cached either way.
-            table.prefetchCells();
-        }
         auto aggregateChunks = [&](auto& into)
         {
             for (size_t chunk = 0; chunk < source.chunks(bucket); ++chunk)
@@ -541,7 +541,7 @@ private:
         }
         for (size_t bucket = 0; bucket < kPartitionBuckets; ++bucket)
         {
-            reserveForRoutedKeys(bucket, std::span(&sketch, 1), partitioned_->rows(bucket));
+            prepareForRoutedRows(bucket, std::span(&sketch, 1), partitioned_->rows(bucket));
             aggregateRoutedRows(bucket, *partitioned_, own_states_, keys_.data(), places_.data(),
                                 sole_worker_check_cancelled_);
         }
