@@ -15,7 +15,7 @@ inline constexpr size_t kPrefetchRowsAhead = 16;
 /// enough that the hashes stay in L1.
 inline constexpr size_t kHashBatchRows = 256;
 
-/// Bytes that one prefetch brings in: a cache line.
+/// Bytes that one prefetch or load brings in: a cache line.
 inline constexpr size_t kPrefetchLineBytes = 64;
 
 /// Rows between a prefetch of a string key's bytes and the hashing that reads them.

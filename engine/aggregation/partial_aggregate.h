@@ -464,7 +464,7 @@ private:
 
     /// Readies `bucket`'s table, once, before its `rows` routed rows (of one or many workers)
     /// go in: sized for the distinct keys that `sketches` estimated while the rows were routed,
-    /// and its cells prefetched, since it was last used a refill ago or just reserved.
+    /// and its cells read into the cache, since it was last used a refill ago or just reserved.
     void prepareForRoutedRows(size_t bucket, std::span<const BucketCardinality* const> sketches,
                               size_t rows)
     {
@@ -473,9 +473,9 @@ private:
         {
             BucketCardinality::reserve(table, bucket, sketches, rows);
         }
-        if constexpr (requires { table.prefetchCells(); })
+        if constexpr (requires { table.warmCells(); })
         {
-            table.prefetchCells();
+            table.warmCells();
         }
     }
 
