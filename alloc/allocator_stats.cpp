@@ -59,6 +59,12 @@ std::optional<size_t> readJemallocSizeOption(const std::string& name)
     return readMallctl<size_t>(name.c_str());
 }
 
+bool writeJemallocSizeSetting(const std::string& name, size_t value)
+{
+    return mallctl != nullptr &&
+           mallctl(name.c_str(), nullptr, nullptr, &value, sizeof(value)) == 0;
+}
+
 std::optional<std::string> readJemallocStringOption(const std::string& name)
 {
     auto value = readMallctl<const char*>(name.c_str());

@@ -26,6 +26,10 @@ std::optional<AllocatorStats> readAllocatorStats();
 /// Reads a size_t-valued jemalloc option, such as "opt.lg_extent_max_active_fit".
 std::optional<size_t> readJemallocSizeOption(const std::string& name);
 
+/// Writes a size_t-valued jemalloc setting, such as "arena.0.oversize_threshold"; false where
+/// jemalloc is not the allocator or refuses the name (an arena not created yet).
+bool writeJemallocSizeSetting(const std::string& name, size_t value);
+
 /// Reads a string-valued jemalloc option or property, such as "version".
 std::optional<std::string> readJemallocStringOption(const std::string& name);
 

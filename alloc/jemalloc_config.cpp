@@ -1,7 +1,14 @@
+#include <cstddef>
+#include <limits>
+
+#include "alloc/allocator_stats.h"
+
 // jemalloc reads its options from this symbol at start-up; every Granary executable links it.
 //
 // oversize_threshold:0      no dedicated arena for huge allocations: hash tables are huge
-//                           and allocated from every thread, a single arena would contend.
+//                           and allocated from every thread, a single arena would contend;
+//                           and no eager purge of freed extents that coalesce past a threshold
+//                           (arena 0 needs the correction below).
 // muzzy_decay_ms:0          return lazily-freed pages to the OS at once instead of keeping them.
 // dirty_decay_ms:5000       keep dirty pages 5 s for reuse by the next query.
 // lg_extent_max_active_fit:8  reuse free extents up to 256x larger than a request (default 64x):
@@ -21,3 +28,27 @@ extern "C"
         "oversize_threshold:0,muzzy_decay_ms:0,dirty_decay_ms:5000,lg_extent_max_active_fit:8,"
         "thp:always";
 }
+
+namespace granary
+{
+namespace
+{
+
+/// jemalloc 5.3 creates arena 0 before it reads the options above, so arena 0 (the main
+/// thread's) keeps the default oversize threshold of 8 MiB although oversize_threshold:0
+/// disables it everywhere else: freed extents there that coalesce past 8 MiB (a query's 256
+/// bucket tables, its routed rows' chunks) are purged on the spot, whatever the decay time,
+/// and the next query faults them in again. Later jemalloc releases fix arena 0 themselves.
+void disableEagerPurgeOfArenaZero()
+{
+    if (readJemallocSizeOption("opt.oversize_threshold") == size_t{0})
+    {
+        writeJemallocSizeSetting("arena.0.oversize_threshold", std::numeric_limits<size_t>::max());
+    }
+}
+
+/// Runs at start-up in every executable, which links this file for malloc_conf.
+[[maybe_unused]] const bool kArenaZeroCorrected = (disableEagerPurgeOfArenaZero(), true);
+
+}  // namespace
+}  // namespace granary
