@@ -30,7 +30,7 @@ bool allZero(const void* memory, size_t bytes)
 }
 
 // Small and large arrays come zeroed, also when they reuse memory that was written and freed
-// (jemalloc hands freed extents back out: calloc must clear them).
+// (jemalloc hands freed extents back out: the allocator must clear them).
 TEST(ZeroedAllocator, ArraysAreZeroedAlsoWhenMemoryIsReused)
 {
     for (size_t bytes : {size_t{64}, kLargeBytes - 16, kLargeBytes, kLargeBytes * 3 + 4096})
