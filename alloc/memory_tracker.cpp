@@ -32,10 +32,22 @@ std::string describeLimit(size_t requested_bytes, size_t used_bytes, size_t limi
 
 MemoryLimitExceeded::MemoryLimitExceeded(size_t requested_bytes, size_t used_bytes,
                                          size_t limit_bytes)
-    : std::runtime_error(describeLimit(requested_bytes, used_bytes, limit_bytes)),
+    : Exception(ErrorCode::kMemoryLimitExceeded,
+                describeLimit(requested_bytes, used_bytes, limit_bytes)),
       requested_bytes_(requested_bytes),
       used_bytes_(used_bytes),
       limit_bytes_(limit_bytes)
+{
+}
+
+MemoryLimitExceeded::MemoryLimitExceeded(size_t requested_bytes, size_t used_bytes)
+    : Exception(ErrorCode::kMemoryLimitExceeded,
+                "memory limit exceeded: the host's memory budget refused " +
+                    std::to_string(requested_bytes) + " bytes with " + std::to_string(used_bytes) +
+                    " in use"),
+      requested_bytes_(requested_bytes),
+      used_bytes_(used_bytes),
+      limit_bytes_(0)
 {
 }
 
@@ -46,6 +58,11 @@ void MemoryTracker::allocate(size_t bytes)
     {
         used_bytes_.fetch_sub(bytes, std::memory_order_relaxed);
         throw MemoryLimitExceeded(bytes, after - bytes, limit_bytes_);
+    }
+    if (budget_ != nullptr && !budget_->reserve(bytes))
+    {
+        used_bytes_.fetch_sub(bytes, std::memory_order_relaxed);
+        throw MemoryLimitExceeded(bytes, after - bytes);
     }
     size_t peak = peak_bytes_.load(std::memory_order_relaxed);
     while (after > peak &&

@@ -6,15 +6,21 @@
 #include <stdexcept>
 #include <string>
 
+#include "granary/error.h"
+#include "granary/memory_budget.h"
+
 namespace granary
 {
 
-/// Thrown when an allocation would take a query past its memory limit. Callers catch it like
+/// Thrown when an allocation would take a query past its memory limit (or a host's memory
+/// budget refuses it): an Exception with code kMemoryLimitExceeded, so callers catch it like
 /// any other error; the query's memory is freed as the stack unwinds.
-class MemoryLimitExceeded : public std::runtime_error
+class MemoryLimitExceeded : public Exception
 {
 public:
     MemoryLimitExceeded(size_t requested_bytes, size_t used_bytes, size_t limit_bytes);
+    /// The host's budget refused `requested_bytes` with `used_bytes` in use.
+    MemoryLimitExceeded(size_t requested_bytes, size_t used_bytes);
 
     size_t requestedBytes() const { return requested_bytes_; }
     size_t usedBytes() const { return used_bytes_; }
@@ -35,9 +41,18 @@ public:
     /// 0 means no limit: the tracker only measures.
     explicit MemoryTracker(size_t limit_bytes = 0) : limit_bytes_(limit_bytes) {}
 
+    /// Asks `budget` (the host's; null: none) for every allocation too, after the limit.
+    void setBudget(MemoryBudget* budget) { budget_ = budget; }
     /// Counts `bytes`, or throws MemoryLimitExceeded and counts nothing.
     void allocate(size_t bytes);
-    void deallocate(size_t bytes) { used_bytes_.fetch_sub(bytes, std::memory_order_relaxed); }
+    void deallocate(size_t bytes)
+    {
+        used_bytes_.fetch_sub(bytes, std::memory_order_relaxed);
+        if (budget_ != nullptr)
+        {
+            budget_->release(bytes);
+        }
+    }
 
     size_t usedBytes() const { return used_bytes_.load(std::memory_order_relaxed); }
     size_t peakBytes() const { return peak_bytes_.load(std::memory_order_relaxed); }
@@ -52,6 +67,7 @@ private:
     static constinit thread_local MemoryTracker* current_;
 
     const size_t limit_bytes_;
+    MemoryBudget* budget_ = nullptr;
     std::atomic<size_t> used_bytes_{0};
     std::atomic<size_t> peak_bytes_{0};
 };

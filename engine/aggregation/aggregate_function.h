@@ -38,6 +38,8 @@ public:
 
     virtual std::string name() const = 0;
     virtual TypeId resultType() const = 0;
+    /// Whether some group's result may be NULL (a function that skips rows, over none).
+    virtual bool resultMayBeNull() const { return false; }
     virtual size_t stateSize() const = 0;
     virtual size_t stateAlignment() const = 0;
     /// False when destroy() must run (the state owns heap memory).

@@ -5,40 +5,18 @@
 
 #include "engine/aggregation/aggregation_input.h"
 #include "engine/aggregation/aggregation_settings.h"
+#include "engine/aggregation/group_by_plan.h"
 #include "engine/columns/block.h"
 #include "engine/exec/query_context.h"
 
 namespace granary
 {
 
-/// One aggregate of a GROUP BY: function name, argument column names, result column name.
-/// count(*) has no arguments; count(DISTINCT x) is uniqExact(x).
-struct AggregateDescription
-{
-    std::string function;
-    std::vector<std::string> arguments;
-    std::string result_name;
-};
-
-/// A caller that keeps only the first `rows` groups of the result in the order of `order`
-/// (ORDER BY ... LIMIT over the aggregation) can say so; groups that cannot be among them are
-/// then never finalized. `order` names result columns (keys or aggregate results); an empty
-/// order (LIMIT without ORDER BY) keeps the result's first `rows` groups.
-struct TopGroups
-{
-    struct OrderColumn
-    {
-        std::string name;
-        bool descending = false;
-    };
-    std::vector<OrderColumn> order;
-    size_t rows = 0;
-};
-
-/// GROUP BY keys with aggregates over a block of columns, on the query's threads: workers
-/// aggregate morsels into partial tables of their own, the partials are merged in parallel
-/// (converted to two-level and merged bucket by bucket where that pays) and finalized per
-/// bucket in parallel. The result has the key columns, then one column per aggregate.
+/// GROUP BY keys with aggregates over a block of columns or a scan, in one call: workers on
+/// the query's threads each sink morsels into a local state of a GroupByOperator, whose
+/// finish merges them in parallel (converted to two-level and merged bucket by bucket where
+/// that pays) and finalizes per bucket in parallel. The result has the key columns, then one
+/// column per aggregate.
 class Aggregator
 {
 public:

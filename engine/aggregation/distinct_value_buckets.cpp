@@ -8,7 +8,7 @@
 #include "engine/aggregation/bucket_cardinality.h"
 #include "engine/aggregation/bucket_scatter.h"
 #include "engine/aggregation/distinct_set.h"
-#include "engine/aggregation/partial_phase.h"
+#include "engine/exec/query_context.h"
 #include "engine/aggregation/partitioned_rows.h"
 #include "engine/common/exception.h"
 #include "engine/exec/phase_recorder.h"
@@ -76,7 +76,7 @@ void narrow(const uint64_t* bits, size_t count, Column& column, size_t first_row
 }
 
 /// One worker's routed rows: key and value bit patterns, by the value's hash bucket.
-class ValueRouter
+class ValueRouter final : public LocalSinkState
 {
 public:
     ValueRouter(size_t key_column, size_t value_column)
@@ -84,7 +84,7 @@ public:
     {
     }
 
-    void aggregate(const std::vector<ColumnView>& columns, size_t count)
+    void sink(const std::vector<ColumnView>& columns, size_t count) override
     {
         keys_.resize(count);
         values_.resize(count);
@@ -109,8 +109,8 @@ public:
         rows_->append(routed, count, buckets_.data());
     }
 
-    PartitionedRows& rows() { return *rows_; }
-    bool empty() const { return !rows_ || rows_->rows() == 0; }
+    PartitionedRows& partitioned() { return *rows_; }
+    size_t rows() const override { return rows_ ? rows_->rows() : 0; }
     const BucketCardinality& pairs() const { return pairs_; }
 
 private:
@@ -136,14 +136,14 @@ void countBucket(size_t bucket, std::span<ValueRouter* const> routers, KeyCounts
     for (ValueRouter* router : routers)
     {
         sketches.push_back(&router->pairs());
-        rows += router->rows().rows(bucket);
+        rows += router->partitioned().rows(bucket);
     }
     PairSet pairs;
     BucketCardinality::reserve(pairs, bucket, sketches, rows);
     std::vector<Pair> batch;
     for (ValueRouter* router : routers)
     {
-        PartitionedRows& rows = router->rows();
+        PartitionedRows& rows = router->partitioned();
         for (size_t chunk = 0; chunk < rows.chunks(bucket); ++chunk)
         {
             context.checkCancelled();
@@ -173,24 +173,26 @@ void countBucket(size_t bucket, std::span<ValueRouter* const> routers, KeyCounts
 
 }  // namespace
 
-Block countDistinctByValueBuckets(const AggregationInput& input, size_t key_column,
-                                  size_t value_column, const std::string& key_name,
-                                  const std::string& result_name,
-                                  const AggregationSettings& settings, QueryContext& context)
+std::unique_ptr<LocalSinkState> makeValueRouter(size_t key_column, size_t value_column)
+{
+    return std::make_unique<ValueRouter>(key_column, value_column);
+}
+
+Block countDistinctByValueBuckets(std::span<const std::unique_ptr<LocalSinkState>> locals,
+                                  TypeId key_type, const std::string& key_name,
+                                  const std::string& result_name, QueryContext& context)
 {
     QueryStats& stats = context.stats();
     stats.distinct_merge_path = MergePath::kValueBuckets;
-    auto all_routers = runPartialPhase<ValueRouter>(
-        input, settings, context, 0,
-        [&] { return std::make_unique<ValueRouter>(key_column, value_column); });
     std::vector<ValueRouter*> routers;
-    for (const auto& router : all_routers)
+    for (const auto& local : locals)
     {
-        if (router && !router->empty())
+        if (local->rows() > 0)
         {
-            routers.push_back(router.get());
-            stats.partitioned_rows += router->rows().rows();
-            stats.partitioned_bytes += router->rows().memoryBytes();
+            auto* router = static_cast<ValueRouter*>(local.get());
+            routers.push_back(router);
+            stats.partitioned_rows += router->partitioned().rows();
+            stats.partitioned_bytes += router->partitioned().memoryBytes();
         }
     }
     stats.partials = routers.size();
@@ -220,7 +222,7 @@ Block countDistinctByValueBuckets(const AggregationInput& input, size_t key_colu
     }
 
     Block result;
-    result.columns.push_back({key_name, Column(input.columns()[key_column].type)});
+    result.columns.push_back({key_name, Column(key_type)});
     result.columns.push_back({result_name, Column(TypeId::UInt64)});
     std::vector<size_t> first_row(KeyCounts::kBucketCount + 1, 0);
     for (size_t bucket = 0; bucket < KeyCounts::kBucketCount; ++bucket)

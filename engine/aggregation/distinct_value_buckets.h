@@ -3,8 +3,10 @@
 #include <cstddef>
 #include <string>
 
-#include "engine/aggregation/aggregation_input.h"
-#include "engine/aggregation/aggregation_settings.h"
+#include <memory>
+#include <span>
+
+#include "engine/aggregation/local_sink_state.h"
 #include "engine/columns/block.h"
 #include "engine/exec/query_context.h"
 
@@ -20,9 +22,12 @@ namespace granary
 /// of the whole, near the caches, where one growing set per key is not (docs/aggregation.md).
 /// Keys and values compare by their bit patterns widened to 64 bits, as GROUP BY number keys
 /// and count(DISTINCT) sets do.
-Block countDistinctByValueBuckets(const AggregationInput& input, size_t key_column,
-                                  size_t value_column, const std::string& key_name,
-                                  const std::string& result_name,
-                                  const AggregationSettings& settings, QueryContext& context);
+std::unique_ptr<LocalSinkState> makeValueRouter(size_t key_column, size_t value_column);
+
+/// Counts the distinct pairs the routers among `locals` (made by makeValueRouter) hold: the
+/// result's key column (of `key_type`), then the counts.
+Block countDistinctByValueBuckets(std::span<const std::unique_ptr<LocalSinkState>> locals,
+                                  TypeId key_type, const std::string& key_name,
+                                  const std::string& result_name, QueryContext& context);
 
 }  // namespace granary

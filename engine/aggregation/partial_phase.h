@@ -2,33 +2,28 @@
 
 #include <algorithm>
 #include <atomic>
-#include <functional>
 #include <memory>
 #include <vector>
 
 #include "engine/aggregation/aggregation_input.h"
 #include "engine/aggregation/aggregation_settings.h"
+#include "engine/aggregation/group_by_operator.h"
 #include "engine/exec/phase_recorder.h"
 #include "engine/exec/query_context.h"
-#include "engine/observe/profile_events.h"
 
 namespace granary
 {
 
-/// Runs the partial phase: `workers` tasks, each with a partial of its own, take morsels from
-/// a shared cursor. Each morsel is timed as a task, so the phase's span is the longest morsel.
-template <typename Partial, typename MakePartial>
-std::vector<std::unique_ptr<Partial>> runPartialPhase(const AggregationInput& input,
-                                                      const AggregationSettings& settings,
-                                                      QueryContext& context, size_t min_workers,
-                                                      MakePartial&& make_partial)
+/// Runs the partial phase of a one-shot aggregation: workers on the query's threads, each
+/// with a local state of `op`, take morsels from a shared cursor, sink them and combine their
+/// locals. Each morsel (its production, a scan's filters included, and its aggregation) is
+/// timed as a task, so the phase's span is the longest morsel.
+inline void sinkMorsels(const AggregationInput& input, GroupByOperator& op,
+                        const AggregationSettings& settings, QueryContext& context)
 {
     const size_t morsels = input.morsels();
-    const size_t workers = std::max(min_workers, std::min(context.workers(), morsels));
-    std::vector<std::unique_ptr<Partial>> partials(workers);
+    const size_t workers = std::min(context.workers(), morsels);
     std::atomic<size_t> next_morsel{0};
-    std::atomic<size_t> input_rows{0};
-    PhaseRecorder recorder(context.stats().phase(QueryPhase::kPartial));
     // Dynamic: whoever is free takes the next morsel. Deterministic: worker w takes morsels
     // w, w + workers, ... (reproducible partial contents for tests and studies), also when
     // there are more workers than threads, where the first workers would otherwise take all.
@@ -37,13 +32,10 @@ std::vector<std::unique_ptr<Partial>> runPartialPhase(const AggregationInput& in
         workers,
         [&](size_t worker)
         {
-            partials[worker] = make_partial();
-            if constexpr (requires { partials[worker]->setSoleWorker(std::function<void()>()); })
+            std::unique_ptr<LocalSinkState> local = op.makeLocal();
+            if (workers == 1)
             {
-                if (workers == 1)
-                {
-                    partials[worker]->setSoleWorker([&context] { context.checkCancelled(); });
-                }
+                local->markSoleWorker([&context] { context.checkCancelled(); });
             }
             const std::unique_ptr<MorselBuffers> buffers = input.makeBuffers();
             std::vector<ColumnView> columns;
@@ -52,16 +44,12 @@ std::vector<std::unique_ptr<Partial>> runPartialPhase(const AggregationInput& in
             for (size_t morsel = dynamic ? next_morsel++ : worker; morsel < morsels;
                  morsel = next(morsel))
             {
-                context.checkCancelled();
-                TaskTimer timer(recorder);
+                TaskTimer timer(op.partialRecorder());
                 const size_t rows = input.produce(morsel, buffers.get(), columns);
-                partials[worker]->aggregate(columns, rows);
-                input_rows.fetch_add(rows, std::memory_order_relaxed);
-                ProfileEvents::increment(ProfileEvent::RowsRead, rows);
+                op.sink(*local, columns, rows);
             }
+            op.combine(std::move(local));
         });
-    context.stats().input_rows += input_rows.load();
-    return partials;
 }
 
 }  // namespace granary

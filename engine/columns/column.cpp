@@ -1,9 +1,49 @@
 #include "engine/columns/column.h"
 
+#include <algorithm>
+
 namespace granary
 {
 
 void Column::appendRange(const ColumnView& source, size_t begin, size_t count)
+{
+    const size_t first_row = size();
+    appendValues(source, begin, count);
+    syncValidity();
+    if (source.hasValidity())
+    {
+        for (size_t i = 0; i < count; ++i)
+        {
+            if (!source.isValid(begin + i))
+            {
+                setNull(first_row + i);
+            }
+        }
+    }
+}
+
+void Column::setNull(size_t row)
+{
+    if (validity_.empty())
+    {
+        growValidity();
+    }
+    validity_[row >> 3] &= static_cast<uint8_t>(~(1u << (row & 7)));
+}
+
+void Column::growValidity()
+{
+    const size_t bytes = (size() + 7) / 8;
+    if (validity_.size() < bytes || validity_.empty())
+    {
+        // At least one byte, so that a bitmap exists once a NULL is marked even at zero rows.
+        const size_t old_size = validity_.size();
+        validity_.resize(std::max<size_t>(bytes, 1));
+        std::memset(validity_.data() + old_size, 0xFF, validity_.size() - old_size);
+    }
+}
+
+void Column::appendValues(const ColumnView& source, size_t begin, size_t count)
 {
     if (isString(type_))
     {

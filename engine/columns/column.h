@@ -14,7 +14,8 @@ namespace granary
 {
 
 /// An owning column of one type. Fixed-width values live in one byte buffer; strings in a
-/// chars buffer plus offsets (starting with 0). view() gives the ColumnView the engine reads.
+/// chars buffer plus offsets (starting with 0); NULLs, once setNull() marks one, in a validity
+/// bitmap (Arrow's layout). view() gives the ColumnView the engine reads.
 class Column
 {
 public:
@@ -35,6 +36,7 @@ public:
         const size_t old_size = bytes_.size();
         bytes_.resize(old_size + sizeof(T));
         std::memcpy(bytes_.data() + old_size, &value, sizeof(T));
+        syncValidity();
     }
     /// Appends one fixed-width value given as its bytes (fixedWidth(type()) of them).
     void appendRaw(const void* value)
@@ -43,14 +45,24 @@ public:
         const size_t value_width = width();
         bytes_.resize(old_size + value_width);
         std::memcpy(bytes_.data() + old_size, value, value_width);
+        syncValidity();
     }
     void appendString(std::string_view value)
     {
         chars_.insert(chars_.end(), value.begin(), value.end());
         offsets_.push_back(chars_.size());
+        syncValidity();
     }
     /// Appends rows [begin, begin + count) of `source` (same type).
     void appendRange(const ColumnView& source, size_t begin, size_t count);
+    /// Marks row `row` (< size()) NULL; its value stays as written.
+    void setNull(size_t row);
+    /// Whether some row is NULL (setNull was called since the last clear()).
+    bool hasNulls() const { return !validity_.empty(); }
+    bool isNull(size_t row) const { return !view().isValid(row); }
+    /// The validity bitmap (bit set = valid), ceil(size() / 8) bytes or more; empty when no
+    /// row is NULL.
+    const uint8_t* validity() const { return validity_.empty() ? nullptr : validity_.data(); }
 
     void reserve(size_t rows, size_t string_bytes = 0);
     /// Removes every row, keeping the buffers' capacity for reuse.
@@ -59,13 +71,22 @@ public:
         bytes_.clear();
         chars_.clear();
         offsets_.resize(isString(type_) ? 1 : 0);
+        validity_.clear();
     }
     /// Sets the row count of a fixed-width column, zero-filling new rows; for bulk writes
     /// through mutableData().
-    void resizeFixed(size_t rows) { resizeZeroed(bytes_, rows * width()); }
+    void resizeFixed(size_t rows)
+    {
+        resizeZeroed(bytes_, rows * width());
+        syncValidity();
+    }
     /// Sets the row count of a fixed-width column leaving new rows unwritten, for writers that
     /// fill every row (zeroing them first would touch the memory twice).
-    void resizeFixedUninitialized(size_t rows) { bytes_.resize(rows * width()); }
+    void resizeFixedUninitialized(size_t rows)
+    {
+        bytes_.resize(rows * width());
+        syncValidity();
+    }
 
     /// Sets a String column to `rows` rows over `chars_bytes` bytes, for bulk writes through
     /// mutableChars() and mutableOffsets() (rows + 1 offsets, the first one 0).
@@ -73,12 +94,14 @@ public:
     {
         resizeZeroed(chars_, chars_bytes);
         resizeZeroed(offsets_, rows + 1);
+        syncValidity();
     }
     /// The same leaving the new chars and offsets unwritten, for writers that fill them all.
     void resizeStringsUninitialized(size_t rows, size_t chars_bytes)
     {
         chars_.resize(chars_bytes);
         offsets_.resize(rows + 1);
+        syncValidity();
     }
     char* mutableChars() { return chars_.data(); }
     uint64_t* mutableOffsets() { return offsets_.data(); }
@@ -99,17 +122,18 @@ public:
 
     ColumnView view() const
     {
-        if (isString(type_))
-        {
-            return ColumnView::ofStrings(chars_.data(), offsets_.data(), size());
-        }
-        return ColumnView{type_, size(), bytes_.data(), nullptr, nullptr};
+        ColumnView view = isString(type_)
+                              ? ColumnView::ofStrings(chars_.data(), offsets_.data(), size())
+                              : ColumnView{type_, size(), bytes_.data(), nullptr, nullptr};
+        view.validity = validity();
+        return view;
     }
 
     /// Bytes held by the column's buffers.
     size_t allocatedBytes() const
     {
-        return bytes_.capacity() + chars_.capacity() + offsets_.capacity() * sizeof(uint64_t);
+        return bytes_.capacity() + chars_.capacity() + offsets_.capacity() * sizeof(uint64_t) +
+               validity_.capacity();
     }
 
 private:
@@ -118,6 +142,7 @@ private:
     using Buffer = std::vector<T, internal::DefaultInitAllocator<T>>;
 
     size_t width() const { return fixedWidth(type_); }
+    void appendValues(const ColumnView& source, size_t begin, size_t count);
 
     template <typename T>
     static void resizeZeroed(Buffer<T>& buffer, size_t size)
@@ -130,7 +155,19 @@ private:
         }
     }
 
+    /// Keeps the bitmap, where there is one, covering every row: rows past those marked are
+    /// valid (bytes are added all ones).
+    void syncValidity()
+    {
+        if (!validity_.empty()) [[unlikely]]
+        {
+            growValidity();
+        }
+    }
+    void growValidity();
+
     TypeId type_;
+    Buffer<uint8_t> validity_;
     Buffer<char> bytes_;
     Buffer<char> chars_;
     Buffer<uint64_t> offsets_;

@@ -6,38 +6,14 @@
 #include <string_view>
 #include <utility>
 
+#include "granary/types.h"
+
 namespace granary
 {
 
-/// Column types. Date is days since 1970-01-01 (16 bits), DateTime seconds since the epoch
-/// (32 bits, UTC), as in ClickHouse.
-enum class TypeId : uint8_t
-{
-    UInt8,
-    UInt16,
-    UInt32,
-    UInt64,
-    Int8,
-    Int16,
-    Int32,
-    Int64,
-    Float32,
-    Float64,
-    Date,
-    DateTime,
-    String,
-};
-
-std::string_view typeName(TypeId type);
 /// Parses a Granary/ClickHouse type name ("UInt32", "String", "DateTime"...).
 std::optional<TypeId> typeFromName(std::string_view name);
 
-/// Bytes per value of a fixed-width type; 0 for String.
-size_t fixedWidth(TypeId type);
-inline bool isString(TypeId type)
-{
-    return type == TypeId::String;
-}
 bool isInteger(TypeId type);  ///< UInt*, Int*, Date and DateTime.
 bool isSignedInteger(TypeId type);
 bool isFloat(TypeId type);

@@ -63,6 +63,8 @@ std::string_view errorCodeName(ErrorCode code)
             return "QUERY_IS_TOO_LARGE";
         case ErrorCode::kAuthenticationFailed:
             return "AUTHENTICATION_FAILED";
+        case ErrorCode::kIncorrectData:
+            return "INCORRECT_DATA";
     }
     return "UNKNOWN";
 }

@@ -37,6 +37,11 @@ Executor::Executor(size_t threads) : threads_(std::max<size_t>(threads, 1))
     arena_ = std::make_unique<tbb::task_arena>(static_cast<int>(threads_));
 }
 
+Executor::Executor(TaskRunner& runner)
+    : threads_(std::max<size_t>(runner.concurrency(), 1)), runner_(&runner)
+{
+}
+
 Executor::~Executor() = default;
 
 }  // namespace granary

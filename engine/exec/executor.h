@@ -14,16 +14,61 @@
 #include <thread>
 #include <vector>
 
+#include "granary/task_runner.h"
+
 namespace granary
 {
 
-/// A query's threads: a oneTBB arena of `threads` slots. Thread counts above the number of
-/// cores are allowed (oversubscription), so many-partial merge paths can be exercised on a
-/// small machine.
+/// The first exception of a parallel region's tasks: later tasks see failed() and skip their
+/// work, and the region rethrows it once every task has returned.
+class FirstError
+{
+public:
+    template <typename Body>
+    void run(Body&& body) noexcept
+    {
+        if (failed_.load(std::memory_order_relaxed))
+        {
+            return;
+        }
+        try
+        {
+            body();
+        }
+        catch (...)
+        {
+            std::lock_guard lock(mutex_);
+            if (!error_)
+            {
+                error_ = std::current_exception();
+            }
+            failed_ = true;
+        }
+    }
+    bool failed() const { return failed_.load(std::memory_order_relaxed); }
+    void rethrowIfFailed()
+    {
+        if (error_)
+        {
+            std::rethrow_exception(error_);
+        }
+    }
+
+private:
+    std::atomic<bool> failed_{false};
+    std::mutex mutex_;
+    std::exception_ptr error_;
+};
+
+/// A query's threads: a oneTBB arena of `threads` slots, or a host's TaskRunner. Thread counts
+/// above the number of cores are allowed (oversubscription), so many-partial merge paths can
+/// be exercised on a small machine.
 class Executor
 {
 public:
     explicit Executor(size_t threads);
+    /// Every region runs on `runner` (which outlives the executor): no oneTBB thread at all.
+    explicit Executor(TaskRunner& runner);
     ~Executor();
     Executor(const Executor&) = delete;
     Executor& operator=(const Executor&) = delete;
@@ -35,6 +80,11 @@ public:
     template <typename Body>
     void forEach(size_t count, Body&& body)
     {
+        if (runner_ != nullptr)
+        {
+            runOnHost(count, body);
+            return;
+        }
 #if GRANARY_TSAN_EXECUTOR
         forEachOnThreads(threads_, count, body);
 #else
@@ -42,9 +92,21 @@ public:
 #endif
     }
 
-    /// Same as forEach, for a region nested inside a running task: the waiting thread only
-    /// picks up tasks of this region, so an outer task is never interleaved with unrelated
-    /// work (which would also distort its measured time).
+    /// Same as forEach, for a region nested inside a task of this executor.
+    template <typename Body>
+    void forEachInTask(size_t count, Body&& body)
+    {
+        if (runner_ != nullptr)
+        {
+            runOnHost(count, body);
+            return;
+        }
+        forEachNested(count, body);
+    }
+
+    /// Same as forEach, for a region nested inside a running oneTBB task: the waiting thread
+    /// only picks up tasks of this region, so an outer task is never interleaved with
+    /// unrelated work (which would also distort its measured time).
     template <typename Body>
     static void forEachNested(size_t count, Body&& body)
     {
@@ -69,6 +131,14 @@ public:
     }
 
 private:
+    template <typename Body>
+    void runOnHost(size_t count, Body& body)
+    {
+        FirstError error;
+        runner_->run(count, [&](size_t i) { error.run([&] { body(i); }); });
+        error.rethrowIfFailed();
+    }
+
 #if GRANARY_TSAN_EXECUTOR
     /// Debian's oneTBB is not built with ThreadSanitizer, which cannot see the synchronization
     /// inside its scheduler and reports races in every task hand-off. ThreadSanitizer builds
@@ -81,26 +151,12 @@ private:
     static void forEachOnThreads(size_t threads, size_t count, Body& body)
     {
         std::atomic<size_t> next{0};
-        std::atomic<bool> failed{false};
-        std::exception_ptr first_error;
-        std::mutex error_mutex;
+        FirstError error;
         auto work = [&]
         {
-            for (size_t i = next++; i < count && !failed; i = next++)
+            for (size_t i = next++; i < count && !error.failed(); i = next++)
             {
-                try
-                {
-                    body(i);
-                }
-                catch (...)
-                {
-                    std::lock_guard lock(error_mutex);
-                    if (!first_error)
-                    {
-                        first_error = std::current_exception();
-                    }
-                    failed = true;
-                }
+                error.run([&] { body(i); });
             }
         };
         std::vector<std::thread> workers;
@@ -113,15 +169,13 @@ private:
         {
             worker.join();
         }
-        if (first_error)
-        {
-            std::rethrow_exception(first_error);
-        }
+        error.rethrowIfFailed();
     }
 #endif
 
     size_t threads_;
     std::unique_ptr<tbb::task_arena> arena_;
+    TaskRunner* runner_ = nullptr;
 };
 
 }  // namespace granary

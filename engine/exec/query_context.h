@@ -27,6 +27,11 @@ public:
         : executor_(threads), memory_(memory_limit_bytes)
     {
     }
+    /// Runs every parallel region on the host's `runner` (which outlives the context).
+    explicit QueryContext(TaskRunner& runner, size_t memory_limit_bytes = 0)
+        : executor_(runner), memory_(memory_limit_bytes)
+    {
+    }
 
     Executor& executor() { return executor_; }
     MemoryTracker& memory() { return memory_; }
@@ -103,7 +108,7 @@ public:
         std::atomic<int64_t> longest_ns{0};
         try
         {
-            Executor::forEachNested(
+            executor_.forEachInTask(
                 count,
                 [&](size_t i)
                 {

@@ -1,0 +1,340 @@
+#pragma once
+
+// Building result columns from a table's groups: keys and finalized states, batch by batch,
+// for a whole table, a bucket, a key range or only the groups a TopGroups request keeps.
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <numeric>
+#include <vector>
+
+#include "engine/aggregation/group_by_plan.h"
+#include "engine/aggregation/inline_count.h"
+#include "engine/aggregation/partial_aggregate.h"
+#include "engine/columns/sort_permutation.h"
+#include "engine/exec/first_touch.h"
+#include "engine/exec/query_context.h"
+
+namespace granary
+{
+
+/// Buckets of a two-level table, and the number of key ranges a direct-mapped table is split
+/// into for merging and finalizing: one task each.
+inline constexpr size_t kMergeBuckets = 256;
+
+/// Groups whose results are written together: their states are prefetched while the batch
+/// fills, and each function writes the batch in one call.
+constexpr size_t kFinalizeBatchGroups = 256;
+
+/// Appends the results of `count` groups (after the key columns) to `block`.
+inline void appendResults(const AggregateLayout& layout, char* const* states, size_t count, Block& block,
+                   size_t first_column)
+{
+    const auto& entries = layout.entries();
+    for (size_t i = 0; i < entries.size(); ++i)
+    {
+        entries[i].function->insertResultsInto(states, count, entries[i].offset,
+                                               block.columns[first_column + i].column);
+    }
+}
+
+/// Appends keys to the key columns: in one copy where the method's keys are the column's
+/// values, one by one otherwise.
+template <typename Method>
+void appendKeys(const typename Method::Key* batch, size_t count, std::vector<Column>& keys)
+{
+    if constexpr (requires { Method::appendKeys(batch, count, keys); })
+    {
+        Method::appendKeys(batch, count, keys);
+    }
+    else
+    {
+        for (size_t i = 0; i < count; ++i)
+        {
+            Method::appendKey(batch[i], keys);
+        }
+    }
+}
+
+/// Calls on_batch(keys, slots, count) for the groups of `table`, up to kFinalizeBatchGroups
+/// at a time, with the cells' state slots as they are.
+template <typename Method, typename Table, typename OnBatch>
+void forEachSlotBatch(Table& table, OnBatch&& on_batch)
+{
+    if constexpr (requires {
+                      table.template collectElements<kFinalizeBatchGroups>(
+                          [](auto*, StatePointer*, size_t) {});
+                  })
+    {
+        table.template collectElements<kFinalizeBatchGroups>(on_batch);
+    }
+    else
+    {
+        std::array<typename Method::Key, kFinalizeBatchGroups> keys;
+        std::array<StatePointer, kFinalizeBatchGroups> states;
+        size_t count = 0;
+        forEachGroup(table,
+                     [&](const auto& key, StatePointer state)
+                     {
+                         keys[count] = key;
+                         states[count] = state;
+                         if (++count == kFinalizeBatchGroups)
+                         {
+                             on_batch(keys.data(), states.data(), count);
+                             count = 0;
+                         }
+                     });
+        if (count > 0)
+        {
+            on_batch(keys.data(), states.data(), count);
+        }
+    }
+}
+
+/// Calls on_batch(keys, states, count) for the groups of `table`, up to kFinalizeBatchGroups
+/// at a time, with pointers to their states.
+template <typename Method, typename Table, typename OnBatch>
+void forEachGroupBatch(Table& table, const AggregateLayout& layout, OnBatch&& on_batch)
+{
+    if (!layout.isLoneCount())
+    {
+        forEachSlotBatch<Method>(table, on_batch);
+        return;
+    }
+    InlineCountStates<kFinalizeBatchGroups> counts;
+    forEachSlotBatch<Method>(table, [&](const auto* keys, StatePointer* slots, size_t count)
+                             { on_batch(keys, counts.pointTo(slots, count), count); });
+}
+
+inline std::vector<Column> emptyKeys(const GroupByPlan& plan)
+{
+    std::vector<Column> keys;
+    for (TypeId type : plan.key_types)
+    {
+        keys.emplace_back(type);
+    }
+    return keys;
+}
+
+/// Appends a batch of groups: their keys to `keys`, their results after the key columns of
+/// `fragment`.
+template <typename Method>
+void appendGroups(const typename Method::Key* batch_keys, StatePointer* states, size_t count,
+                  const GroupByPlan& plan, std::vector<Column>& keys, Block& fragment)
+{
+    for (size_t i = 0; i < count; ++i)
+    {
+        __builtin_prefetch(states[i]);
+    }
+    appendKeys<Method>(batch_keys, count, keys);
+    appendResults(*plan.layout, states, count, fragment, keys.size());
+}
+
+/// The positions (in forEachGroupBatch order) of the first plan.top->rows groups of `table` in
+/// the top request's order, ties in position order, sorted by position. Only the ordered
+/// columns are computed: the keys when the order names one, and the ordered aggregates.
+template <typename Method, typename Table>
+std::vector<uint32_t> topGroupPositions(Table& table, const GroupByPlan& plan)
+{
+    const size_t key_count = plan.key_names.size();
+    const auto& order = plan.top->order;
+    size_t groups = 0;
+    if constexpr (requires { table.size(); })
+    {
+        groups = table.size();
+    }
+    else
+    {
+        forEachSlotBatch<Method>(
+            table, [&](const auto*, StatePointer*, size_t count) { groups += count; });
+    }
+    if (order.empty() || groups <= plan.top->rows)
+    {
+        // LIMIT without ORDER BY, or no more groups than kept: the first groups, as the full
+        // result's first rows would be, with nothing to sort.
+        std::vector<uint32_t> first(std::min(groups, plan.top->rows));
+        std::iota(first.begin(), first.end(), 0);
+        plan.unfinalized_groups += groups - first.size();
+        return first;
+    }
+    const bool orders_by_key = std::any_of(
+        order.begin(), order.end(), [&](const auto& column) { return column.first < key_count; });
+    std::vector<Column> key_columns = emptyKeys(plan);
+    std::vector<Column> ordered(order.size());
+    for (size_t k = 0; k < order.size(); ++k)
+    {
+        if (order[k].first >= key_count)
+        {
+            ordered[k] =
+                Column(plan.layout->entries()[order[k].first - key_count].function->resultType());
+        }
+    }
+    forEachGroupBatch<Method>(table, *plan.layout,
+                              [&](const auto* batch_keys, StatePointer* states, size_t count)
+                              {
+                                  if (orders_by_key)
+                                  {
+                                      appendKeys<Method>(batch_keys, count, key_columns);
+                                  }
+                                  for (size_t k = 0; k < order.size(); ++k)
+                                  {
+                                      if (order[k].first >= key_count)
+                                      {
+                                          const AggregateLayout::Entry& entry =
+                                              plan.layout->entries()[order[k].first - key_count];
+                                          entry.function->insertResultsInto(
+                                              states, count, entry.offset, ordered[k]);
+                                      }
+                                  }
+                              });
+    std::vector<SortKey> sort_keys;
+    for (size_t k = 0; k < order.size(); ++k)
+    {
+        const Column& values =
+            order[k].first < key_count ? key_columns[order[k].first] : ordered[k];
+        sort_keys.push_back({values.view(), order[k].second});
+    }
+    std::vector<uint32_t> kept = sortedPermutation(sort_keys, groups, plan.top->rows);
+    std::sort(kept.begin(), kept.end());
+    plan.unfinalized_groups += groups - kept.size();
+    return kept;
+}
+
+/// Finalizes only the groups of `table` that rank among the first plan.top->rows, in their
+/// table order: a top-N over millions of groups computes the ordered columns for all of them
+/// (a first pass over the table) and every other column (keys included, often long strings)
+/// for N (a second pass, which picks them by position).
+template <typename Method, typename Table>
+Block finalizeTopGroups(Table& table, const GroupByPlan& plan)
+{
+    const std::vector<uint32_t> kept = topGroupPositions<Method>(table, plan);
+    Block fragment = emptyResult(plan);
+    std::vector<Column> key_columns = emptyKeys(plan);
+    std::vector<typename Method::Key> keys;
+    std::vector<StatePointer> states;
+    size_t position = 0;
+    auto next = kept.begin();
+    forEachGroupBatch<Method>(table, *plan.layout,
+                              [&](const auto* batch_keys, StatePointer* batch_states, size_t count)
+                              {
+                                  keys.clear();
+                                  states.clear();
+                                  for (; next != kept.end() && *next < position + count; ++next)
+                                  {
+                                      keys.push_back(batch_keys[*next - position]);
+                                      states.push_back(batch_states[*next - position]);
+                                  }
+                                  if (!keys.empty())
+                                  {
+                                      appendGroups<Method>(keys.data(), states.data(), keys.size(),
+                                                           plan, key_columns, fragment);
+                                  }
+                                  position += count;
+                              });
+    for (size_t k = 0; k < key_columns.size(); ++k)
+    {
+        fragment.columns[k].column = std::move(key_columns[k]);
+    }
+    return fragment;
+}
+
+/// Builds a fragment of the result from the groups of one table (or bucket, or key range).
+template <typename Method, typename Table>
+Block finalizeGroups(Table& table, const GroupByPlan& plan)
+{
+    if (plan.top)
+    {
+        return finalizeTopGroups<Method>(table, plan);
+    }
+    Block fragment = emptyResult(plan);
+    std::vector<Column> keys = emptyKeys(plan);
+    // Appending millions of values one by one would regrow every column many times.
+    if constexpr (requires { table.size(); })
+    {
+        const size_t groups = table.size();
+        for (Column& key : keys)
+        {
+            key.reserve(groups);
+        }
+        for (Block::Entry& entry : fragment.columns)
+        {
+            entry.column.reserve(groups);
+        }
+    }
+    forEachGroupBatch<Method>(
+        table, *plan.layout,
+        [&](const auto* batch_keys, StatePointer* states, size_t count)
+        { appendGroups<Method>(batch_keys, states, count, plan, keys, fragment); });
+    for (size_t k = 0; k < keys.size(); ++k)
+    {
+        fragment.columns[k].column = std::move(keys[k]);
+    }
+    return fragment;
+}
+
+inline bool allFixedWidth(const Block& block)
+{
+    return std::none_of(block.columns.begin(), block.columns.end(),
+                        [](const Block::Entry& entry) { return isString(entry.column.type()); });
+}
+
+/// Writes the groups of `table` to rows [row, row + table.size()) of `result`, whose columns
+/// are fixed-width and already sized, through a batch-sized scratch fragment that stays in
+/// cache: no fragment of the table's size to allocate, fault in and copy again.
+template <typename Method, typename Table>
+void finalizeGroupsInto(Table& table, const GroupByPlan& plan, Block& result, size_t row)
+{
+    Block scratch = emptyResult(plan);
+    std::vector<Column> keys = emptyKeys(plan);
+    forEachGroupBatch<Method>(
+        table, *plan.layout,
+        [&](const auto* batch_keys, StatePointer* states, size_t count)
+        {
+            appendGroups<Method>(batch_keys, states, count, plan, keys, scratch);
+            for (size_t c = 0; c < result.columns.size(); ++c)
+            {
+                Column& batch = c < keys.size() ? keys[c] : scratch.columns[c].column;
+                const size_t width = fixedWidth(batch.type());
+                std::memcpy(result.columns[c].column.mutableData<char>() + row * width,
+                            batch.view().data, count * width);
+                batch.clear();
+            }
+            row += count;
+        });
+}
+
+/// Finalizes a two-level table into `result` (the plan's empty result, every column
+/// fixed-width): the columns are sized once and each bucket writes its groups at its own rows,
+/// after the columns' pages were faulted in by huge-page-aligned tasks (bucket ranges do not
+/// align with huge pages).
+template <typename Method, typename TwoLevelTable>
+Block finalizeInPlace(TwoLevelTable& table, const GroupByPlan& plan, Block result, QueryContext& context)
+{
+    std::vector<size_t> first_row(kMergeBuckets + 1, 0);
+    for (size_t bucket = 0; bucket < kMergeBuckets; ++bucket)
+    {
+        first_row[bucket + 1] = first_row[bucket] + table.bucket(bucket).size();
+    }
+    std::vector<UntouchedBuffer> buffers;
+    for (Block::Entry& entry : result.columns)
+    {
+        entry.column.resizeFixedUninitialized(first_row.back());
+        buffers.push_back(
+            {entry.column.mutableData<char>(), first_row.back() * fixedWidth(entry.column.type())});
+    }
+    PhaseStats& stats = context.stats().phase(QueryPhase::kFinalize);
+    {
+        // A recorder of its own: its tasks precede the writers', so the two spans add up.
+        PhaseRecorder touch(stats);
+        touchPagesInParallel(buffers, context, touch);
+    }
+    PhaseRecorder finalize(stats);
+    context.runTasks(
+        finalize, kMergeBuckets,
+        [&](size_t bucket, TaskTimer&)
+        { finalizeGroupsInto<Method>(table.bucket(bucket), plan, result, first_row[bucket]); });
+    return result;
+}
+
+}  // namespace granary

@@ -1,0 +1,77 @@
+#include "engine/aggregation/group_by_operator.h"
+
+#include "engine/observe/profile_events.h"
+
+namespace granary
+{
+
+void recordQueryTotals(QueryContext& context, const ResourceSnapshot& before,
+                       size_t result_rows)
+{
+    QueryStats& stats = context.stats();
+    stats.resources = ResourceSnapshot::take() - before;
+    stats.profile_events = context.profileEvents().snapshot();
+    stats.result_rows = result_rows;
+    stats.peak_memory_bytes = context.memory().peakBytes();
+}
+
+GroupByOperator::GroupByOperator(std::unique_ptr<GroupByPlan> plan,
+                                 const AggregationSettings& settings, QueryContext& context)
+    : plan_(std::move(plan)),
+      settings_(settings),
+      context_(context),
+      kernel_(makeGroupByKernel(*plan_, settings_)),
+      resources_before_(ResourceSnapshot::take())
+{
+    partial_recorder_.emplace(context_.stats().phase(QueryPhase::kPartial));
+}
+
+GroupByOperator::~GroupByOperator()
+{
+    // Locals free their tables here: charge the frees to the query, like their allocations.
+    MemoryTrackerScope memory(&context_.memory());
+    locals_.clear();
+}
+
+void GroupByOperator::sink(LocalSinkState& local, const std::vector<ColumnView>& columns,
+                           size_t rows)
+{
+    context_.checkCancelled();
+    local.sink(columns, rows);
+    input_rows_.fetch_add(rows, std::memory_order_relaxed);
+    ProfileEvents::increment(ProfileEvent::RowsRead, rows);
+}
+
+void GroupByOperator::combine(std::unique_ptr<LocalSinkState> local)
+{
+    std::lock_guard lock(locals_mutex_);
+    locals_.push_back(std::move(local));
+}
+
+std::vector<Block> GroupByOperator::finish(const TopGroups* top)
+{
+    partial_recorder_->finish();
+    MemoryTrackerScope memory(&context_.memory());
+    QueryStats& stats = context_.stats();
+    stats.input_rows += input_rows_.load();
+    if (top != nullptr)
+    {
+        plan_->top = resolveTop(*top, *plan_);
+    }
+    std::vector<Block> fragments;
+    {
+        ProfileEventsThreadScope events(context_.profileEvents());
+        fragments = kernel_->mergeAndFinalize(locals_, context_);
+        locals_.clear();
+    }
+    stats.unfinalized_groups = plan_->unfinalized_groups.load();
+    size_t result_rows = 0;
+    for (const Block& fragment : fragments)
+    {
+        result_rows += fragment.rows();
+    }
+    recordQueryTotals(context_, resources_before_, result_rows);
+    return fragments;
+}
+
+}  // namespace granary

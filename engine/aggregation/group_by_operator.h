@@ -1,0 +1,66 @@
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <vector>
+
+#include "engine/aggregation/group_by_kernel.h"
+#include "engine/aggregation/group_by_plan.h"
+#include "engine/aggregation/local_sink_state.h"
+#include "engine/exec/query_context.h"
+#include "engine/observe/resource_snapshot.h"
+
+namespace granary
+{
+
+/// A GROUP BY fed by its host, in DuckDB's operator shape: each host thread makes a local
+/// state and sinks batches into it, hands it back (combine: no merge work on its thread),
+/// and finish() runs the parallel merge and finalize on the query's threads. The global state
+/// is the list of combined locals; the merge plan is the kernel's (KeyedMerge).
+class GroupByOperator
+{
+public:
+    GroupByOperator(std::unique_ptr<GroupByPlan> plan, const AggregationSettings& settings,
+                    QueryContext& context);
+    ~GroupByOperator();
+    GroupByOperator(const GroupByOperator&) = delete;
+    GroupByOperator& operator=(const GroupByOperator&) = delete;
+
+    const GroupByPlan& plan() const { return *plan_; }
+    QueryContext& context() { return context_; }
+
+    /// A new local state for one host thread. Thread-safe.
+    std::unique_ptr<LocalSinkState> makeLocal() const { return kernel_->makeLocalState(); }
+    /// Aggregates `rows` rows of `columns` (the plan's input columns, in order) into `local`
+    /// on the calling thread, after checking cancellation. The caller has checked the batch's
+    /// shape, times it (partialRecorder()) and charges its memory to the query.
+    void sink(LocalSinkState& local, const std::vector<ColumnView>& columns, size_t rows);
+    /// The partial phase's recorder: one task per sunk batch.
+    PhaseRecorder& partialRecorder() { return *partial_recorder_; }
+    /// Hands a local over to the global state. Thread-safe; no merge work.
+    void combine(std::unique_ptr<LocalSinkState> local);
+    /// Merges every combined local and finalizes the result in fragments of the result schema
+    /// (keys, then aggregates; no fragment when no row was sunk), keeping only what `top`
+    /// asks for. Once; the locals are freed.
+    std::vector<Block> finish(const TopGroups* top = nullptr);
+
+private:
+    std::unique_ptr<GroupByPlan> plan_;
+    AggregationSettings settings_;
+    QueryContext& context_;
+    std::unique_ptr<GroupByKernel> kernel_;
+    ResourceSnapshot resources_before_;
+    std::optional<PhaseRecorder> partial_recorder_;
+    std::atomic<size_t> input_rows_{0};
+    std::mutex locals_mutex_;
+    std::vector<std::unique_ptr<LocalSinkState>> locals_;
+};
+
+/// Records what a query used overall (resources since `before`, its events, result rows,
+/// peak memory) in its stats.
+void recordQueryTotals(QueryContext& context, const ResourceSnapshot& before,
+                       size_t result_rows);
+
+}  // namespace granary

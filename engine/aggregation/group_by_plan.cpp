@@ -1,0 +1,136 @@
+#include "engine/aggregation/group_by_plan.h"
+
+#include <algorithm>
+
+#include "engine/aggregation/aggregate_function_factory.h"
+#include "engine/aggregation/functions/masked.h"
+#include "engine/common/exception.h"
+
+namespace granary
+{
+namespace
+{
+
+/// The position of column `name` among `columns`.
+size_t resolveColumn(const std::vector<InputColumn>& columns, const std::string& name,
+                     std::string_view role)
+{
+    for (size_t i = 0; i < columns.size(); ++i)
+    {
+        if (columns[i].name == name)
+        {
+            return i;
+        }
+    }
+    throw Exception(ErrorCode::kUnknownColumn,
+                    "unknown column '" + name + "' in " + std::string(role));
+}
+
+/// `function` skipping the rows its mask rejects; only count and count(DISTINCT) have a
+/// non-NULL result over no rows.
+AggregateFunctionPtr maskAggregate(AggregateFunctionPtr function, size_t arguments)
+{
+    const std::string name = function->name();
+    const bool empty_is_null = !(name == "count" || isDistinctCountName(name));
+    return std::make_shared<MaskedAggregateFunction>(std::move(function), arguments,
+                                                     empty_is_null);
+}
+
+}  // namespace
+
+std::unique_ptr<GroupByPlan> makeGroupByPlan(std::vector<InputColumn> columns,
+                                             const std::vector<std::string>& keys,
+                                             const std::vector<AggregateDescription>& aggregates,
+                                             const AggregationSettings& settings)
+{
+    auto plan = std::make_unique<GroupByPlan>();
+    plan->input_columns = std::move(columns);
+    for (const std::string& key : keys)
+    {
+        const size_t column = resolveColumn(plan->input_columns, key, "GROUP BY");
+        plan->key_columns.push_back(column);
+        plan->key_types.push_back(plan->input_columns[column].type);
+        plan->key_names.push_back(key);
+    }
+    std::vector<AggregateLayout::Entry> entries;
+    DistinctSettings distinct = settings.distinct;
+    distinct.route_large_sets = settings.partition_high_cardinality;
+    for (const AggregateDescription& aggregate : aggregates)
+    {
+        AggregateLayout::Entry entry;
+        std::vector<AggregateArgument> arguments;
+        for (const std::string& argument : aggregate.arguments)
+        {
+            const size_t column = resolveColumn(plan->input_columns, argument,
+                                                "arguments of " + aggregate.function);
+            entry.argument_columns.push_back(column);
+            arguments.push_back({argument, plan->input_columns[column].type});
+        }
+        entry.function = createAggregateFunction(aggregate.function, arguments, distinct);
+        if (!aggregate.mask.empty())
+        {
+            entry.function = maskAggregate(std::move(entry.function), arguments.size());
+            entry.argument_columns.push_back(resolveColumn(plan->input_columns, aggregate.mask,
+                                                           "the mask of " + aggregate.function));
+        }
+        entry.result_name =
+            aggregate.result_name.empty() ? aggregate.function : aggregate.result_name;
+        entries.push_back(std::move(entry));
+    }
+    plan->layout = std::make_unique<AggregateLayout>(std::move(entries));
+    return plan;
+}
+
+GroupByPlan::Top resolveTop(const TopGroups& top, const GroupByPlan& plan)
+{
+    GroupByPlan::Top resolved;
+    resolved.rows = top.rows;
+    const auto& entries = plan.layout->entries();
+    for (const TopGroups::OrderColumn& column : top.order)
+    {
+        size_t position = 0;
+        const auto key = std::find(plan.key_names.begin(), plan.key_names.end(), column.name);
+        if (key != plan.key_names.end())
+        {
+            position = static_cast<size_t>(key - plan.key_names.begin());
+        }
+        else
+        {
+            const auto aggregate = std::find_if(entries.begin(), entries.end(),
+                                                [&](const AggregateLayout::Entry& entry)
+                                                { return entry.result_name == column.name; });
+            if (aggregate == entries.end())
+            {
+                throw Exception(ErrorCode::kUnknownColumn,
+                                "unknown column '" + column.name + "' in the order of top groups");
+            }
+            position = plan.key_names.size() + static_cast<size_t>(aggregate - entries.begin());
+        }
+        resolved.order.emplace_back(position, column.descending);
+    }
+    return resolved;
+}
+
+Block emptyResult(const GroupByPlan& plan)
+{
+    Block block;
+    for (size_t k = 0; k < plan.key_types.size(); ++k)
+    {
+        block.columns.push_back({plan.key_names[k], Column(plan.key_types[k])});
+    }
+    for (const AggregateLayout::Entry& entry : plan.layout->entries())
+    {
+        block.columns.push_back({entry.result_name, Column(entry.function->resultType())});
+    }
+    return block;
+}
+
+bool isKeyWithDistinctCount(const GroupByPlan& plan)
+{
+    const auto& entries = plan.layout->entries();
+    return plan.key_columns.size() == 1 && !isString(plan.key_types[0]) && entries.size() == 1 &&
+           isDistinctCountName(entries[0].function->name()) &&
+           !isString(plan.input_columns[entries[0].argument_columns[0]].type);
+}
+
+}  // namespace granary

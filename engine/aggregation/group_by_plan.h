@@ -1,0 +1,85 @@
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "engine/aggregation/aggregate_layout.h"
+#include "engine/aggregation/aggregation_input.h"
+#include "engine/aggregation/aggregation_settings.h"
+#include "engine/columns/block.h"
+
+namespace granary
+{
+
+/// One aggregate of a GROUP BY: function name, argument column names, result column name.
+/// count(*) has no arguments; count(DISTINCT x) is uniqExact(x). With a `mask` (a UInt8
+/// column) the aggregate skips the rows where it is 0, and a group with no row kept gives
+/// NULL, or 0 for count and uniqExact (MaskedAggregateFunction).
+struct AggregateDescription
+{
+    std::string function;
+    std::vector<std::string> arguments;
+    std::string result_name;
+    std::string mask = {};
+};
+
+/// A caller that keeps only the first `rows` groups of the result in the order of `order`
+/// (ORDER BY ... LIMIT over the aggregation) can say so; groups that cannot be among them are
+/// then never finalized. `order` names result columns (keys or aggregate results); an empty
+/// order (LIMIT without ORDER BY) keeps the result's first `rows` groups.
+struct TopGroups
+{
+    struct OrderColumn
+    {
+        std::string name;
+        bool descending = false;
+    };
+    std::vector<OrderColumn> order;
+    size_t rows = 0;
+};
+
+/// A GROUP BY resolved against its input's columns: which columns are keys, the aggregates'
+/// state layout, and (set when the result is built) the caller's TopGroups request. Shared,
+/// read-only, by every local and the merge.
+struct GroupByPlan
+{
+    std::vector<InputColumn> input_columns;
+    std::vector<size_t> key_columns;  ///< Positions among the input's columns.
+    std::vector<TypeId> key_types;
+    std::vector<std::string> key_names;
+    std::unique_ptr<AggregateLayout> layout;
+    /// The caller's TopGroups: result column positions (keys first, then aggregates) with
+    /// their directions, and how many groups it keeps.
+    struct Top
+    {
+        std::vector<std::pair<size_t, bool>> order;
+        size_t rows = 0;
+    };
+    std::optional<Top> top;
+    /// Groups left out of the result by `top`, summed over the finalize tasks.
+    mutable std::atomic<size_t> unfinalized_groups{0};
+};
+
+/// Resolves keys and aggregates against `columns`: Exception(kUnknownColumn) for a name that
+/// is not among them, the factory's errors for an unknown function or argument type.
+std::unique_ptr<GroupByPlan> makeGroupByPlan(std::vector<InputColumn> columns,
+                                             const std::vector<std::string>& keys,
+                                             const std::vector<AggregateDescription>& aggregates,
+                                             const AggregationSettings& settings);
+
+/// The result column positions of a TopGroups request; Exception(kUnknownColumn) for a name
+/// that is neither a key nor an aggregate result.
+GroupByPlan::Top resolveTop(const TopGroups& top, const GroupByPlan& plan);
+
+/// An empty block with the result's schema: the key columns, then the aggregates.
+Block emptyResult(const GroupByPlan& plan);
+
+/// Whether the plan is GROUP BY one fixed-width key with count(DISTINCT x) alone over a
+/// fixed-width x: the shape countDistinctByValueBuckets answers without merging sets.
+bool isKeyWithDistinctCount(const GroupByPlan& plan);
+
+}  // namespace granary

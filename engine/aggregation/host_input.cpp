@@ -1,0 +1,229 @@
+#include "engine/aggregation/host_input.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "engine/common/exception.h"
+
+namespace granary
+{
+namespace
+{
+
+/// Computed columns are named with a leading control character, which no SQL identifier or
+/// Arrow field a host passes on purpose has, so they never shadow a host column.
+constexpr char kComputedPrefix = '\x01';
+
+/// `key` with its NULL rows' values zeroed ("" for strings), without a bitmap, in `out`.
+ColumnView zeroNulls(const ColumnView& key, Column& out)
+{
+    out = Column(key.type);
+    if (isString(key.type))
+    {
+        out.reserve(key.rows);
+        for (size_t row = 0; row < key.rows; ++row)
+        {
+            out.appendString(key.isValid(row) ? key.stringAt(row) : std::string_view());
+        }
+        return out.view();
+    }
+    const size_t width = fixedWidth(key.type);
+    out.resizeFixedUninitialized(key.rows);
+    char* values = out.mutableData<char>();
+    std::memcpy(values, key.data, key.rows * width);
+    for (size_t row = 0; row < key.rows; ++row)
+    {
+        if (!key.isValid(row))
+        {
+            std::memset(values + row * width, 0, width);
+        }
+    }
+    return out.view();
+}
+
+/// A UInt8 column of `rows` rows, all `value`, in `out`'s buffer (reused across batches).
+uint8_t* fillBytes(Column& out, size_t rows, uint8_t value)
+{
+    out.resizeFixedUninitialized(rows);
+    std::memset(out.mutableData<uint8_t>(), value, rows);
+    return out.mutableData<uint8_t>();
+}
+
+}  // namespace
+
+HostInput::HostInput(std::vector<HostColumn> columns, std::vector<std::string> keys,
+                     const std::vector<HostAggregate>& aggregates)
+    : host_columns_(std::move(columns)), core_keys_(keys)
+{
+    for (const HostColumn& column : host_columns_)
+    {
+        core_columns_.push_back({column.name, column.type});
+    }
+    for (size_t k = 0; k < keys.size(); ++k)
+    {
+        const size_t column = columnIndex(keys[k], "GROUP BY");
+        if (host_columns_[column].nullable)
+        {
+            const std::string flag = kComputedPrefix + keys[k] + " is NULL";
+            nullable_keys_.push_back({column, k, core_keys_.size()});
+            core_columns_.push_back({flag, TypeId::UInt8});
+            core_keys_.push_back(flag);
+        }
+    }
+    for (const HostAggregate& aggregate : aggregates)
+    {
+        AggregateDescription core{aggregate.function, aggregate.arguments, aggregate.result_name};
+        Mask mask;
+        for (const std::string& argument : aggregate.arguments)
+        {
+            const size_t column = columnIndex(argument, "arguments of " + aggregate.function);
+            if (host_columns_[column].nullable)
+            {
+                mask.nullable_arguments.push_back(column);
+            }
+        }
+        if (!aggregate.filter.empty())
+        {
+            mask.filter = columnIndex(aggregate.filter, "the filter of " + aggregate.function);
+            if (host_columns_[*mask.filter].type != TypeId::UInt8)
+            {
+                throw Exception(ErrorCode::kTypeMismatch,
+                                "the filter of " + aggregate.function + " ('" + aggregate.filter +
+                                    "') must be UInt8, not " +
+                                    std::string(typeName(host_columns_[*mask.filter].type)));
+            }
+        }
+        if (!mask.nullable_arguments.empty() || mask.filter)
+        {
+            core.mask = kComputedPrefix + std::string("mask of ") + aggregate.result_name + " #" +
+                        std::to_string(masks_.size());
+            core_columns_.push_back({core.mask, TypeId::UInt8});
+            masks_.push_back(std::move(mask));
+        }
+        core_aggregates_.push_back(std::move(core));
+    }
+}
+
+size_t HostInput::columnIndex(const std::string& name, std::string_view role) const
+{
+    for (size_t i = 0; i < host_columns_.size(); ++i)
+    {
+        if (host_columns_[i].name == name)
+        {
+            return i;
+        }
+    }
+    throw Exception(ErrorCode::kUnknownColumn,
+                    "unknown column '" + name + "' in " + std::string(role));
+}
+
+void HostInput::checkBatch(std::span<const ColumnView> batch, size_t rows) const
+{
+    if (batch.size() != host_columns_.size())
+    {
+        throw Exception(ErrorCode::kBadArguments,
+                        "a batch has " + std::to_string(batch.size()) + " columns, the plan " +
+                            std::to_string(host_columns_.size()));
+    }
+    for (size_t c = 0; c < batch.size(); ++c)
+    {
+        const HostColumn& expected = host_columns_[c];
+        const ColumnView& column = batch[c];
+        auto fail = [&](const std::string& what)
+        {
+            throw Exception(ErrorCode::kBadArguments, "column " + std::to_string(c) + " ('" +
+                                                          expected.name + "') of a batch " + what);
+        };
+        if (column.type != expected.type)
+        {
+            fail("is " + std::string(typeName(column.type)) + ", the plan expects " +
+                 std::string(typeName(expected.type)));
+        }
+        if (column.rows != rows)
+        {
+            fail("has " + std::to_string(column.rows) + " rows, the batch " + std::to_string(rows));
+        }
+        if (column.hasValidity() && !expected.nullable)
+        {
+            fail("has a validity bitmap, but the plan declares it NOT NULL");
+        }
+        const bool has_values = isString(column.type) ? column.offsets != nullptr &&
+                                                            (column.chars != nullptr || rows == 0)
+                                                      : column.data != nullptr || rows == 0;
+        if (!has_values)
+        {
+            fail("has no values buffer");
+        }
+    }
+}
+
+void HostInput::adapt(std::span<const ColumnView> batch, size_t rows, Scratch& scratch,
+                      std::vector<ColumnView>& core) const
+{
+    checkBatch(batch, rows);
+    core.assign(batch.begin(), batch.end());
+    const size_t keys = nullable_keys_.size();
+    scratch.columns.resize(2 * keys + masks_.size());
+    for (size_t i = 0; i < keys; ++i)
+    {
+        const ColumnView& key = batch[nullable_keys_[i].column];
+        uint8_t* flags = fillBytes(scratch.columns[keys + i], rows, 0);
+        if (key.hasValidity())
+        {
+            for (size_t row = 0; row < rows; ++row)
+            {
+                flags[row] = key.isValid(row) ? 0 : 1;
+            }
+            core[nullable_keys_[i].column] = zeroNulls(key, scratch.columns[i]);
+        }
+        core.push_back(scratch.columns[keys + i].view());
+    }
+    for (size_t m = 0; m < masks_.size(); ++m)
+    {
+        Column& mask_column = scratch.columns[2 * keys + m];
+        uint8_t* mask = fillBytes(mask_column, rows, 1);
+        for (size_t argument : masks_[m].nullable_arguments)
+        {
+            const ColumnView& values = batch[argument];
+            for (size_t row = 0; values.hasValidity() && row < rows; ++row)
+            {
+                mask[row] &= values.isValid(row) ? 1 : 0;
+            }
+        }
+        if (masks_[m].filter)
+        {
+            const ColumnView& filter = batch[*masks_[m].filter];
+            const uint8_t* keep = static_cast<const uint8_t*>(filter.data);
+            for (size_t row = 0; row < rows; ++row)
+            {
+                mask[row] &= (keep[row] != 0 && filter.isValid(row)) ? 1 : 0;
+            }
+        }
+        core.push_back(mask_column.view());
+    }
+}
+
+void HostInput::restoreNullKeys(Block& fragment) const
+{
+    for (const NullableKey& key : nullable_keys_)
+    {
+        const Column& flags = fragment.columns[key.flag_key].column;
+        Column& values = fragment.columns[key.result_key].column;
+        for (size_t row = 0; row < flags.size(); ++row)
+        {
+            if (flags.valueAt<uint8_t>(row) != 0)
+            {
+                values.setNull(row);
+            }
+        }
+    }
+    if (!nullable_keys_.empty())
+    {
+        const auto first_flag = fragment.columns.begin() +
+                                static_cast<std::ptrdiff_t>(nullable_keys_.front().flag_key);
+        fragment.columns.erase(first_flag,
+                               first_flag + static_cast<std::ptrdiff_t>(nullable_keys_.size()));
+    }
+}
+
+}  // namespace granary

@@ -1,0 +1,28 @@
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <vector>
+
+#include "engine/columns/column_view.h"
+
+namespace granary
+{
+
+/// One thread's share of a GROUP BY (DuckDB's local sink state): the batches it was given,
+/// aggregated into tables of its own. Only its owner touches it until it is combined into the
+/// global state, so sinking takes no lock.
+class LocalSinkState
+{
+public:
+    virtual ~LocalSinkState() = default;
+
+    /// Aggregates the `rows` rows of `columns` (the plan's input columns, in order).
+    virtual void sink(const std::vector<ColumnView>& columns, size_t rows) = 0;
+    /// Tells the state that no other will be combined with it, so it may aggregate rows it
+    /// would have routed to the merge itself; `check_cancelled` runs between its buckets.
+    virtual void markSoleWorker(std::function<void()> check_cancelled) {}
+    virtual size_t rows() const = 0;
+};
+
+}  // namespace granary

@@ -1,0 +1,139 @@
+#include "engine/arrow/arrow_export.h"
+
+#include <memory>
+
+#include "engine/arrow/arrow_column_export.h"
+#include "engine/arrow/arrow_error.h"
+#include "engine/arrow/arrow_export_owner.h"
+
+namespace granary::arrow
+{
+
+namespace
+{
+
+constexpr const char* kStructFormat = "+s";
+constexpr int64_t kStructBuffers = 1;
+
+/// What an exported struct array owns: its children and its (null) validity buffer.
+struct ExportedStruct
+{
+    explicit ExportedStruct(size_t columns) : children(columns) {}
+
+    ExportedChildren<ArrowArray> children;
+    const void* validity = nullptr;  ///< The struct has no NULL rows of its own.
+};
+using ExportedStructSchema = ExportedChildren<ArrowSchema>;
+
+/// Each column's Arrow format, checked against the column before anything is moved.
+std::vector<ExportFormat> planBlockExport(const Block& block, std::span<const std::string> formats)
+{
+    if (!formats.empty() && formats.size() != block.columns.size())
+    {
+        throwArrowError(ErrorCode::kBadArguments, kBatchSubject,
+                        std::to_string(formats.size()) + " formats were given for " +
+                            std::to_string(block.columns.size()) + " columns");
+    }
+    std::vector<ExportFormat> plan;
+    for (size_t i = 0; i < block.columns.size(); ++i)
+    {
+        const Block::Entry& entry = block.columns[i];
+        const std::string subject = describeColumn(i, entry.name);
+        if (entry.column.size() != block.rows())
+        {
+            throwArrowError(ErrorCode::kBadArguments, subject,
+                            "it has " + std::to_string(entry.column.size()) +
+                                " rows, the block's first column " +
+                                std::to_string(block.rows()));
+        }
+        plan.push_back(resolveExportFormat(entry.column.type(),
+                                           formats.empty() ? "" : formats[i], subject));
+        checkExportable(entry.column, plan.back(), subject);
+    }
+    return plan;
+}
+
+void exportStructSchema(std::vector<ExportedField> fields, ArrowSchema* out)
+{
+    auto owner = std::make_unique<ExportedStructSchema>(fields.size());
+    for (size_t i = 0; i < fields.size(); ++i)
+    {
+        exportFieldSchema(std::move(fields[i]), &(*owner)[i]);
+    }
+    *out = ArrowSchema{
+        .format = kStructFormat,
+        .name = "",
+        .metadata = nullptr,
+        .flags = 0,
+        .n_children = static_cast<int64_t>(owner->size()),
+        .children = owner->pointers(),
+        .dictionary = nullptr,
+        .release = &releaseOwner<ArrowSchema, ExportedStructSchema>,
+        .private_data = nullptr,
+    };
+    out->private_data = owner.release();
+}
+
+}  // namespace
+
+void exportBlockArray(Block&& block, ArrowArray* out_array, std::span<const std::string> formats)
+{
+    const std::vector<ExportFormat> plan = planBlockExport(block, formats);
+    const size_t rows = block.rows();
+    auto owner = std::make_unique<ExportedStruct>(block.columns.size());
+    for (size_t i = 0; i < block.columns.size(); ++i)
+    {
+        exportColumnArray(std::move(block.columns[i].column), plan[i], &owner->children[i]);
+    }
+    *out_array = ArrowArray{
+        .length = static_cast<int64_t>(rows),
+        .null_count = 0,
+        .offset = 0,
+        .n_buffers = kStructBuffers,
+        .n_children = static_cast<int64_t>(owner->children.size()),
+        .buffers = &owner->validity,
+        .children = owner->children.pointers(),
+        .dictionary = nullptr,
+        .release = &releaseOwner<ArrowArray, ExportedStruct>,
+        .private_data = nullptr,
+    };
+    out_array->private_data = owner.release();
+}
+
+void exportBlock(Block&& block, ArrowArray* out_array, ArrowSchema* out_schema,
+                 std::span<const std::string> formats)
+{
+    const std::vector<ExportFormat> plan = planBlockExport(block, formats);
+    std::vector<ExportedField> fields;
+    for (size_t i = 0; i < block.columns.size(); ++i)
+    {
+        const Block::Entry& entry = block.columns[i];
+        fields.push_back({entry.name, plan[i].format, entry.column.hasNulls()});
+    }
+    exportBlockArray(std::move(block), out_array, formats);
+    try
+    {
+        exportStructSchema(std::move(fields), out_schema);
+    }
+    catch (...)
+    {
+        out_array->release(out_array);
+        throw;
+    }
+}
+
+void exportSchema(const std::vector<ArrowField>& fields, ArrowSchema* out)
+{
+    std::vector<ExportedField> exported;
+    for (size_t i = 0; i < fields.size(); ++i)
+    {
+        const ArrowField& field = fields[i];
+        const std::string subject = describeColumn(i, field.name);
+        exported.push_back(
+            {field.name, resolveExportFormat(field.type, field.format, subject).format,
+             field.nullable});
+    }
+    exportStructSchema(std::move(exported), out);
+}
+
+}  // namespace granary::arrow

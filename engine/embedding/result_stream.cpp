@@ -1,0 +1,131 @@
+#include <algorithm>
+
+#include "engine/arrow/arrow_export.h"
+#include "engine/embedding/result_stream_impl.h"
+
+namespace granary
+{
+
+ResultStream::Impl::Impl(std::vector<Block> fragments_in, std::vector<arrow::ArrowField> fields_in,
+                         size_t batch_rows)
+    : fragments(std::move(fragments_in)), fields(std::move(fields_in))
+{
+    batch_rows = std::max<size_t>(batch_rows, 1);
+    for (const arrow::ArrowField& field : fields)
+    {
+        schema.push_back({field.name, field.type, field.nullable});
+        formats.push_back(field.format);
+    }
+    for (size_t f = 0; f < fragments.size(); ++f)
+    {
+        const size_t fragment_rows = fragments[f].rows();
+        for (size_t begin = 0; begin < fragment_rows; begin += batch_rows)
+        {
+            slices.push_back({f, begin, std::min(batch_rows, fragment_rows - begin)});
+        }
+        rows += fragment_rows;
+    }
+}
+
+bool ResultStream::Impl::claim(Block& out)
+{
+    const size_t index = next_slice.fetch_add(1, std::memory_order_relaxed);
+    if (index >= slices.size())
+    {
+        return false;
+    }
+    const Slice& slice = slices[index];
+    Block& fragment = fragments[slice.fragment];
+    if (slice.rows == fragment.rows())
+    {
+        // The whole fragment is this slice's alone: no other claim reads it.
+        out = std::move(fragment);
+        return true;
+    }
+    out = Block{};
+    for (const Block::Entry& entry : fragment.columns)
+    {
+        Column column(entry.column.type());
+        column.appendRange(entry.column.view(), slice.begin, slice.rows);
+        out.columns.push_back({entry.name, std::move(column)});
+    }
+    return true;
+}
+
+ResultBatch::ResultBatch() : impl_(std::make_unique<Impl>()) {}
+ResultBatch::~ResultBatch() = default;
+ResultBatch::ResultBatch(ResultBatch&&) noexcept = default;
+ResultBatch& ResultBatch::operator=(ResultBatch&&) noexcept = default;
+
+size_t ResultBatch::rows() const
+{
+    return impl_->block.rows();
+}
+
+size_t ResultBatch::columnCount() const
+{
+    return impl_->block.columns.size();
+}
+
+const std::string& ResultBatch::name(size_t column) const
+{
+    return impl_->block.columns.at(column).name;
+}
+
+ColumnView ResultBatch::column(size_t column) const
+{
+    return impl_->block.columns.at(column).column.view();
+}
+
+void ResultBatch::exportTo(ArrowArray* array, ArrowSchema* schema)
+{
+    arrow::exportBlock(std::move(impl_->block), array, schema, impl_->formats);
+    impl_->block = Block{};
+}
+
+ResultStream::ResultStream()
+    : impl_(std::make_shared<Impl>(std::vector<Block>{}, std::vector<arrow::ArrowField>{}, 1))
+{
+}
+ResultStream::~ResultStream() = default;
+ResultStream::ResultStream(ResultStream&&) noexcept = default;
+ResultStream& ResultStream::operator=(ResultStream&&) noexcept = default;
+
+const std::vector<Field>& ResultStream::schema() const
+{
+    return impl_->schema;
+}
+
+size_t ResultStream::rows() const
+{
+    return impl_->rows;
+}
+
+bool ResultStream::next(ResultBatch& batch)
+{
+    if (!impl_->claim(batch.impl_->block))
+    {
+        return false;
+    }
+    batch.impl_->formats = impl_->formats;
+    return true;
+}
+
+void ResultStream::exportTo(ArrowArrayStream* stream)
+{
+    std::shared_ptr<Impl> impl = std::move(impl_);
+    impl_ = std::make_shared<Impl>(std::vector<Block>{}, impl->fields, 1);
+    arrow::exportStream(impl->fields,
+                        [impl]() -> std::optional<Block>
+                        {
+                            Block block;
+                            if (!impl->claim(block))
+                            {
+                                return std::nullopt;
+                            }
+                            return block;
+                        },
+                        stream);
+}
+
+}  // namespace granary

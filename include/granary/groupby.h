@@ -1,0 +1,212 @@
+#pragma once
+
+// Granary as an embeddable GROUP BY operator, in the shape query engines drive their own:
+//
+//   granary::GroupBy group_by({{"region", granary::TypeId::UInt32},
+//                              {"user", granary::TypeId::UInt64, /*nullable=*/true}},
+//                             {"region"},
+//                             {{"count", {}, "hits"}, {"uniqExact", {"user"}, "users"}});
+//   // On each host thread:
+//   granary::LocalSink sink = group_by.makeLocalSink();
+//   sink.sink(columns, rows);            // any number of batches, no locks
+//   group_by.combine(std::move(sink));   // cheap: no merge work here
+//   // Once every sink is combined:
+//   granary::ResultStream result = group_by.finish();
+//   granary::ResultBatch batch;
+//   while (result.next(batch)) { ... }   // several threads may pull at once
+//
+// Batches are column views of the host's memory (granary/column_view.h) or Arrow C Data
+// arrays; results are column views or Arrow arrays and streams. Every error is a
+// granary::Exception with a code (granary/error.h). docs/embedding.md has the contracts.
+
+#include <cstddef>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "granary/arrow_c_data.h"
+#include "granary/column_view.h"
+#include "granary/error.h"
+#include "granary/memory_budget.h"
+#include "granary/task_runner.h"
+#include "granary/types.h"
+#include "granary/version.h"
+
+namespace granary
+{
+
+/// A column of the input: name, type, and whether it may hold NULLs. A column declared NOT
+/// NULL must come without a validity bitmap; a nullable one may come with or without.
+struct Field
+{
+    std::string name;
+    TypeId type = TypeId::UInt8;
+    bool nullable = false;
+};
+
+/// An aggregate: count, sum, avg, min, max, any or uniqExact (count(DISTINCT); also uniq),
+/// over argument columns (none for count(*)). NULL arguments are skipped; over no value sum,
+/// avg, min, max and any give NULL, count and uniqExact 0. With a `filter` (a UInt8 column)
+/// the aggregate skips the rows where it is 0 or NULL.
+struct Aggregate
+{
+    std::string function;
+    std::vector<std::string> arguments;
+    std::string result_name;
+    std::string filter = {};
+};
+
+/// Keep only the first `rows` groups in this order (ORDER BY ... LIMIT over the result):
+/// groups that cannot be among them are never finalized. Sorting the result by `order` and
+/// keeping `rows` rows gives what it would over every group.
+struct TopN
+{
+    struct Column
+    {
+        std::string name;
+        bool descending = false;
+    };
+    std::vector<Column> order;
+    size_t rows = 0;
+};
+
+struct GroupBySettings
+{
+    /// Threads of the parallel phases when Granary runs them itself; 0: the machine's cores.
+    size_t threads = 0;
+    /// The host's scheduler for every parallel phase: then Granary starts no thread at all.
+    TaskRunner* task_runner = nullptr;
+    /// The host's memory account, asked before every large allocation; may refuse.
+    MemoryBudget* memory_budget = nullptr;
+    /// A limit of Granary's own on the query's tables and arenas, in bytes; 0: none.
+    size_t max_memory_usage = 0;
+    /// The most rows a result batch has.
+    size_t result_batch_rows = 65'536;
+};
+
+/// What a finished GROUP BY did, per phase.
+struct GroupByStatistics
+{
+    size_t input_rows = 0;
+    size_t result_rows = 0;
+    size_t partials = 0;  ///< Local sinks that received rows.
+    size_t peak_memory_bytes = 0;
+    double partial_seconds = 0;   ///< Wall time from the plan to finish().
+    double merge_seconds = 0;     ///< Conversion and merge.
+    double finalize_seconds = 0;  ///< Building the result.
+    std::string merge_path;
+};
+
+/// One batch of a result: named columns, owned by the batch.
+class ResultBatch
+{
+public:
+    ResultBatch();
+    ~ResultBatch();
+    ResultBatch(ResultBatch&&) noexcept;
+    ResultBatch& operator=(ResultBatch&&) noexcept;
+
+    size_t rows() const;
+    size_t columnCount() const;
+    const std::string& name(size_t column) const;
+    /// A view of a column, valid while the batch lives (with a bitmap where it has NULLs).
+    ColumnView column(size_t column) const;
+    /// Moves the batch into an Arrow struct array, one child per column, and describes it in
+    /// `schema`; each child can be released on its own. The batch is empty afterwards.
+    void exportTo(ArrowArray* array, ArrowSchema* schema);
+
+private:
+    friend class ResultStream;
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+/// The batches of a result, at most GroupBySettings::result_batch_rows rows each.
+class ResultStream
+{
+public:
+    ResultStream();
+    ~ResultStream();
+    ResultStream(ResultStream&&) noexcept;
+    ResultStream& operator=(ResultStream&&) noexcept;
+
+    /// The result's columns: keys, then aggregates.
+    const std::vector<Field>& schema() const;
+    size_t rows() const;
+    /// Moves the next batch into `batch`; false at the end. Thread-safe: several threads may
+    /// pull batches at once, each getting different rows.
+    bool next(ResultBatch& batch);
+    /// An Arrow stream of the batches not yet pulled (single consumer, as the C Stream
+    /// interface is). This stream is empty afterwards.
+    void exportTo(ArrowArrayStream* stream);
+
+private:
+    friend class GroupBy;
+    struct Impl;
+    std::shared_ptr<Impl> impl_;
+};
+
+class GroupBy;
+
+/// One host thread's share of the input. Sinking takes no lock; a sink is used by one thread
+/// at a time (it may move between threads).
+class LocalSink
+{
+public:
+    ~LocalSink();
+    LocalSink(LocalSink&&) noexcept;
+    LocalSink& operator=(LocalSink&&) noexcept;
+
+    /// Aggregates a batch of `rows` rows: one view per input column, in the plan's order.
+    void sink(std::span<const ColumnView> columns, size_t rows);
+    /// Aggregates an Arrow batch (a struct array with one child per input column, or the
+    /// column itself for a one-column input), read in place. The array stays the caller's.
+    void sinkArrow(const ArrowArray& batch);
+    /// Aggregates every batch of an Arrow stream (whose schema must match the input's), and
+    /// releases each batch after reading it. The stream stays the caller's.
+    void sinkArrowStream(ArrowArrayStream& stream);
+
+private:
+    friend class GroupBy;
+    struct Impl;
+    explicit LocalSink(std::unique_ptr<Impl> impl);
+    std::unique_ptr<Impl> impl_;
+};
+
+/// A GROUP BY over batches a host pushes: the plan, and the global state its local sinks are
+/// combined into. Thread-safe except where noted.
+class GroupBy
+{
+public:
+    /// Exception(kUnknownColumn) for a key or argument not among `input`, kUnknownFunction,
+    /// kTypeMismatch or kBadArguments for an aggregate that cannot take its arguments.
+    GroupBy(std::vector<Field> input, std::vector<std::string> keys,
+            std::vector<Aggregate> aggregates, GroupBySettings settings = {});
+    /// The same with the input described by an Arrow schema (a struct with one child per
+    /// column); results keep the input's Arrow types (date32, timestamps, large or plain
+    /// strings). The schema stays the caller's.
+    GroupBy(const ArrowSchema& input, std::vector<std::string> keys,
+            std::vector<Aggregate> aggregates, GroupBySettings settings = {});
+    ~GroupBy();
+    GroupBy(const GroupBy&) = delete;
+    GroupBy& operator=(const GroupBy&) = delete;
+
+    /// A sink for one host thread.
+    LocalSink makeLocalSink();
+    /// Hands a sink back once its thread has sunk its batches: O(1), no merge work.
+    void combine(LocalSink&& sink);
+    /// Merges every combined sink on the query's threads (or the host's runner) and returns
+    /// the result. Once, after every sink is combined.
+    ResultStream finish(const TopN* top = nullptr);
+    /// Stops the query from any thread: sinks and finish then throw kQueryCancelled.
+    void cancel();
+    GroupByStatistics statistics() const;
+
+private:
+    friend class LocalSink;
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace granary
