@@ -12,6 +12,7 @@ GRANARY_PACKAGES=(
     libjemalloc-dev libabsl-dev libtbb-dev libgtest-dev libgmock-dev libbenchmark-dev libhyperscan-dev
     libcli11-dev libfmt-dev nlohmann-json3-dev libre2-dev liblz4-dev libhwloc-dev libedit-dev
     clickhouse-client python3-clickhouse-driver clang libclang-rt-14-dev
+    npm
 )
 
 granary_install_missing_packages() {
@@ -31,6 +32,13 @@ granary_install_missing_packages() {
     fi
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+}
+
+# DuckDB's shared library (from npm), the independent engine the interop tests compare with:
+# installed once, its path exported for the tests so that they run rather than skip.
+granary_install_duckdb() {
+    GRANARY_DUCKDB_LIB="$("$GRANARY_ROOT/tools/install_duckdb.sh")"
+    export GRANARY_DUCKDB_LIB
 }
 
 granary_build() {
