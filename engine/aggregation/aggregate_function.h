@@ -4,6 +4,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "alloc/arena.h"
@@ -76,6 +77,14 @@ public:
     /// True when mergeMany runs its own parallel phases (then the caller must not run it
     /// inside a task).
     virtual bool hasParallelMergeMany() const { return false; }
+
+    /// The partial-state format (state_bytes.h): appends the state's bytes to `out`.
+    virtual void serialize(const char* state, std::string& out) const = 0;
+    /// Exception(kIncorrectData) unless `bytes` are a whole state of this function.
+    virtual void checkSerialized(std::string_view bytes) const = 0;
+    /// Folds a serialized state (checked by checkSerialized) into `state`; strings it keeps
+    /// are copied into `arena`.
+    virtual void mergeSerialized(char* state, std::string_view bytes, Arena& arena) const = 0;
 
     virtual void insertResultInto(char* state, Column& to) const = 0;
     /// Appends the results of `count` groups, the state of group i at places[i] +

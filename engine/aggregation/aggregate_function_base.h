@@ -4,6 +4,7 @@
 #include <type_traits>
 
 #include "engine/aggregation/aggregate_function.h"
+#include "engine/aggregation/state_bytes.h"
 #include "hashtables/prefetch.h"
 
 namespace granary
@@ -15,7 +16,8 @@ namespace granary
 ///   static void mergeStates(State& target, const State& source);
 ///   void insertResult(const State&, Column&) const;
 /// and may provide its own create/addBatchSinglePlace when it can do better (a State without
-/// a default constructor must provide create).
+/// a default constructor must provide create). A plain State (no pointer in it) is serialized
+/// as its bytes; others override serialize, checkSerialized and mergeSerialized.
 template <typename Derived, typename StateType>
 class AggregateFunctionBase : public AggregateFunction
 {
@@ -77,6 +79,35 @@ public:
         }
     }
 
+    void serialize(const char* place, std::string& out) const override
+    {
+        if constexpr (kPlainState)
+        {
+            appendStateValue(out, *std::launder(reinterpret_cast<const State*>(place)));
+        }
+        else
+        {
+            throw Exception(ErrorCode::kLogicalError, name() + " does not serialize its state");
+        }
+    }
+    void checkSerialized(std::string_view bytes) const override
+    {
+        StateReader reader(bytes, name());
+        if constexpr (kPlainState)
+        {
+            reader.template read<State>();
+        }
+        reader.expectEnd();
+    }
+    void mergeSerialized(char* place, std::string_view bytes, Arena&) const override
+    {
+        if constexpr (kPlainState)
+        {
+            StateReader reader(bytes, name());
+            Derived::mergeStates(state(place), reader.template read<State>());
+        }
+    }
+
     void insertResultInto(char* place, Column& to) const override
     {
         static_cast<const Derived*>(this)->insertResult(state(place), to);
@@ -93,6 +124,8 @@ public:
     }
 
 protected:
+    static constexpr bool kPlainState =
+        std::is_trivially_copyable_v<State> && std::is_default_constructible_v<State>;
     static State& state(char* place) { return *std::launder(reinterpret_cast<State*>(place)); }
 };
 

@@ -8,7 +8,8 @@
 namespace granary
 {
 
-AggregateLayout::AggregateLayout(std::vector<Entry> entries) : entries_(std::move(entries))
+AggregateLayout::AggregateLayout(std::vector<Entry> entries, bool inline_count)
+    : entries_(std::move(entries))
 {
     for (Entry& entry : entries_)
     {
@@ -26,8 +27,8 @@ AggregateLayout::AggregateLayout(std::vector<Entry> entries) : entries_(std::mov
         has_non_trivial_destroy_ |= !entry.function->hasTrivialDestroy();
     }
     total_size_ = std::max<size_t>(total_size_, 1);
-    is_lone_count_ =
-        entries_.size() == 1 && entries_[0].function->name() == "count" && entries_[0].offset == 0;
+    is_lone_count_ = inline_count && entries_.size() == 1 &&
+                     entries_[0].function->name() == "count" && entries_[0].offset == 0;
 }
 
 char* AggregateLayout::createStates(Arena& arena) const

@@ -27,7 +27,9 @@ public:
         size_t offset = 0;
     };
 
-    explicit AggregateLayout(std::vector<Entry> entries);
+    /// Without `inline_count`, a lone count keeps its count in an arena state like any other
+    /// function, so that its states can be merged with imported ones (MergeStateFunction).
+    explicit AggregateLayout(std::vector<Entry> entries, bool inline_count = true);
 
     const std::vector<Entry>& entries() const { return entries_; }
     size_t totalSize() const { return total_size_; }

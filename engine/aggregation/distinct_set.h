@@ -129,6 +129,31 @@ public:
     bool isTwoLevel() const { return two_level_ != nullptr; }
     size_t size() const { return two_level_ ? two_level_->size() : single_.size(); }
 
+    /// Calls f(value) for every value (none routed: merges insert routed values first).
+    template <typename F>
+    void forEachValue(F&& f) const
+    {
+        auto visit = [&](const auto& table)
+        {
+            if constexpr (requires { table.forEachCell([](const auto&) {}); })
+            {
+                table.forEachCell([&](const auto& cell) { f(cell.key()); });
+            }
+            else
+            {
+                table.forEach([&](Key key) { f(key); });
+            }
+        };
+        if (two_level_)
+        {
+            visit(*two_level_);
+        }
+        else
+        {
+            visit(single_);
+        }
+    }
+
     /// Moves every element into a new two-level set and frees the single-level one.
     void convertToTwoLevel()
     {

@@ -1,10 +1,9 @@
 #pragma once
 
 #include <cstddef>
-#include <string>
-
 #include <memory>
 #include <span>
+#include <string>
 
 #include "engine/aggregation/local_sink_state.h"
 #include "engine/columns/block.h"

@@ -27,15 +27,27 @@ inline constexpr size_t kMergeBuckets = 256;
 /// fills, and each function writes the batch in one call.
 constexpr size_t kFinalizeBatchGroups = 256;
 
-/// Appends the results of `count` groups (after the key columns) to `block`.
-inline void appendResults(const AggregateLayout& layout, char* const* states, size_t count, Block& block,
-                   size_t first_column)
+/// Appends the results of `count` groups (after the key columns) to `block`: finalized, or
+/// serialized where the plan emits partial states.
+inline void appendResults(const GroupByPlan& plan, char* const* states, size_t count, Block& block,
+                          size_t first_column)
 {
-    const auto& entries = layout.entries();
+    const auto& entries = plan.layout->entries();
+    std::string bytes;
     for (size_t i = 0; i < entries.size(); ++i)
     {
-        entries[i].function->insertResultsInto(states, count, entries[i].offset,
-                                               block.columns[first_column + i].column);
+        Column& to = block.columns[first_column + i].column;
+        if (!plan.emit_states)
+        {
+            entries[i].function->insertResultsInto(states, count, entries[i].offset, to);
+            continue;
+        }
+        for (size_t group = 0; group < count; ++group)
+        {
+            bytes.clear();
+            entries[i].function->serialize(states[group] + entries[i].offset, bytes);
+            to.appendString(bytes);
+        }
     }
 }
 
@@ -128,7 +140,7 @@ void appendGroups(const typename Method::Key* batch_keys, StatePointer* states, 
         __builtin_prefetch(states[i]);
     }
     appendKeys<Method>(batch_keys, count, keys);
-    appendResults(*plan.layout, states, count, fragment, keys.size());
+    appendResults(plan, states, count, fragment, keys.size());
 }
 
 /// The positions (in forEachGroupBatch order) of the first plan.top->rows groups of `table` in
@@ -309,7 +321,8 @@ void finalizeGroupsInto(Table& table, const GroupByPlan& plan, Block& result, si
 /// after the columns' pages were faulted in by huge-page-aligned tasks (bucket ranges do not
 /// align with huge pages).
 template <typename Method, typename TwoLevelTable>
-Block finalizeInPlace(TwoLevelTable& table, const GroupByPlan& plan, Block result, QueryContext& context)
+Block finalizeInPlace(TwoLevelTable& table, const GroupByPlan& plan, Block result,
+                      QueryContext& context)
 {
     std::vector<size_t> first_row(kMergeBuckets + 1, 0);
     for (size_t bucket = 0; bucket < kMergeBuckets; ++bucket)

@@ -69,10 +69,9 @@ public:
                                         QueryContext& context) const override
     {
         std::vector<Block> fragments;
-        fragments.push_back(countDistinctByValueBuckets(locals, plan_.key_types[0],
-                                                        plan_.key_names[0],
-                                                        plan_.layout->entries()[0].result_name,
-                                                        context));
+        fragments.push_back(
+            countDistinctByValueBuckets(locals, plan_.key_types[0], plan_.key_names[0],
+                                        plan_.layout->entries()[0].result_name, context));
         return fragments;
     }
 

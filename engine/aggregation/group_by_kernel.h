@@ -21,8 +21,8 @@ public:
     virtual std::unique_ptr<LocalSinkState> makeLocalState() const = 0;
     /// Merges `locals` (each combined local, some perhaps empty) and returns the result in
     /// fragments of the plan's result schema: none when no row was sunk.
-    virtual std::vector<Block> mergeAndFinalize(std::span<const std::unique_ptr<LocalSinkState>> locals,
-                                                QueryContext& context) const = 0;
+    virtual std::vector<Block> mergeAndFinalize(
+        std::span<const std::unique_ptr<LocalSinkState>> locals, QueryContext& context) const = 0;
 };
 
 /// The kernel for `plan`'s key types. `plan` and `settings` must outlive it.

@@ -5,8 +5,7 @@
 namespace granary
 {
 
-void recordQueryTotals(QueryContext& context, const ResourceSnapshot& before,
-                       size_t result_rows)
+void recordQueryTotals(QueryContext& context, const ResourceSnapshot& before, size_t result_rows)
 {
     QueryStats& stats = context.stats();
     stats.resources = ResourceSnapshot::take() - before;
@@ -48,7 +47,7 @@ void GroupByOperator::combine(std::unique_ptr<LocalSinkState> local)
     locals_.push_back(std::move(local));
 }
 
-std::vector<Block> GroupByOperator::finish(const TopGroups* top)
+std::vector<Block> GroupByOperator::finish(const TopGroups* top, bool emit_states)
 {
     partial_recorder_->finish();
     MemoryTrackerScope memory(&context_.memory());
@@ -58,6 +57,7 @@ std::vector<Block> GroupByOperator::finish(const TopGroups* top)
     {
         plan_->top = resolveTop(*top, *plan_);
     }
+    plan_->emit_states = emit_states;
     std::vector<Block> fragments;
     {
         ProfileEventsThreadScope events(context_.profileEvents());

@@ -43,8 +43,9 @@ public:
     void combine(std::unique_ptr<LocalSinkState> local);
     /// Merges every combined local and finalizes the result in fragments of the result schema
     /// (keys, then aggregates; no fragment when no row was sunk), keeping only what `top`
-    /// asks for. Once; the locals are freed.
-    std::vector<Block> finish(const TopGroups* top = nullptr);
+    /// asks for, or (`emit_states`) with every aggregate's serialized state instead of its
+    /// result. Once; the locals are freed.
+    std::vector<Block> finish(const TopGroups* top = nullptr, bool emit_states = false);
 
 private:
     std::unique_ptr<GroupByPlan> plan_;
@@ -60,7 +61,6 @@ private:
 
 /// Records what a query used overall (resources since `before`, its events, result rows,
 /// peak memory) in its stats.
-void recordQueryTotals(QueryContext& context, const ResourceSnapshot& before,
-                       size_t result_rows);
+void recordQueryTotals(QueryContext& context, const ResourceSnapshot& before, size_t result_rows);
 
 }  // namespace granary

@@ -4,6 +4,7 @@
 
 #include "engine/aggregation/aggregate_function_factory.h"
 #include "engine/aggregation/functions/masked.h"
+#include "engine/aggregation/functions/merge_state.h"
 #include "engine/common/exception.h"
 
 namespace granary
@@ -32,8 +33,7 @@ AggregateFunctionPtr maskAggregate(AggregateFunctionPtr function, size_t argumen
 {
     const std::string name = function->name();
     const bool empty_is_null = !(name == "count" || isDistinctCountName(name));
-    return std::make_shared<MaskedAggregateFunction>(std::move(function), arguments,
-                                                     empty_is_null);
+    return std::make_shared<MaskedAggregateFunction>(std::move(function), arguments, empty_is_null);
 }
 
 }  // namespace
@@ -41,7 +41,7 @@ AggregateFunctionPtr maskAggregate(AggregateFunctionPtr function, size_t argumen
 std::unique_ptr<GroupByPlan> makeGroupByPlan(std::vector<InputColumn> columns,
                                              const std::vector<std::string>& keys,
                                              const std::vector<AggregateDescription>& aggregates,
-                                             const AggregationSettings& settings)
+                                             const AggregationSettings& settings, bool inline_count)
 {
     auto plan = std::make_unique<GroupByPlan>();
     plan->input_columns = std::move(columns);
@@ -61,8 +61,8 @@ std::unique_ptr<GroupByPlan> makeGroupByPlan(std::vector<InputColumn> columns,
         std::vector<AggregateArgument> arguments;
         for (const std::string& argument : aggregate.arguments)
         {
-            const size_t column = resolveColumn(plan->input_columns, argument,
-                                                "arguments of " + aggregate.function);
+            const size_t column =
+                resolveColumn(plan->input_columns, argument, "arguments of " + aggregate.function);
             entry.argument_columns.push_back(column);
             arguments.push_back({argument, plan->input_columns[column].type});
         }
@@ -77,8 +77,33 @@ std::unique_ptr<GroupByPlan> makeGroupByPlan(std::vector<InputColumn> columns,
             aggregate.result_name.empty() ? aggregate.function : aggregate.result_name;
         entries.push_back(std::move(entry));
     }
-    plan->layout = std::make_unique<AggregateLayout>(std::move(entries));
+    plan->layout = std::make_unique<AggregateLayout>(std::move(entries), inline_count);
     return plan;
+}
+
+std::unique_ptr<GroupByPlan> makeStateMergePlan(const GroupByPlan& plan,
+                                                std::vector<InputColumn> columns)
+{
+    auto merge = std::make_unique<GroupByPlan>();
+    merge->input_columns = std::move(columns);
+    merge->key_names = plan.key_names;
+    merge->key_types = plan.key_types;
+    for (const std::string& key : plan.key_names)
+    {
+        merge->key_columns.push_back(resolveColumn(merge->input_columns, key, "GROUP BY"));
+    }
+    std::vector<AggregateLayout::Entry> entries;
+    for (const AggregateLayout::Entry& entry : plan.layout->entries())
+    {
+        AggregateLayout::Entry merging;
+        merging.argument_columns.push_back(
+            resolveColumn(merge->input_columns, entry.result_name, "the partial states"));
+        merging.function = std::make_shared<MergeStateFunction>(entry.function, entry.result_name);
+        merging.result_name = entry.result_name;
+        entries.push_back(std::move(merging));
+    }
+    merge->layout = std::make_unique<AggregateLayout>(std::move(entries), false);
+    return merge;
 }
 
 GroupByPlan::Top resolveTop(const TopGroups& top, const GroupByPlan& plan)
@@ -120,7 +145,8 @@ Block emptyResult(const GroupByPlan& plan)
     }
     for (const AggregateLayout::Entry& entry : plan.layout->entries())
     {
-        block.columns.push_back({entry.result_name, Column(entry.function->resultType())});
+        const TypeId type = plan.emit_states ? TypeId::String : entry.function->resultType();
+        block.columns.push_back({entry.result_name, Column(type)});
     }
     return block;
 }

@@ -60,22 +60,36 @@ struct GroupByPlan
         size_t rows = 0;
     };
     std::optional<Top> top;
+    /// Set when the result is built: aggregates are written as serialized partial states
+    /// (String columns), not finalized.
+    bool emit_states = false;
     /// Groups left out of the result by `top`, summed over the finalize tasks.
     mutable std::atomic<size_t> unfinalized_groups{0};
 };
 
 /// Resolves keys and aggregates against `columns`: Exception(kUnknownColumn) for a name that
 /// is not among them, the factory's errors for an unknown function or argument type.
+/// Without `inline_count` a lone count keeps arena states (AggregateLayout): plans whose
+/// locals combine with imported states' need that.
 std::unique_ptr<GroupByPlan> makeGroupByPlan(std::vector<InputColumn> columns,
                                              const std::vector<std::string>& keys,
                                              const std::vector<AggregateDescription>& aggregates,
-                                             const AggregationSettings& settings);
+                                             const AggregationSettings& settings,
+                                             bool inline_count = true);
+
+/// The plan that merges partial states of `plan`'s aggregates: `columns` are the key columns
+/// (named and typed as `plan`'s), then one String column of serialized states per aggregate,
+/// named as its result; each aggregate is a MergeStateFunction of `plan`'s, so the two plans'
+/// states have one layout and their locals combine into one merge.
+std::unique_ptr<GroupByPlan> makeStateMergePlan(const GroupByPlan& plan,
+                                                std::vector<InputColumn> columns);
 
 /// The result column positions of a TopGroups request; Exception(kUnknownColumn) for a name
 /// that is neither a key nor an aggregate result.
 GroupByPlan::Top resolveTop(const TopGroups& top, const GroupByPlan& plan);
 
-/// An empty block with the result's schema: the key columns, then the aggregates.
+/// An empty block with the result's schema: the key columns, then the aggregates (String
+/// columns of states where the plan emits them).
 Block emptyResult(const GroupByPlan& plan);
 
 /// Whether the plan is GROUP BY one fixed-width key with count(DISTINCT x) alone over a

@@ -121,9 +121,9 @@ void HostInput::checkBatch(std::span<const ColumnView> batch, size_t rows) const
 {
     if (batch.size() != host_columns_.size())
     {
-        throw Exception(ErrorCode::kBadArguments,
-                        "a batch has " + std::to_string(batch.size()) + " columns, the plan " +
-                            std::to_string(host_columns_.size()));
+        throw Exception(ErrorCode::kBadArguments, "a batch has " + std::to_string(batch.size()) +
+                                                      " columns, the plan " +
+                                                      std::to_string(host_columns_.size()));
     }
     for (size_t c = 0; c < batch.size(); ++c)
     {
@@ -219,8 +219,8 @@ void HostInput::restoreNullKeys(Block& fragment) const
     }
     if (!nullable_keys_.empty())
     {
-        const auto first_flag = fragment.columns.begin() +
-                                static_cast<std::ptrdiff_t>(nullable_keys_.front().flag_key);
+        const auto first_flag =
+            fragment.columns.begin() + static_cast<std::ptrdiff_t>(nullable_keys_.front().flag_key);
         fragment.columns.erase(first_flag,
                                first_flag + static_cast<std::ptrdiff_t>(nullable_keys_.size()));
     }

@@ -50,8 +50,8 @@ class KeyedMerge
 public:
     using Partial = PartialAggregate<Method>;
 
-    KeyedMerge(const GroupByPlan& plan, const AggregationSettings& settings,
-               QueryContext& context, std::span<const std::unique_ptr<LocalSinkState>> locals)
+    KeyedMerge(const GroupByPlan& plan, const AggregationSettings& settings, QueryContext& context,
+               std::span<const std::unique_ptr<LocalSinkState>> locals)
         : plan_(plan), settings_(settings), context_(context), stats_(context.stats())
     {
         collectPartials(locals);
@@ -175,8 +175,8 @@ private:
     bool twoLevelResult() const
     {
         return path_ == MergePath::kParallelConvertAllSingle ||
-               path_ == MergePath::kParallelConvertMixed ||
-               path_ == MergePath::kParallelTwoLevel || path_ == MergePath::kSerialThenParallel ||
+               path_ == MergePath::kParallelConvertMixed || path_ == MergePath::kParallelTwoLevel ||
+               path_ == MergePath::kSerialThenParallel ||
                (path_ == MergePath::kNone && partials_.front()->isTwoLevel());
     }
 
@@ -218,8 +218,7 @@ private:
                                   else
                                   {
                                       to_convert[i]->convertToTwoLevel();
-                                      ProfileEvents::increment(
-                                          ProfileEvent::TwoLevelConversions);
+                                      ProfileEvents::increment(ProfileEvent::TwoLevelConversions);
                                   }
                               });
             if constexpr (Partial::kCanRoute)
@@ -284,8 +283,7 @@ private:
         {
             if (partitioned_)
             {
-                target.aggregatePartitioned(bucket, partials_,
-                                            [&] { context_.checkCancelled(); });
+                target.aggregatePartitioned(bucket, partials_, [&] { context_.checkCancelled(); });
             }
         }
     }
@@ -302,8 +300,8 @@ private:
             Block result = emptyResult(plan_);
             if (two_level && allFixedWidth(result) && !plan_.top)
             {
-                fragments.push_back(finalizeInPlace<Method>(target.twoLevel(), plan_,
-                                                            std::move(result), context_));
+                fragments.push_back(
+                    finalizeInPlace<Method>(target.twoLevel(), plan_, std::move(result), context_));
                 return fragments;
             }
         }
@@ -323,8 +321,9 @@ private:
             {
                 fragments.resize(1);
                 context_.runTasks(finalize, 1,
-                                  [&](size_t, TaskTimer&)
-                                  { fragments[0] = finalizeGroups<Method>(target.single(), plan_); });
+                                  [&](size_t, TaskTimer&) {
+                                      fragments[0] = finalizeGroups<Method>(target.single(), plan_);
+                                  });
             }
         }
         else

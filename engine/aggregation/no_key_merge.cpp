@@ -68,8 +68,7 @@ Block mergeWithoutKey(const GroupByPlan& plan,
     PhaseRecorder finalize(stats.phase(QueryPhase::kFinalize));
     Block result = emptyResult(plan);
     context.runTasks(finalize, 1,
-                     [&](size_t, TaskTimer&)
-                     { appendResults(*plan.layout, &target, 1, result, 0); });
+                     [&](size_t, TaskTimer&) { appendResults(plan, &target, 1, result, 0); });
     return result;
 }
 

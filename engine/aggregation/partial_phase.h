@@ -28,28 +28,27 @@ inline void sinkMorsels(const AggregationInput& input, GroupByOperator& op,
     // w, w + workers, ... (reproducible partial contents for tests and studies), also when
     // there are more workers than threads, where the first workers would otherwise take all.
     const bool dynamic = !settings.deterministic_morsels && workers <= context.threads();
-    context.runWorkers(
-        workers,
-        [&](size_t worker)
-        {
-            std::unique_ptr<LocalSinkState> local = op.makeLocal();
-            if (workers == 1)
-            {
-                local->markSoleWorker([&context] { context.checkCancelled(); });
-            }
-            const std::unique_ptr<MorselBuffers> buffers = input.makeBuffers();
-            std::vector<ColumnView> columns;
-            auto next = [&](size_t previous)
-            { return dynamic ? next_morsel++ : previous + workers; };
-            for (size_t morsel = dynamic ? next_morsel++ : worker; morsel < morsels;
-                 morsel = next(morsel))
-            {
-                TaskTimer timer(op.partialRecorder());
-                const size_t rows = input.produce(morsel, buffers.get(), columns);
-                op.sink(*local, columns, rows);
-            }
-            op.combine(std::move(local));
-        });
+    context.runWorkers(workers,
+                       [&](size_t worker)
+                       {
+                           std::unique_ptr<LocalSinkState> local = op.makeLocal();
+                           if (workers == 1)
+                           {
+                               local->markSoleWorker([&context] { context.checkCancelled(); });
+                           }
+                           const std::unique_ptr<MorselBuffers> buffers = input.makeBuffers();
+                           std::vector<ColumnView> columns;
+                           auto next = [&](size_t previous)
+                           { return dynamic ? next_morsel++ : previous + workers; };
+                           for (size_t morsel = dynamic ? next_morsel++ : worker; morsel < morsels;
+                                morsel = next(morsel))
+                           {
+                               TaskTimer timer(op.partialRecorder());
+                               const size_t rows = input.produce(morsel, buffers.get(), columns);
+                               op.sink(*local, columns, rows);
+                           }
+                           op.combine(std::move(local));
+                       });
 }
 
 }  // namespace granary

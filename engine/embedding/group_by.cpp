@@ -1,8 +1,10 @@
 #include <mutex>
 #include <thread>
 
+#include "engine/aggregation/functions/merge_state.h"
 #include "engine/aggregation/group_by_operator.h"
 #include "engine/aggregation/host_input.h"
+#include "engine/aggregation/state_bucket.h"
 #include "engine/arrow/arrow_format.h"
 #include "engine/arrow/arrow_import.h"
 #include "engine/embedding/result_stream_impl.h"
@@ -51,7 +53,24 @@ AggregationSettings aggregationSettings(const GroupBySettings& settings)
 {
     AggregationSettings aggregation;
     aggregation.max_memory_usage = settings.max_memory_usage;
+    // Locals that combine with imported states must all be partial tables of one kind.
+    aggregation.distinct.count_by_value_buckets = !settings.partial_states;
     return aggregation;
+}
+
+/// Locals of imported states aggregate them in place: no rows are routed to the merge, where
+/// they would be read with the raw plan's columns.
+AggregationSettings stateMergeSettings(const GroupBySettings& settings)
+{
+    AggregationSettings aggregation = aggregationSettings(settings);
+    aggregation.partition_high_cardinality = false;
+    return aggregation;
+}
+
+Exception needsPartialStates(std::string_view call)
+{
+    return Exception(ErrorCode::kBadArguments,
+                     std::string(call) + " needs GroupBySettings::partial_states");
 }
 
 std::unique_ptr<QueryContext> makeContext(const GroupBySettings& settings)
@@ -73,6 +92,27 @@ std::unique_ptr<QueryContext> makeContext(const GroupBySettings& settings)
 
 }  // namespace
 
+/// What a GroupBy with partial_states keeps to merge imported states: the batches' fields,
+/// their NULL keys' handling, the plan of MergeStateFunctions and its kernel.
+struct StateImport
+{
+    StateImport(std::vector<arrow::ArrowField> fields_in, std::vector<std::string> keys,
+                const GroupByPlan& plan_of_rows, const GroupBySettings& host_settings)
+        : fields(std::move(fields_in)),
+          input(hostColumns(fields), std::move(keys), {}),
+          plan(makeStateMergePlan(plan_of_rows, input.coreColumns())),
+          settings(stateMergeSettings(host_settings)),
+          kernel(makeGroupByKernel(*plan, settings))
+    {
+    }
+
+    std::vector<arrow::ArrowField> fields;
+    HostInput input;
+    std::unique_ptr<GroupByPlan> plan;
+    AggregationSettings settings;
+    std::unique_ptr<GroupByKernel> kernel;
+};
+
 struct GroupBy::Impl
 {
     Impl(std::vector<arrow::ArrowField> fields, std::vector<std::string> keys,
@@ -82,20 +122,30 @@ struct GroupBy::Impl
           host(hostColumns(input_fields), keys, hostAggregates(aggregates)),
           context(makeContext(settings)),
           op(makeGroupByPlan(host.coreColumns(), host.coreKeys(), host.coreAggregates(),
-                             aggregationSettings(settings)),
+                             aggregationSettings(settings), !settings.partial_states),
              aggregationSettings(settings), *context)
     {
+        if (settings.partial_states)
+        {
+            state_import =
+                std::make_unique<StateImport>(stateFields(), std::move(keys), op.plan(), settings);
+        }
     }
 
     /// The result's fields: keys with their input's Arrow types, aggregates with their own
     /// (min, max and any keep their argument's).
     std::vector<arrow::ArrowField> resultFields() const;
+    /// The fields of partial-state batches: keys, states (large binary), bucket.
+    std::vector<arrow::ArrowField> stateFields() const;
+    /// The result (or, `emit_states`, the partial states) as a stream. Once.
+    ResultStream finish(const TopGroups* top, bool emit_states);
 
     GroupBySettings settings;
     std::vector<arrow::ArrowField> input_fields;
     HostInput host;
     std::unique_ptr<QueryContext> context;
     GroupByOperator op;
+    std::unique_ptr<StateImport> state_import;
     std::once_flag finished;
 };
 
@@ -123,8 +173,12 @@ std::vector<arrow::ArrowField> GroupBy::Impl::resultFields() const
     for (const AggregateLayout::Entry& entry : plan.layout->entries())
     {
         const TypeId type = entry.function->resultType();
-        arrow::ArrowField field{entry.result_name, type, entry.function->resultMayBeNull(),
-                                std::string(arrow::defaultArrowFormat(type)), false, ""};
+        arrow::ArrowField field{entry.result_name,
+                                type,
+                                entry.function->resultMayBeNull(),
+                                std::string(arrow::defaultArrowFormat(type)),
+                                false,
+                                ""};
         if (!entry.argument_columns.empty())
         {
             const arrow::ArrowField& argument = input_fields[entry.argument_columns[0]];
@@ -138,12 +192,77 @@ std::vector<arrow::ArrowField> GroupBy::Impl::resultFields() const
     return fields;
 }
 
+std::vector<arrow::ArrowField> GroupBy::Impl::stateFields() const
+{
+    std::vector<arrow::ArrowField> fields = resultFields();
+    fields.resize(host.hostKeyCount());
+    for (const AggregateLayout::Entry& entry : op.plan().layout->entries())
+    {
+        fields.push_back({entry.result_name, TypeId::String, false, "Z", false, ""});
+    }
+    fields.push_back({kPartialStateBucketColumn, TypeId::UInt8, false, "C", false, ""});
+    return fields;
+}
+
+namespace
+{
+
+/// Appends the bucket column to a partial-state fragment whose first `keys` columns are its
+/// keys.
+void addStateBuckets(Block& fragment, size_t keys)
+{
+    std::vector<ColumnView> key_views;
+    for (size_t k = 0; k < keys; ++k)
+    {
+        key_views.push_back(fragment.columns[k].column.view());
+    }
+    Column buckets(TypeId::UInt8);
+    buckets.resizeFixedUninitialized(fragment.rows());
+    for (size_t row = 0; row < fragment.rows(); ++row)
+    {
+        buckets.mutableData<uint8_t>()[row] = partialStateBucket(key_views, row);
+    }
+    fragment.columns.push_back({kPartialStateBucketColumn, std::move(buckets)});
+}
+
+}  // namespace
+
+ResultStream GroupBy::Impl::finish(const TopGroups* top, bool emit_states)
+{
+    bool first = false;
+    std::call_once(finished, [&] { first = true; });
+    if (!first)
+    {
+        throw Exception(ErrorCode::kBadArguments, "a GroupBy is finished twice");
+    }
+    std::vector<Block> fragments = op.finish(top, emit_states);
+    for (Block& fragment : fragments)
+    {
+        host.restoreNullKeys(fragment);
+        if (emit_states)
+        {
+            addStateBuckets(fragment, host.hostKeyCount());
+        }
+    }
+    ResultStream stream;
+    stream.impl_ = std::make_shared<ResultStream::Impl>(
+        std::move(fragments), emit_states ? state_import->fields : resultFields(),
+        settings.result_batch_rows);
+    return stream;
+}
+
 struct LocalSink::Impl
 {
     GroupBy::Impl& group_by;
+    /// The batches' columns: the input's, or a partial-state batch's.
+    const HostInput& input;
+    const std::vector<arrow::ArrowField>& arrow_fields;
+    /// The plan of imported states, whose batches are checked before they are merged; null
+    /// for a sink of rows.
+    const GroupByPlan* state_plan;
     std::unique_ptr<LocalSinkState> local;
-    HostInput::Scratch scratch;
-    std::vector<ColumnView> core;
+    HostInput::Scratch scratch = {};
+    std::vector<ColumnView> core = {};
 
     void sink(std::span<const ColumnView> columns, size_t rows)
     {
@@ -151,8 +270,21 @@ struct LocalSink::Impl
         MemoryTrackerScope memory(&context.memory());
         ProfileEventsThreadScope events(context.profileEvents());
         TaskTimer timer(group_by.op.partialRecorder());
-        group_by.host.adapt(columns, rows, scratch, core);
+        input.adapt(columns, rows, scratch, core);
+        if (state_plan != nullptr)
+        {
+            checkStates(rows);
+        }
         group_by.op.sink(*local, core, rows);
+    }
+
+    void checkStates(size_t rows) const
+    {
+        for (const AggregateLayout::Entry& entry : state_plan->layout->entries())
+        {
+            static_cast<const MergeStateFunction&>(*entry.function)
+                .checkStates(core[entry.argument_columns[0]], 0, rows);
+        }
     }
 };
 
@@ -176,7 +308,7 @@ void LocalSink::sink(std::span<const ColumnView> columns, size_t rows)
 
 void LocalSink::sinkArrow(const ArrowArray& batch)
 {
-    const arrow::ImportedBatch imported = arrow::importBatch(batch, impl_->group_by.input_fields);
+    const arrow::ImportedBatch imported = arrow::importBatch(batch, impl_->arrow_fields);
     impl_->sink(imported.columns, imported.rows);
 }
 
@@ -186,17 +318,16 @@ void LocalSink::sinkArrowStream(ArrowArrayStream& stream)
         stream,
         [&](const std::vector<arrow::ArrowField>& fields, const arrow::ImportedBatch& batch)
         {
-            const std::vector<arrow::ArrowField>& expected = impl_->group_by.input_fields;
+            const std::vector<arrow::ArrowField>& expected = impl_->arrow_fields;
             for (size_t c = 0; c < expected.size() && c < fields.size(); ++c)
             {
                 if (fields[c].type != expected[c].type || fields[c].name != expected[c].name)
                 {
-                    throw Exception(ErrorCode::kTypeMismatch,
-                                    "column " + std::to_string(c) + " of the stream is '" +
-                                        fields[c].name + "' " +
-                                        std::string(typeName(fields[c].type)) +
-                                        ", the plan's is '" + expected[c].name + "' " +
-                                        std::string(typeName(expected[c].type)));
+                    throw Exception(
+                        ErrorCode::kTypeMismatch,
+                        "column " + std::to_string(c) + " of the stream is '" + fields[c].name +
+                            "' " + std::string(typeName(fields[c].type)) + ", the plan's is '" +
+                            expected[c].name + "' " + std::string(typeName(expected[c].type)));
                 }
             }
             impl_->sink(batch.columns, batch.rows);
@@ -211,8 +342,8 @@ GroupBy::GroupBy(std::vector<Field> input, std::vector<std::string> keys,
 
 GroupBy::GroupBy(const ArrowSchema& input, std::vector<std::string> keys,
                  std::vector<Aggregate> aggregates, GroupBySettings settings)
-    : impl_(std::make_unique<Impl>(arrow::importSchema(input), std::move(keys), aggregates,
-                                   settings))
+    : impl_(
+          std::make_unique<Impl>(arrow::importSchema(input), std::move(keys), aggregates, settings))
 {
 }
 
@@ -220,10 +351,35 @@ GroupBy::~GroupBy() = default;
 
 LocalSink GroupBy::makeLocalSink()
 {
-    auto impl = std::make_unique<LocalSink::Impl>(LocalSink::Impl{*impl_, nullptr, {}, {}});
     MemoryTrackerScope memory(&impl_->context->memory());
-    impl->local = impl_->op.makeLocal();
-    return LocalSink(std::move(impl));
+    return LocalSink(std::make_unique<LocalSink::Impl>(
+        LocalSink::Impl{*impl_, impl_->host, impl_->input_fields, nullptr, impl_->op.makeLocal()}));
+}
+
+LocalSink GroupBy::makePartialStateSink()
+{
+    if (!impl_->state_import)
+    {
+        throw needsPartialStates("makePartialStateSink");
+    }
+    const StateImport& import = *impl_->state_import;
+    MemoryTrackerScope memory(&impl_->context->memory());
+    return LocalSink(std::make_unique<LocalSink::Impl>(LocalSink::Impl{
+        *impl_, import.input, import.fields, import.plan.get(), import.kernel->makeLocalState()}));
+}
+
+std::vector<Field> GroupBy::partialStateSchema() const
+{
+    if (!impl_->state_import)
+    {
+        throw needsPartialStates("partialStateSchema");
+    }
+    std::vector<Field> schema;
+    for (const arrow::ArrowField& field : impl_->state_import->fields)
+    {
+        schema.push_back({field.name, field.type, field.nullable});
+    }
+    return schema;
 }
 
 void GroupBy::combine(LocalSink&& sink)
@@ -237,12 +393,6 @@ void GroupBy::combine(LocalSink&& sink)
 
 ResultStream GroupBy::finish(const TopN* top)
 {
-    bool first = false;
-    std::call_once(impl_->finished, [&] { first = true; });
-    if (!first)
-    {
-        throw Exception(ErrorCode::kBadArguments, "GroupBy::finish called twice");
-    }
     std::optional<TopGroups> top_groups;
     if (top != nullptr)
     {
@@ -253,15 +403,16 @@ ResultStream GroupBy::finish(const TopN* top)
             top_groups->order.push_back({column.name, column.descending});
         }
     }
-    std::vector<Block> fragments = impl_->op.finish(top_groups ? &*top_groups : nullptr);
-    for (Block& fragment : fragments)
+    return impl_->finish(top_groups ? &*top_groups : nullptr, false);
+}
+
+ResultStream GroupBy::finishPartial()
+{
+    if (!impl_->state_import)
     {
-        impl_->host.restoreNullKeys(fragment);
+        throw needsPartialStates("finishPartial");
     }
-    ResultStream stream;
-    stream.impl_ = std::make_shared<ResultStream::Impl>(
-        std::move(fragments), impl_->resultFields(), impl_->settings.result_batch_rows);
-    return stream;
+    return impl_->finish(nullptr, true);
 }
 
 void GroupBy::cancel()

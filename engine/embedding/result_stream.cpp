@@ -115,17 +115,18 @@ void ResultStream::exportTo(ArrowArrayStream* stream)
 {
     std::shared_ptr<Impl> impl = std::move(impl_);
     impl_ = std::make_shared<Impl>(std::vector<Block>{}, impl->fields, 1);
-    arrow::exportStream(impl->fields,
-                        [impl]() -> std::optional<Block>
-                        {
-                            Block block;
-                            if (!impl->claim(block))
-                            {
-                                return std::nullopt;
-                            }
-                            return block;
-                        },
-                        stream);
+    arrow::exportStream(
+        impl->fields,
+        [impl]() -> std::optional<Block>
+        {
+            Block block;
+            if (!impl->claim(block))
+            {
+                return std::nullopt;
+            }
+            return block;
+        },
+        stream);
 }
 
 }  // namespace granary

@@ -71,6 +71,9 @@ struct TopN
     size_t rows = 0;
 };
 
+/// The bucket column of partial-state batches.
+inline constexpr const char* kPartialStateBucketColumn = "granary.bucket";
+
 struct GroupBySettings
 {
     /// Threads of the parallel phases when Granary runs them itself; 0: the machine's cores.
@@ -83,6 +86,10 @@ struct GroupBySettings
     size_t max_memory_usage = 0;
     /// The most rows a result batch has.
     size_t result_batch_rows = 65'536;
+    /// This GroupBy exports its groups as partial states (finishPartial) or merges the
+    /// states that GroupBys of the same plan exported (makePartialStateSink). A plan whose
+    /// only aggregate is count then keeps its counts in arena states, not in its table cells.
+    bool partial_states = false;
 };
 
 /// What a finished GROUP BY did, per phase.
@@ -199,6 +206,21 @@ public:
     /// Merges every combined sink on the query's threads (or the host's runner) and returns
     /// the result. Once, after every sink is combined.
     ResultStream finish(const TopN* top = nullptr);
+    /// Finishes like finish() but writes each group's partial states instead of results: the
+    /// key columns, one String column of serialized states per aggregate (named as its
+    /// result; Arrow "large_binary"), then the UInt8 column kPartialStateBucketColumn, a
+    /// function of the keys alone. The format is versioned (GRANARY_PARTIAL_STATE_VERSION, in
+    /// the Arrow schema's metadata) and documented in docs/embedding.md. Needs
+    /// GroupBySettings::partial_states.
+    ResultStream finishPartial();
+    /// A sink for batches of partial states that a GroupBy of the same plan exported with
+    /// finishPartial (the columns of partialStateSchema()), combined like any sink: groups
+    /// from states and from raw rows merge into one result. A truncated or corrupted state
+    /// is refused (kIncorrectData, naming the column and row) before any of its batch is
+    /// merged. Needs GroupBySettings::partial_states.
+    LocalSink makePartialStateSink();
+    /// The columns of finishPartial's batches.
+    std::vector<Field> partialStateSchema() const;
     /// Stops the query from any thread: sinks and finish then throw kQueryCancelled.
     void cancel();
     GroupByStatistics statistics() const;

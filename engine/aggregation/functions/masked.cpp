@@ -41,8 +41,7 @@ const uint8_t* maskOf(const ColumnView* arguments, size_t inner_arguments)
 }  // namespace
 
 void MaskedAggregateFunction::addBatch(const ColumnView* arguments, size_t first_row, size_t count,
-                                       char* const* places, size_t state_offset,
-                                       Arena& arena) const
+                                       char* const* places, size_t state_offset, Arena& arena) const
 {
     const uint8_t* mask = maskOf(arguments, argument_count_);
     forEachKeptRun(mask, first_row, count,

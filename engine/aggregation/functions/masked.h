@@ -5,6 +5,7 @@
 #include <string>
 
 #include "engine/aggregation/aggregate_function.h"
+#include "engine/aggregation/state_bytes.h"
 
 namespace granary
 {
@@ -41,8 +42,8 @@ public:
     }
     void destroy(char* state) const noexcept override { inner_->destroy(state); }
 
-    void addBatch(const ColumnView* arguments, size_t first_row, size_t count,
-                  char* const* places, size_t state_offset, Arena& arena) const override;
+    void addBatch(const ColumnView* arguments, size_t first_row, size_t count, char* const* places,
+                  size_t state_offset, Arena& arena) const override;
     void addBatchSinglePlace(const ColumnView* arguments, size_t first_row, size_t count,
                              char* state, Arena& arena) const override;
     void merge(char* target, char* source, MergeContext& context) const override
@@ -55,6 +56,23 @@ public:
     void mergeMany(char* target, std::span<char* const> sources,
                    MergeContext& context) const override;
     bool hasParallelMergeMany() const override { return inner_->hasParallelMergeMany(); }
+    /// The flag's byte, then the inner state.
+    void serialize(const char* state, std::string& out) const override
+    {
+        out.push_back(state[flag_]);
+        inner_->serialize(state, out);
+    }
+    void checkSerialized(std::string_view bytes) const override
+    {
+        StateReader reader(bytes, name());
+        reader.read<uint8_t>();
+        inner_->checkSerialized(bytes.substr(1));
+    }
+    void mergeSerialized(char* state, std::string_view bytes, Arena& arena) const override
+    {
+        inner_->mergeSerialized(state, bytes.substr(1), arena);
+        state[flag_] |= bytes[0];
+    }
     void insertResultInto(char* state, Column& to) const override
     {
         insertResultsInto(&state, 1, 0, to);

@@ -53,6 +53,7 @@ class ChosenValueFunction final
     : public AggregateFunctionBase<ChosenValueFunction<T, Keep>, ChosenValueState<T>>
 {
     using State = ChosenValueState<T>;
+    using Base = AggregateFunctionBase<ChosenValueFunction<T, Keep>, ChosenValueState<T>>;
     static constexpr bool kIsString = std::is_same_v<T, std::string_view>;
 
 public:
@@ -92,6 +93,53 @@ public:
         }
     }
 
+    /// A chosen string is serialized as a flag and its bytes, not as the view of them.
+    void serialize(const char* place, std::string& out) const override
+    {
+        if constexpr (kIsString)
+        {
+            const State& chosen = *std::launder(reinterpret_cast<const State*>(place));
+            appendStateValue(out, static_cast<uint8_t>(chosen.has_value));
+            appendStateString(out, chosen.value);
+        }
+        else
+        {
+            Base::serialize(place, out);
+        }
+    }
+    void checkSerialized(std::string_view bytes) const override
+    {
+        if constexpr (kIsString)
+        {
+            StateReader reader(bytes, name());
+            readString(reader);
+            reader.expectEnd();
+        }
+        else
+        {
+            Base::checkSerialized(bytes);
+        }
+    }
+    void mergeSerialized(char* place, std::string_view bytes, Arena& arena) const override
+    {
+        if constexpr (kIsString)
+        {
+            StateReader reader(bytes, name());
+            State source = readString(reader);
+            State& target = Base::state(place);
+            if (source.has_value &&
+                (!target.has_value || Keep::replaces(source.value, target.value)))
+            {
+                target.value = arena.insert(source.value);
+                target.has_value = true;
+            }
+        }
+        else
+        {
+            Base::mergeSerialized(place, bytes, arena);
+        }
+    }
+
     void insertResult(const State& state, Column& to) const
     {
         if constexpr (kIsString)
@@ -105,6 +153,14 @@ public:
     }
 
 private:
+    static State readString(StateReader& reader)
+    {
+        State state;
+        state.has_value = reader.read<uint8_t>() != 0;
+        state.value = reader.readString();
+        return state;
+    }
+
     TypeId type_;
 };
 

@@ -118,11 +118,54 @@ public:
 
     void insertResult(const Set& set, Column& to) const { to.append(uint64_t{set.size()}); }
 
+    /// The values' count, then each value: 64-bit patterns, or strings with their lengths.
+    void serialize(const char* place, std::string& out) const override
+    {
+        const Set& set = *std::launder(reinterpret_cast<const Set*>(place));
+        appendStateValue(out, uint64_t{set.size()});
+        set.forEachValue([&](const auto& value) { appendValue(out, value); });
+    }
+    void checkSerialized(std::string_view bytes) const override
+    {
+        StateReader reader(bytes, name());
+        forEachSerializedValue(reader, [](const auto&) {});
+    }
+    void mergeSerialized(char* place, std::string_view bytes, Arena& arena) const override
+    {
+        StateReader reader(bytes, name());
+        Set& set = Base::state(place);
+        forEachSerializedValue(reader, [&](const auto& value)
+                               { set.insert(value, settings_.two_level_threshold, arena); });
+    }
+
     /// Unused: merges go through DistinctMergePlanner, adds through the overrides above.
     static void add(Set&, const ColumnView*, size_t, Arena&) {}
     static void mergeStates(Set&, const Set&) {}
 
 private:
+    static void appendValue(std::string& out, uint64_t value) { appendStateValue(out, value); }
+    static void appendValue(std::string& out, std::string_view value)
+    {
+        appendStateString(out, value);
+    }
+    template <typename F>
+    static void forEachSerializedValue(StateReader& reader, F&& f)
+    {
+        const uint64_t count = reader.read<uint64_t>();
+        for (uint64_t i = 0; i < count; ++i)
+        {
+            if constexpr (std::is_same_v<typename Traits::Key, std::string_view>)
+            {
+                f(reader.readString());
+            }
+            else
+            {
+                f(reader.read<uint64_t>());
+            }
+        }
+        reader.expectEnd();
+    }
+
     bool routes() const { return Set::kCanRoute && settings_.route_large_sets; }
 
     DistinctSettings settings_;
