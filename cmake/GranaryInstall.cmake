@@ -6,12 +6,12 @@ include(CMakePackageConfigHelpers)
 
 add_library(granary INTERFACE)
 add_library(Granary::granary ALIAS granary)
-target_link_libraries(granary INTERFACE granary_engine)
+target_link_libraries(granary INTERFACE granary_core)
 target_include_directories(granary INTERFACE
     $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
     $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
 
-set(GRANARY_INSTALLED_TARGETS granary granary_engine granary_hashtables granary_alloc granary_simd)
+set(GRANARY_INSTALLED_TARGETS granary granary_core granary_engine granary_hashtables granary_alloc granary_simd)
 install(TARGETS ${GRANARY_INSTALLED_TARGETS} EXPORT GranaryTargets
     ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
     LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
