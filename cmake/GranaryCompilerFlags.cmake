@@ -8,6 +8,9 @@ if(GRANARY_SANITIZE STREQUAL "address")
     set(GRANARY_SANITIZER_FLAGS -fsanitize=address -fno-omit-frame-pointer)
 elseif(GRANARY_SANITIZE STREQUAL "thread")
     set(GRANARY_SANITIZER_FLAGS -fsanitize=thread)
+elseif(GRANARY_SANITIZE STREQUAL "address+undefined")
+    set(GRANARY_SANITIZER_FLAGS -fsanitize=address,undefined -fno-sanitize-recover=undefined
+        -fno-omit-frame-pointer)
 elseif(GRANARY_SANITIZE STREQUAL "undefined")
     set(GRANARY_SANITIZER_FLAGS -fsanitize=undefined -fno-sanitize-recover=undefined)
 elseif(NOT GRANARY_SANITIZE STREQUAL "")
@@ -24,7 +27,7 @@ if(GRANARY_SANITIZER_FLAGS)
 endif()
 
 # ASan and TSan replace malloc themselves; jemalloc would hide allocations from them.
-if(GRANARY_SANITIZE STREQUAL "address" OR GRANARY_SANITIZE STREQUAL "thread")
+if(GRANARY_SANITIZE MATCHES "^(address|thread|address\\+undefined)$")
     set(GRANARY_USE_JEMALLOC OFF)
 else()
     set(GRANARY_USE_JEMALLOC ON)

@@ -29,6 +29,10 @@ ColumnView zeroNulls(const ColumnView& key, Column& out)
     }
     const size_t width = fixedWidth(key.type);
     out.resizeFixedUninitialized(key.rows);
+    if (key.rows == 0)
+    {
+        return out.view();
+    }
     char* values = out.mutableData<char>();
     std::memcpy(values, key.data, key.rows * width);
     for (size_t row = 0; row < key.rows; ++row)
@@ -45,7 +49,10 @@ ColumnView zeroNulls(const ColumnView& key, Column& out)
 uint8_t* fillBytes(Column& out, size_t rows, uint8_t value)
 {
     out.resizeFixedUninitialized(rows);
-    std::memset(out.mutableData<uint8_t>(), value, rows);
+    if (rows > 0)  // an empty buffer may have no address, which memset must not get
+    {
+        std::memset(out.mutableData<uint8_t>(), value, rows);
+    }
     return out.mutableData<uint8_t>();
 }
 

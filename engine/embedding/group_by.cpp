@@ -1,4 +1,4 @@
-#include <mutex>
+#include <atomic>
 #include <thread>
 
 #include "engine/aggregation/functions/merge_state.h"
@@ -146,7 +146,17 @@ struct GroupBy::Impl
     std::unique_ptr<QueryContext> context;
     GroupByOperator op;
     std::unique_ptr<StateImport> state_import;
-    std::once_flag finished;
+    /// Set by the first finish: later sinks, combines and finishes are refused.
+    std::atomic<bool> finished{false};
+
+    void checkNotFinished(std::string_view call) const
+    {
+        if (finished.load(std::memory_order_acquire))
+        {
+            throw Exception(ErrorCode::kBadArguments,
+                            std::string(call) + " after the GroupBy was finished");
+        }
+    }
 };
 
 std::vector<arrow::ArrowField> GroupBy::Impl::resultFields() const
@@ -229,9 +239,8 @@ void addStateBuckets(Block& fragment, size_t keys)
 
 ResultStream GroupBy::Impl::finish(const TopGroups* top, bool emit_states)
 {
-    bool first = false;
-    std::call_once(finished, [&] { first = true; });
-    if (!first)
+    context->checkCancelled();
+    if (finished.exchange(true, std::memory_order_acq_rel))
     {
         throw Exception(ErrorCode::kBadArguments, "a GroupBy is finished twice");
     }
@@ -266,6 +275,7 @@ struct LocalSink::Impl
 
     void sink(std::span<const ColumnView> columns, size_t rows)
     {
+        group_by.checkNotFinished("a sink");
         QueryContext& context = *group_by.context;
         MemoryTrackerScope memory(&context.memory());
         ProfileEventsThreadScope events(context.profileEvents());
@@ -351,6 +361,7 @@ GroupBy::~GroupBy() = default;
 
 LocalSink GroupBy::makeLocalSink()
 {
+    impl_->checkNotFinished("makeLocalSink");
     MemoryTrackerScope memory(&impl_->context->memory());
     return LocalSink(std::make_unique<LocalSink::Impl>(
         LocalSink::Impl{*impl_, impl_->host, impl_->input_fields, nullptr, impl_->op.makeLocal()}));
@@ -388,6 +399,7 @@ void GroupBy::combine(LocalSink&& sink)
     {
         throw Exception(ErrorCode::kBadArguments, "a sink is combined into a GroupBy not its own");
     }
+    impl_->checkNotFinished("a combine");
     impl_->op.combine(std::move(sink.impl_->local));
 }
 

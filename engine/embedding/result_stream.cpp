@@ -67,20 +67,46 @@ size_t ResultBatch::columnCount() const
     return impl_->block.columns.size();
 }
 
+namespace
+{
+
+const Block::Entry& entryAt(const Block& block, size_t column)
+{
+    if (column >= block.columns.size())
+    {
+        throw Exception(ErrorCode::kBadArguments,
+                        "column " + std::to_string(column) + " of a result batch of " +
+                            std::to_string(block.columns.size()) + " columns");
+    }
+    return block.columns[column];
+}
+
+}  // namespace
+
 const std::string& ResultBatch::name(size_t column) const
 {
-    return impl_->block.columns.at(column).name;
+    return entryAt(impl_->block, column).name;
 }
 
 ColumnView ResultBatch::column(size_t column) const
 {
-    return impl_->block.columns.at(column).column.view();
+    return entryAt(impl_->block, column).column.view();
 }
 
 void ResultBatch::exportTo(ArrowArray* array, ArrowSchema* schema)
 {
-    arrow::exportBlock(std::move(impl_->block), array, schema, impl_->formats);
+    // The schema says what the result may hold, the same for every batch.
+    arrow::exportBlockArray(std::move(impl_->block), array, impl_->formats);
     impl_->block = Block{};
+    try
+    {
+        arrow::exportSchema(impl_->fields, schema);
+    }
+    catch (...)
+    {
+        array->release(array);
+        throw;
+    }
 }
 
 ResultStream::ResultStream()
@@ -107,6 +133,7 @@ bool ResultStream::next(ResultBatch& batch)
     {
         return false;
     }
+    batch.impl_->fields = impl_->fields;
     batch.impl_->formats = impl_->formats;
     return true;
 }

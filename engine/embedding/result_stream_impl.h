@@ -14,7 +14,9 @@ namespace granary
 struct ResultBatch::Impl
 {
     Block block;
-    std::vector<std::string> formats;  ///< Arrow format per column (empty: the type's own).
+    /// The result's fields: Arrow formats, and nullability by the schema, not by the batch.
+    std::vector<arrow::ArrowField> fields;
+    std::vector<std::string> formats;
 };
 
 /// A finished result: its fragments, cut into batches of at most `batch_rows` rows that any

@@ -157,7 +157,7 @@ private:
 class GroupBy;
 
 /// One host thread's share of the input. Sinking takes no lock; a sink is used by one thread
-/// at a time (it may move between threads).
+/// at a time (it may move between threads). Its GroupBy must outlive it.
 class LocalSink
 {
 public:
