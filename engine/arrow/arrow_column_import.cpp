@@ -177,9 +177,9 @@ void checkBufferAndChildCounts(const ArrowArray& array, int64_t buffers, int64_t
     }
     if (array.buffers == nullptr)
     {
-        throwArrowError(ErrorCode::kIncorrectData, subject,
-                        "the buffers pointer is null while n_buffers is " +
-                            std::to_string(buffers));
+        throwArrowError(
+            ErrorCode::kIncorrectData, subject,
+            "the buffers pointer is null while n_buffers is " + std::to_string(buffers));
     }
     if (array.n_children != children)
     {
@@ -189,9 +189,9 @@ void checkBufferAndChildCounts(const ArrowArray& array, int64_t buffers, int64_t
     }
     if (children > 0 && array.children == nullptr)
     {
-        throwArrowError(ErrorCode::kIncorrectData, subject,
-                        "the children pointer is null while n_children is " +
-                            std::to_string(children));
+        throwArrowError(
+            ErrorCode::kIncorrectData, subject,
+            "the children pointer is null while n_children is " + std::to_string(children));
     }
 }
 

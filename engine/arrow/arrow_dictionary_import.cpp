@@ -22,15 +22,17 @@ constexpr DictionaryPosition kNullRow = -1;
 /// An index array has a validity bitmap and the indices; its dictionary hangs off it.
 constexpr int64_t kIndexBuffers = 2;
 
-/// The dictionary values, checked like a column of their own.
+/// The dictionary values, checked like a column of their own (errors name "<column>
+/// dictionary").
 ColumnView importDictionaryValues(const ArrowArray& indices, const ArrowField& field,
-                                  const std::string& subject, ImportedBatch& batch)
+                                  std::string_view column_subject, ImportedBatch& batch)
 {
     if (indices.dictionary == nullptr)
     {
-        throwArrowError(ErrorCode::kIncorrectData, subject,
+        throwArrowError(ErrorCode::kIncorrectData, column_subject,
                         "the field is dictionary-encoded but the array's dictionary is null");
     }
+    const std::string subject = std::string(column_subject) + " dictionary";
     const ArrowArray& dictionary = *indices.dictionary;
     checkArrayHeader(dictionary, subject);
     const ArrowFormat format = parseSupportedFormat(field.format, subject);
@@ -76,8 +78,7 @@ std::vector<DictionaryPosition> dictionaryPositions(const ColumnView& indices,
 }
 
 ColumnView gatherFixedWidth(const ColumnView& dictionary,
-                            const std::vector<DictionaryPosition>& positions,
-                            ImportedBatch& batch)
+                            const std::vector<DictionaryPosition>& positions, ImportedBatch& batch)
 {
     const size_t width = fixedWidth(dictionary.type);
     const auto* source = static_cast<const std::byte*>(dictionary.data);
@@ -111,7 +112,7 @@ ColumnView gatherStrings(const ColumnView& dictionary,
     {
         const std::string_view value =
             positions[row] == kNullRow ? std::string_view() : dictionary.stringAt(positions[row]);
-        std::memcpy(chars + offsets[row], value.data(), value.size());
+        std::copy(value.begin(), value.end(), chars + offsets[row]);
         offsets[row + 1] = offsets[row] + value.size();
     }
     return ColumnView::ofStrings(chars, offsets, positions.size());
@@ -145,16 +146,15 @@ ColumnView importDictionaryColumn(const ArraySlice& indices, const ArrowField& f
 {
     if (!isIntegerFormat(field.index_format))
     {
-        throwArrowError(ErrorCode::kUnknownType, subject,
-                        "dictionary index format '" + field.index_format +
-                            "' is not an integer format");
+        throwArrowError(
+            ErrorCode::kUnknownType, subject,
+            "dictionary index format '" + field.index_format + "' is not an integer format");
     }
     const ArrowFormat index_format = parseSupportedFormat(field.index_format, subject);
     checkBufferAndChildCounts(*indices.array, kIndexBuffers, 0, field.index_format, subject);
-    const ColumnView dictionary =
-        importDictionaryValues(*indices.array, field, std::string(subject) + " dictionary", batch);
-    const ColumnView index_view = withArrayValidity(
-        importValues(indices, index_format, subject, batch), indices, subject);
+    const ColumnView dictionary = importDictionaryValues(*indices.array, field, subject, batch);
+    const ColumnView index_view =
+        withArrayValidity(importValues(indices, index_format, subject, batch), indices, subject);
     const std::vector<DictionaryPosition> positions =
         dictionaryPositions(index_view, dictionary, subject);
     const ColumnView decoded = isString(dictionary.type)

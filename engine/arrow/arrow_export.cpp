@@ -43,11 +43,10 @@ std::vector<ExportFormat> planBlockExport(const Block& block, std::span<const st
         {
             throwArrowError(ErrorCode::kBadArguments, subject,
                             "it has " + std::to_string(entry.column.size()) +
-                                " rows, the block's first column " +
-                                std::to_string(block.rows()));
+                                " rows, the block's first column " + std::to_string(block.rows()));
         }
-        plan.push_back(resolveExportFormat(entry.column.type(),
-                                           formats.empty() ? "" : formats[i], subject));
+        plan.push_back(
+            resolveExportFormat(entry.column.type(), formats.empty() ? "" : formats[i], subject));
         checkExportable(entry.column, plan.back(), subject);
     }
     return plan;
@@ -74,11 +73,9 @@ void exportStructSchema(std::vector<ExportedField> fields, ArrowSchema* out)
     out->private_data = owner.release();
 }
 
-}  // namespace
-
-void exportBlockArray(Block&& block, ArrowArray* out_array, std::span<const std::string> formats)
+/// The struct array of `block`, whose columns' formats `plan` holds.
+void exportPlannedArray(Block&& block, const std::vector<ExportFormat>& plan, ArrowArray* out_array)
 {
-    const std::vector<ExportFormat> plan = planBlockExport(block, formats);
     const size_t rows = block.rows();
     auto owner = std::make_unique<ExportedStruct>(block.columns.size());
     for (size_t i = 0; i < block.columns.size(); ++i)
@@ -100,6 +97,14 @@ void exportBlockArray(Block&& block, ArrowArray* out_array, std::span<const std:
     out_array->private_data = owner.release();
 }
 
+}  // namespace
+
+void exportBlockArray(Block&& block, ArrowArray* out_array, std::span<const std::string> formats)
+{
+    const std::vector<ExportFormat> plan = planBlockExport(block, formats);
+    exportPlannedArray(std::move(block), plan, out_array);
+}
+
 void exportBlock(Block&& block, ArrowArray* out_array, ArrowSchema* out_schema,
                  std::span<const std::string> formats)
 {
@@ -110,7 +115,7 @@ void exportBlock(Block&& block, ArrowArray* out_array, ArrowSchema* out_schema,
         const Block::Entry& entry = block.columns[i];
         fields.push_back({entry.name, plan[i].format, entry.column.hasNulls()});
     }
-    exportBlockArray(std::move(block), out_array, formats);
+    exportPlannedArray(std::move(block), plan, out_array);
     try
     {
         exportStructSchema(std::move(fields), out_schema);
@@ -129,9 +134,9 @@ void exportSchema(const std::vector<ArrowField>& fields, ArrowSchema* out)
     {
         const ArrowField& field = fields[i];
         const std::string subject = describeColumn(i, field.name);
-        exported.push_back(
-            {field.name, resolveExportFormat(field.type, field.format, subject).format,
-             field.nullable});
+        exported.push_back({field.name,
+                            resolveExportFormat(field.type, field.format, subject).format,
+                            field.nullable});
     }
     exportStructSchema(std::move(exported), out);
 }

@@ -19,8 +19,7 @@ std::optional<ExportConversion> conversionTo(TypeId type, std::string_view forma
 {
     if (type == TypeId::Date)
     {
-        return format == kDate32Format ? std::optional(ExportConversion::kWidenDate)
-                                       : std::nullopt;
+        return format == kDate32Format ? std::optional(ExportConversion::kWidenDate) : std::nullopt;
     }
     if (type == TypeId::DateTime)
     {
@@ -48,8 +47,7 @@ std::optional<ExportConversion> conversionTo(TypeId type, std::string_view forma
 
 }  // namespace
 
-ExportFormat resolveExportFormat(TypeId type, std::string_view requested,
-                                 std::string_view subject)
+ExportFormat resolveExportFormat(TypeId type, std::string_view requested, std::string_view subject)
 {
     const std::string_view format = requested.empty() ? defaultArrowFormat(type) : requested;
     const std::optional<ExportConversion> conversion = conversionTo(type, format);

@@ -29,7 +29,6 @@ struct ExportFormat
 
 /// How a column of `type` becomes the Arrow format `requested` (the type's default when empty).
 /// Throws Exception(kTypeMismatch) naming `subject` when that format does not hold the type.
-ExportFormat resolveExportFormat(TypeId type, std::string_view requested,
-                                 std::string_view subject);
+ExportFormat resolveExportFormat(TypeId type, std::string_view requested, std::string_view subject);
 
 }  // namespace granary::arrow

@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "engine/columns/types.h"
+
 namespace granary::arrow
 {
 
@@ -32,7 +34,6 @@ constexpr std::array kExactFormats = {
     NamedFormat{"u", {TypeId::String, ArrowLayout::kUtf8, 0}},
     NamedFormat{"U", {TypeId::String, ArrowLayout::kLargeUtf8, 0}},
 };
-constexpr size_t kIntegerFormatCount = 8;  ///< The first entries of kExactFormats.
 
 /// "ts" + unit (s, m, u, n) + ":" + an optional time zone.
 bool isTimestampFormat(std::string_view format)
@@ -65,14 +66,10 @@ std::optional<ArrowFormat> parseArrowFormat(std::string_view format)
 
 bool isIntegerFormat(std::string_view format)
 {
-    for (size_t i = 0; i < kIntegerFormatCount; ++i)
-    {
-        if (kExactFormats[i].format == format)
-        {
-            return true;
-        }
-    }
-    return false;
+    // Dates and timestamps hold integers too, but are not index types: those are one letter.
+    const std::optional<ArrowFormat> parsed = parseArrowFormat(format);
+    return format.size() == 1 && parsed && parsed->layout == ArrowLayout::kFixedWidth &&
+           isInteger(parsed->type);
 }
 
 int64_t bufferCount(ArrowLayout layout)

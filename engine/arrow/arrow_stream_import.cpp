@@ -41,8 +41,8 @@ void checkStreamCall(ArrowArrayStream& stream, int result, std::string_view call
     {
         return;
     }
-    const char* message = stream.get_last_error != nullptr ? stream.get_last_error(&stream)
-                                                           : nullptr;
+    const char* message =
+        stream.get_last_error != nullptr ? stream.get_last_error(&stream) : nullptr;
     throwArrowError(ErrorCode::kIncorrectData, kStreamSubject,
                     std::string(callback) + " failed with error " + std::to_string(result) + " (" +
                         std::generic_category().message(result) +

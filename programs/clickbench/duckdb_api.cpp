@@ -87,6 +87,13 @@ DuckDbApi DuckDbApi::load(const std::filesystem::path& library_path)
     return api;
 }
 
+void* DuckDbApi::symbol(const char* name) const
+{
+    void* function = nullptr;
+    resolve(library.get(), library_path, name, function);
+    return function;
+}
+
 std::filesystem::path DuckDbApi::findLibrary()
 {
     if (const char* explicit_path = std::getenv("GRANARY_DUCKDB_LIB");

@@ -130,6 +130,15 @@ struct DuckDbApi
     /// Where libduckdb.so is: $GRANARY_DUCKDB_LIB if set, else the newest install of
     /// tools/install_duckdb.sh under ${XDG_CACHE_HOME:-~/.cache}/granary/duckdb. Empty if none.
     static std::filesystem::path findLibrary();
+
+    /// Resolves one more C API function from the loaded library, for callers that need more of
+    /// the API than the functions above; throws Exception(kCannotOpenFile) naming a missing one.
+    template <typename Function>
+    void bindMore(const char* name, Function*& function) const
+    {
+        function = reinterpret_cast<Function*>(symbol(name));
+    }
+    void* symbol(const char* name) const;
 };
 
 }  // namespace granary::clickbench
