@@ -23,7 +23,14 @@ struct ExportedStruct
     ExportedChildren<ArrowArray> children;
     const void* validity = nullptr;  ///< The struct has no NULL rows of its own.
 };
-using ExportedStructSchema = ExportedChildren<ArrowSchema>;
+/// What an exported struct schema owns: its children and its metadata's bytes.
+struct ExportedStructSchema
+{
+    explicit ExportedStructSchema(size_t columns) : children(columns) {}
+
+    ExportedChildren<ArrowSchema> children;
+    std::string metadata;
+};
 
 /// Each column's Arrow format, checked against the column before anything is moved.
 std::vector<ExportFormat> planBlockExport(const Block& block, std::span<const std::string> formats)
@@ -52,20 +59,25 @@ std::vector<ExportFormat> planBlockExport(const Block& block, std::span<const st
     return plan;
 }
 
-void exportStructSchema(std::vector<ExportedField> fields, ArrowSchema* out)
+void exportStructSchema(std::vector<ExportedField> fields, ArrowSchema* out,
+                        const ArrowMetadata& metadata = {})
 {
     auto owner = std::make_unique<ExportedStructSchema>(fields.size());
     for (size_t i = 0; i < fields.size(); ++i)
     {
-        exportFieldSchema(std::move(fields[i]), &(*owner)[i]);
+        exportFieldSchema(std::move(fields[i]), &owner->children[i]);
+    }
+    if (!metadata.empty())
+    {
+        owner->metadata = encodeArrowMetadata(metadata);
     }
     *out = ArrowSchema{
         .format = kStructFormat,
         .name = "",
-        .metadata = nullptr,
+        .metadata = metadata.empty() ? nullptr : owner->metadata.data(),
         .flags = 0,
-        .n_children = static_cast<int64_t>(owner->size()),
-        .children = owner->pointers(),
+        .n_children = static_cast<int64_t>(owner->children.size()),
+        .children = owner->children.pointers(),
         .dictionary = nullptr,
         .release = &releaseOwner<ArrowSchema, ExportedStructSchema>,
         .private_data = nullptr,
@@ -127,7 +139,8 @@ void exportBlock(Block&& block, ArrowArray* out_array, ArrowSchema* out_schema,
     }
 }
 
-void exportSchema(const std::vector<ArrowField>& fields, ArrowSchema* out)
+void exportSchema(const std::vector<ArrowField>& fields, ArrowSchema* out,
+                  const ArrowMetadata& metadata)
 {
     std::vector<ExportedField> exported;
     for (size_t i = 0; i < fields.size(); ++i)
@@ -138,7 +151,7 @@ void exportSchema(const std::vector<ArrowField>& fields, ArrowSchema* out)
                             resolveExportFormat(field.type, field.format, subject).format,
                             field.nullable});
     }
-    exportStructSchema(std::move(exported), out);
+    exportStructSchema(std::move(exported), out, metadata);
 }
 
 }  // namespace granary::arrow

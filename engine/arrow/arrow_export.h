@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine/arrow/arrow_import.h"
+#include "engine/arrow/arrow_metadata.h"
 #include "engine/columns/block.h"
 #include "granary/arrow_c_data.h"
 
@@ -34,8 +35,9 @@ void exportBlockArray(Block&& block, ArrowArray* out_array,
                       std::span<const std::string> formats = {});
 
 /// A struct schema with one child per field: the field's format (its type's default when
-/// empty), ARROW_FLAG_NULLABLE where the field is nullable.
-void exportSchema(const std::vector<ArrowField>& fields, ArrowSchema* out);
+/// empty), ARROW_FLAG_NULLABLE where the field is nullable; `metadata` on the struct.
+void exportSchema(const std::vector<ArrowField>& fields, ArrowSchema* out,
+                  const ArrowMetadata& metadata = {});
 
 /// A stream whose schema is `fields` and whose batches are next_batch()'s blocks (columns in
 /// field order, of the fields' types), exported with the fields' formats; nullopt ends the
@@ -43,6 +45,6 @@ void exportSchema(const std::vector<ArrowField>& fields, ArrowSchema* out);
 /// data, ENOMEM, else EIO) with get_last_error() giving its message. Single-threaded, as the
 /// C Stream interface is.
 void exportStream(std::vector<ArrowField> fields, std::function<std::optional<Block>()> next_batch,
-                  ArrowArrayStream* out);
+                  ArrowArrayStream* out, ArrowMetadata metadata = {});
 
 }  // namespace granary::arrow

@@ -33,6 +33,9 @@ constexpr std::array kExactFormats = {
     NamedFormat{"tdm", {TypeId::Int64, ArrowLayout::kFixedWidth, 8}},
     NamedFormat{"u", {TypeId::String, ArrowLayout::kUtf8, 0}},
     NamedFormat{"U", {TypeId::String, ArrowLayout::kLargeUtf8, 0}},
+    // Binary has utf8's layouts; Granary's String holds any bytes (partial states).
+    NamedFormat{"z", {TypeId::String, ArrowLayout::kUtf8, 0}},
+    NamedFormat{"Z", {TypeId::String, ArrowLayout::kLargeUtf8, 0}},
 };
 
 /// "ts" + unit (s, m, u, n) + ":" + an optional time zone.

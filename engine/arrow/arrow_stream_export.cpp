@@ -20,6 +20,7 @@ struct ExportedStream
 {
     std::vector<ArrowField> fields;
     std::vector<std::string> formats;  ///< The fields' resolved Arrow formats.
+    ArrowMetadata metadata;            ///< The schema's.
     std::function<std::optional<Block>()> next_batch;
     std::string last_error;
 };
@@ -121,7 +122,7 @@ void checkMatchesFields(const Block& block, const std::vector<ArrowField>& field
 int getSchema(ArrowArrayStream* stream, ArrowSchema* out)
 {
     ExportedStream& state = streamOf(stream);
-    return runReportingErrors(state, [&] { exportSchema(state.fields, out); });
+    return runReportingErrors(state, [&] { exportSchema(state.fields, out, state.metadata); });
 }
 
 int getNext(ArrowArrayStream* stream, ArrowArray* out)
@@ -150,7 +151,7 @@ const char* getLastError(ArrowArrayStream* stream)
 }  // namespace
 
 void exportStream(std::vector<ArrowField> fields, std::function<std::optional<Block>()> next_batch,
-                  ArrowArrayStream* out)
+                  ArrowArrayStream* out, ArrowMetadata metadata)
 {
     auto owner = std::make_unique<ExportedStream>();
     for (size_t i = 0; i < fields.size(); ++i)
@@ -161,6 +162,7 @@ void exportStream(std::vector<ArrowField> fields, std::function<std::optional<Bl
     }
     owner->fields = std::move(fields);
     owner->next_batch = std::move(next_batch);
+    owner->metadata = std::move(metadata);
     *out = ArrowArrayStream{
         .get_schema = &getSchema,
         .get_next = &getNext,

@@ -5,8 +5,10 @@
 #include "engine/aggregation/group_by_operator.h"
 #include "engine/aggregation/host_input.h"
 #include "engine/aggregation/state_bucket.h"
+#include "engine/aggregation/state_bytes.h"
 #include "engine/arrow/arrow_format.h"
 #include "engine/arrow/arrow_import.h"
+#include "engine/arrow/arrow_metadata.h"
 #include "engine/embedding/result_stream_impl.h"
 #include "engine/observe/profile_events.h"
 #include "granary/groupby.h"
@@ -65,6 +67,30 @@ AggregationSettings stateMergeSettings(const GroupBySettings& settings)
     AggregationSettings aggregation = aggregationSettings(settings);
     aggregation.partition_high_cardinality = false;
     return aggregation;
+}
+
+/// The schema metadata key of partial-state batches' format version.
+constexpr const char* kStateVersionKey = "granary.state.version";
+
+/// Exception(kIncorrectData) unless `schema` says its states are of this build's format.
+void checkStateVersion(const ArrowSchema& schema)
+{
+    for (const auto& [key, value] : arrow::decodeArrowMetadata(schema.metadata))
+    {
+        if (key == kStateVersionKey)
+        {
+            if (value != std::to_string(kPartialStateVersion))
+            {
+                throw Exception(ErrorCode::kIncorrectData,
+                                "partial states of format version " + value +
+                                    "; this build reads " + std::to_string(kPartialStateVersion));
+            }
+            return;
+        }
+    }
+    throw Exception(ErrorCode::kIncorrectData,
+                    std::string("an Arrow schema of partial states without '") + kStateVersionKey +
+                        "' in its metadata");
 }
 
 Exception needsPartialStates(std::string_view call)
@@ -254,11 +280,57 @@ ResultStream GroupBy::Impl::finish(const TopGroups* top, bool emit_states)
         }
     }
     ResultStream stream;
+    arrow::ArrowMetadata metadata;
+    if (emit_states)
+    {
+        metadata.emplace_back(kStateVersionKey, std::to_string(kPartialStateVersion));
+    }
     stream.impl_ = std::make_shared<ResultStream::Impl>(
         std::move(fragments), emit_states ? state_import->fields : resultFields(),
-        settings.result_batch_rows);
+        settings.result_batch_rows, std::move(metadata));
     return stream;
 }
+
+/// Exception(kTypeMismatch) unless `fields` (a batch's) name and type the plan's columns.
+void checkSameFields(const std::vector<arrow::ArrowField>& fields,
+                     const std::vector<arrow::ArrowField>& expected)
+{
+    if (fields.size() != expected.size())
+    {
+        throw Exception(ErrorCode::kTypeMismatch,
+                        "an Arrow schema of " + std::to_string(fields.size()) +
+                            " columns; the plan's has " + std::to_string(expected.size()));
+    }
+    for (size_t c = 0; c < expected.size(); ++c)
+    {
+        if (fields[c].type != expected[c].type || fields[c].name != expected[c].name)
+        {
+            throw Exception(ErrorCode::kTypeMismatch,
+                            "Arrow column " + std::to_string(c) + " is '" + fields[c].name + "' " +
+                                std::string(typeName(fields[c].type)) + ", the plan's is '" +
+                                expected[c].name + "' " + std::string(typeName(expected[c].type)));
+        }
+    }
+}
+
+/// Releases a schema the caller got, when the scope ends.
+class ScopeRelease
+{
+public:
+    explicit ScopeRelease(ArrowSchema& schema) : schema_(schema) {}
+    ~ScopeRelease()
+    {
+        if (schema_.release != nullptr)
+        {
+            schema_.release(&schema_);
+        }
+    }
+    ScopeRelease(const ScopeRelease&) = delete;
+    ScopeRelease& operator=(const ScopeRelease&) = delete;
+
+private:
+    ArrowSchema& schema_;
+};
 
 struct LocalSink::Impl
 {
@@ -322,8 +394,30 @@ void LocalSink::sinkArrow(const ArrowArray& batch)
     impl_->sink(imported.columns, imported.rows);
 }
 
+void LocalSink::sinkArrow(const ArrowArray& batch, const ArrowSchema& schema)
+{
+    if (impl_->state_plan != nullptr)
+    {
+        checkStateVersion(schema);
+    }
+    checkSameFields(arrow::importSchema(schema), impl_->arrow_fields);
+    sinkArrow(batch);
+}
+
 void LocalSink::sinkArrowStream(ArrowArrayStream& stream)
 {
+    if (impl_->state_plan != nullptr)
+    {
+        ArrowSchema schema;
+        if (stream.get_schema(&stream, &schema) != 0)
+        {
+            const char* error = stream.get_last_error(&stream);
+            throw Exception(ErrorCode::kIncorrectData,
+                            std::string("the stream's schema: ") + (error ? error : "no message"));
+        }
+        const ScopeRelease release_schema(schema);
+        checkStateVersion(schema);
+    }
     arrow::readArrowStream(
         stream,
         [&](const std::vector<arrow::ArrowField>& fields, const arrow::ImportedBatch& batch)

@@ -7,8 +7,10 @@ namespace granary
 {
 
 ResultStream::Impl::Impl(std::vector<Block> fragments_in, std::vector<arrow::ArrowField> fields_in,
-                         size_t batch_rows)
-    : fragments(std::move(fragments_in)), fields(std::move(fields_in))
+                         size_t batch_rows, arrow::ArrowMetadata metadata_in)
+    : fragments(std::move(fragments_in)),
+      fields(std::move(fields_in)),
+      metadata(std::move(metadata_in))
 {
     batch_rows = std::max<size_t>(batch_rows, 1);
     for (const arrow::ArrowField& field : fields)
@@ -100,7 +102,7 @@ void ResultBatch::exportTo(ArrowArray* array, ArrowSchema* schema)
     impl_->block = Block{};
     try
     {
-        arrow::exportSchema(impl_->fields, schema);
+        arrow::exportSchema(impl_->fields, schema, impl_->metadata);
     }
     catch (...)
     {
@@ -135,6 +137,7 @@ bool ResultStream::next(ResultBatch& batch)
     }
     batch.impl_->fields = impl_->fields;
     batch.impl_->formats = impl_->formats;
+    batch.impl_->metadata = impl_->metadata;
     return true;
 }
 
@@ -153,7 +156,7 @@ void ResultStream::exportTo(ArrowArrayStream* stream)
             }
             return block;
         },
-        stream);
+        stream, impl->metadata);
 }
 
 }  // namespace granary

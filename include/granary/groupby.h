@@ -170,8 +170,13 @@ public:
     /// Aggregates an Arrow batch (a struct array with one child per input column, or the
     /// column itself for a one-column input), read in place. The array stays the caller's.
     void sinkArrow(const ArrowArray& batch);
-    /// Aggregates every batch of an Arrow stream (whose schema must match the input's), and
-    /// releases each batch after reading it. The stream stays the caller's.
+    /// The same, checking `schema` against the plan's columns first (and, for a sink of
+    /// partial states, their format version in its metadata: kIncorrectData when it differs or
+    /// is missing).
+    void sinkArrow(const ArrowArray& batch, const ArrowSchema& schema);
+    /// Aggregates every batch of an Arrow stream (whose schema must match the input's; for a
+    /// sink of partial states, with their format version), and releases each batch after
+    /// reading it. The stream stays the caller's.
     void sinkArrowStream(ArrowArrayStream& stream);
 
 private:

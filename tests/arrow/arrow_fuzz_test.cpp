@@ -45,7 +45,7 @@ const std::vector<std::string> kFixedFormats = {"c", "C", "s", "S",   "i",   "I"
 const std::vector<std::string> kIndexFormats = {"c", "C", "s", "S", "i", "I", "l", "L"};
 const std::vector<std::string> kMutatedFormats = {
     "c",   "C",    "s", "S", "i",  "I",  "l",  "L",      "f", "g", "b",    "tdD",
-    "tdm", "tsu:", "u", "U", "vu", "+s", "+l", "d:10,2", "",  "z", "tsq:", "tdD2"};
+    "tdm", "tsu:", "u", "U", "vu", "+s", "+l", "d:10,2", "",  "w:16", "tsq:", "tdD2"};
 
 /// A valid batch and what each column was built as (mutations may change what it says).
 struct FuzzBatch

@@ -187,7 +187,7 @@ TEST(ArrowValidation, DictionaryIndices)
 
 TEST(ArrowValidation, UnsupportedFormatsNameTheFieldAndTheFormat)
 {
-    for (const char* format : {"vu", "d:38,0", "+l", "+s", "z", "tdx", "tsx:", "ts", "", "n"})
+    for (const char* format : {"vu", "d:38,0", "+l", "+s", "w:16", "tdx", "tsx:", "ts", "", "n"})
     {
         SCOPED_TRACE(format);
         TestBatch batch = validBatch();

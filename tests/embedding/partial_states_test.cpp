@@ -277,6 +277,69 @@ TEST(PartialStates, CorruptedStatesAreRefusedByNameAndMergeNothing)
     }
 }
 
+/// Arrow's metadata encoding of one pair (int32 count, then int32 length and bytes of each).
+std::string metadataOf(const std::string& key, const std::string& value)
+{
+    std::string encoded;
+    auto append = [&](int32_t number)
+    { encoded.append(reinterpret_cast<const char*>(&number), 4); };
+    append(1);
+    append(static_cast<int32_t>(key.size()));
+    encoded += key;
+    append(static_cast<int32_t>(value.size()));
+    encoded += value;
+    return encoded;
+}
+
+TEST(PartialStates, TravelAsAnArrowStreamWithTheirVersion)
+{
+    const Block table = nullableTable(20'000);
+    const auto fields = testing::fieldsOf(table, true);
+    GroupBy single(fields, {"k_u32"}, kAggregates);
+    testing::sinkFromHosts(single, table, 2, 3000);
+    ResultStream single_stream = single.finish();
+
+    GroupBy exporter(fields, {"k_u32"}, kAggregates, partialSettings());
+    testing::sinkFromHosts(exporter, rowsOf(table, 0, 12'000), 2, 3000);
+    ArrowArrayStream stream;
+    exporter.finishPartial().exportTo(&stream);
+    ArrowSchema schema;
+    ASSERT_EQ(stream.get_schema(&stream, &schema), 0);
+    // One pair, whose key (after the pair count and the key's length) is the version's.
+    constexpr std::string_view kVersionKey = "granary.state.version";
+    EXPECT_EQ(std::string_view(schema.metadata + 8, kVersionKey.size()), kVersionKey);
+    EXPECT_EQ(std::string(schema.children[1]->format), "Z");  // states are large binary
+
+    GroupBy importer(fields, {"k_u32"}, kAggregates, partialSettings());
+    testing::sinkFromHosts(importer, rowsOf(table, 12'000, 20'000), 1, 3000);
+    LocalSink states = importer.makePartialStateSink();
+    // The first batch through sinkArrow with a schema of another version, then the rest.
+    ArrowArray first;
+    ASSERT_EQ(stream.get_next(&stream, &first), 0);
+    const std::string other_version = metadataOf("granary.state.version", "999");
+    const char* own_metadata = schema.metadata;
+    schema.metadata = other_version.c_str();
+    try
+    {
+        states.sinkArrow(first, schema);
+        FAIL() << "states of version 999 were read";
+    }
+    catch (const Exception& error)
+    {
+        EXPECT_EQ(error.code(), ErrorCode::kIncorrectData);
+        EXPECT_NE(std::string(error.what()).find("999"), std::string::npos) << error.what();
+    }
+    schema.metadata = own_metadata;
+    states.sinkArrow(first, schema);
+    first.release(&first);
+    states.sinkArrowStream(stream);
+    schema.release(&schema);
+    stream.release(&stream);
+    importer.combine(std::move(states));
+    ResultStream merged = importer.finish();
+    EXPECT_EQ(rendered(testing::collect(merged)), rendered(testing::collect(single_stream)));
+}
+
 TEST(PartialStates, NeedTheSetting)
 {
     const Block table = nullableTable(100);

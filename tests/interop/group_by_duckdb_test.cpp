@@ -88,9 +88,9 @@ std::string joined(const std::vector<std::string>& parts)
 std::string duckDbType(std::string_view format)
 {
     static const std::vector<std::pair<std::string_view, std::string_view>> kTypes = {
-        {"c", "TINYINT"},  {"C", "UTINYINT"}, {"s", "SMALLINT"}, {"S", "USMALLINT"},
-        {"i", "INTEGER"},  {"I", "UINTEGER"}, {"l", "BIGINT"},   {"L", "UBIGINT"},
-        {"f", "FLOAT"},    {"g", "DOUBLE"},   {"u", "VARCHAR"},  {"U", "VARCHAR"},
+        {"c", "TINYINT"}, {"C", "UTINYINT"}, {"s", "SMALLINT"}, {"S", "USMALLINT"},
+        {"i", "INTEGER"}, {"I", "UINTEGER"}, {"l", "BIGINT"},   {"L", "UBIGINT"},
+        {"f", "FLOAT"},   {"g", "DOUBLE"},   {"u", "VARCHAR"},  {"U", "VARCHAR"},
         {"tdD", "DATE"}};
     for (const auto& [arrow, duckdb] : kTypes)
     {
@@ -204,10 +204,18 @@ protected:
     std::optional<DuckDbSession> session_;
 };
 
-const std::vector<std::vector<std::string>> kKeySets = {
-    {"k_u8"},       {"k_i32"},    {"k_u64"},          {"k_null10"}, {"k_null100"},
-    {"k_str"},      {"k_str_null"}, {"k_enum"},       {"k_date"},   {"k_u8", "k_str_null"},
-    {"k_null10", "k_date"}, {}};
+const std::vector<std::vector<std::string>> kKeySets = {{"k_u8"},
+                                                        {"k_i32"},
+                                                        {"k_u64"},
+                                                        {"k_null10"},
+                                                        {"k_null100"},
+                                                        {"k_str"},
+                                                        {"k_str_null"},
+                                                        {"k_enum"},
+                                                        {"k_date"},
+                                                        {"k_u8", "k_str_null"},
+                                                        {"k_null10", "k_date"},
+                                                        {}};
 
 TEST_F(GroupByAgainstDuckDb, EveryKeyKindAndFunctionWithNullsAndSlices)
 {
