@@ -12,12 +12,16 @@ GRANARY_PACKAGES=(
     libjemalloc-dev libabsl-dev libtbb-dev libgtest-dev libgmock-dev libbenchmark-dev libhyperscan-dev
     libcli11-dev libfmt-dev nlohmann-json3-dev libre2-dev liblz4-dev libhwloc-dev libedit-dev
     clickhouse-client python3-clickhouse-driver clang libclang-rt-14-dev
-    npm
 )
 
+# Installs the given Debian packages (default: GRANARY_PACKAGES) that are missing.
 granary_install_missing_packages() {
+    local wanted=("$@")
+    if ((${#wanted[@]} == 0)); then
+        wanted=("${GRANARY_PACKAGES[@]}")
+    fi
     local missing=()
-    for package in "${GRANARY_PACKAGES[@]}"; do
+    for package in "${wanted[@]}"; do
         if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
             missing+=("$package")
         fi
@@ -37,6 +41,11 @@ granary_install_missing_packages() {
 # DuckDB's shared library (from npm), the independent engine the interop tests compare with:
 # installed once, its path exported for the tests so that they run rather than skip.
 granary_install_duckdb() {
+    # npm may come with a Node.js that is not Debian's (whose npm package then conflicts):
+    # Debian's is installed only where there is no npm at all.
+    if ! command -v npm >/dev/null; then
+        granary_install_missing_packages npm
+    fi
     GRANARY_DUCKDB_LIB="$("$GRANARY_ROOT/tools/install_duckdb.sh")"
     export GRANARY_DUCKDB_LIB
 }
