@@ -4,7 +4,7 @@
 #include <memory>
 #include <string>
 
-#include "engine/aggregation/aggregate_function.h"
+#include "engine/aggregation/functions/wrapped_function.h"
 #include "engine/aggregation/state_bytes.h"
 
 namespace granary
@@ -16,31 +16,26 @@ namespace granary
 /// plus a flag "some row was kept"; where it is unset, a function whose empty result is NULL
 /// (sum, avg, min, max, any: `empty_is_null`) gives NULL, others (count, uniqExact) their
 /// empty value.
-class MaskedAggregateFunction final : public AggregateFunction
+class MaskedAggregateFunction final : public WrappedAggregateFunction
 {
 public:
     /// `argument_count`: the inner function's arguments, which precede the mask.
     MaskedAggregateFunction(std::shared_ptr<const AggregateFunction> inner, size_t argument_count,
                             bool empty_is_null)
-        : inner_(std::move(inner)),
+        : WrappedAggregateFunction(std::move(inner)),
           argument_count_(argument_count),
           empty_is_null_(empty_is_null),
           flag_(inner_->stateSize())
     {
     }
 
-    std::string name() const override { return inner_->name(); }
-    TypeId resultType() const override { return inner_->resultType(); }
     bool resultMayBeNull() const override { return empty_is_null_; }
     size_t stateSize() const override { return flag_ + 1; }
-    size_t stateAlignment() const override { return inner_->stateAlignment(); }
-    bool hasTrivialDestroy() const override { return inner_->hasTrivialDestroy(); }
     void create(char* state, Arena& arena) const override
     {
         inner_->create(state, arena);
         state[flag_] = 0;
     }
-    void destroy(char* state) const noexcept override { inner_->destroy(state); }
 
     void addBatch(const ColumnView* arguments, size_t first_row, size_t count, char* const* places,
                   size_t state_offset, Arena& arena) const override;
@@ -55,7 +50,6 @@ public:
                     MergeContext& context) const override;
     void mergeMany(char* target, std::span<char* const> sources,
                    MergeContext& context) const override;
-    bool hasParallelMergeMany() const override { return inner_->hasParallelMergeMany(); }
     /// The flag's byte, then the inner state.
     void serialize(const char* state, std::string& out) const override
     {
@@ -81,7 +75,6 @@ public:
                            Column& to) const override;
 
 private:
-    std::shared_ptr<const AggregateFunction> inner_;
     size_t argument_count_;
     bool empty_is_null_;
     size_t flag_;  ///< Offset of the "some row was kept" byte in the state.
