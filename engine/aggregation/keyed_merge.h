@@ -4,6 +4,7 @@
 // local's table (serially, by conversion to two-level, or bucket by bucket), then the
 // finalization of the merged groups into result fragments, one per bucket or key range.
 
+#include <algorithm>
 #include <memory>
 #include <span>
 #include <vector>
@@ -24,7 +25,7 @@ class KeyedLocalState final : public LocalSinkState
 {
 public:
     KeyedLocalState(const GroupByPlan& plan, const AggregationSettings& settings)
-        : partial_(*plan.layout, plan.key_columns, settings)
+        : layout_(plan.layout.get()), partial_(*plan.layout, plan.key_columns, settings)
     {
     }
     void sink(const std::vector<ColumnView>& columns, size_t rows) override
@@ -37,8 +38,11 @@ public:
     }
     size_t rows() const override { return partial_.rows(); }
     PartialAggregate<Method>& partial() { return partial_; }
+    /// The layout its rows are read with: its plan's (imported states have a plan of their own).
+    const AggregateLayout* layout() const { return layout_; }
 
 private:
+    const AggregateLayout* layout_;
     PartialAggregate<Method> partial_;
 };
 
@@ -84,11 +88,22 @@ public:
     }
 
 private:
+    /// The partials with rows; those of this plan's own locals first, since the first is the
+    /// merge's target, which aggregates every routed row with its layout (locals of imported
+    /// states have another and never route rows).
     void collectPartials(std::span<const std::unique_ptr<LocalSinkState>> locals)
     {
+        std::vector<KeyedLocalState<Method>*> ordered;
         for (const auto& local : locals)
         {
-            Partial& partial = static_cast<KeyedLocalState<Method>&>(*local).partial();
+            ordered.push_back(static_cast<KeyedLocalState<Method>*>(local.get()));
+        }
+        std::stable_partition(ordered.begin(), ordered.end(),
+                              [&](const KeyedLocalState<Method>* local)
+                              { return local->layout() == plan_.layout.get(); });
+        for (KeyedLocalState<Method>* local : ordered)
+        {
+            Partial& partial = local->partial();
             ProfileEvents::increment(ProfileEvent::ArenaBytes, partial.arena().bytesReserved());
             ProfileEvents::increment(ProfileEvent::TwoLevelConversions, partial.conversions());
             if (partial.rows() == 0)

@@ -340,6 +340,31 @@ TEST(PartialStates, TravelAsAnArrowStreamWithTheirVersion)
     EXPECT_EQ(rendered(testing::collect(merged)), rendered(testing::collect(single_stream)));
 }
 
+TEST(PartialStates, StatesCombinedFirstMergeWithRowsRoutedByLargeTables)
+{
+    // Past 100,000 groups a local's table turns two-level and routes further rows to the
+    // merge's buckets, which aggregate them with the plan of rows, whichever local is first.
+    const Block table = testing::makeTestTable(
+        400'000, [](size_t row) { return row % 250'000; }, 21);
+    const auto fields = testing::fieldsOf(table);
+    const std::vector<Aggregate> aggregates = {
+        {"count", {}, "c"}, {"sum", {"v_i64"}, "s"}, {"uniqExact", {"v_u32"}, "u"}};
+    GroupBy single(fields, {"k_u64"}, aggregates);
+    testing::sinkFromHosts(single, table, 2, 20'000);
+    ResultStream single_stream = single.finish();
+
+    GroupBy exporter(fields, {"k_u64"}, aggregates, partialSettings());
+    testing::sinkFromHosts(exporter, rowsOf(table, 0, 100'000), 1, 20'000);
+    ResultStream exported = exporter.finishPartial();
+    const Block states = testing::collect(exported);
+
+    GroupBy importer(fields, {"k_u64"}, aggregates, partialSettings());
+    importStates(importer, states);  // combined before any sink of rows
+    testing::sinkFromHosts(importer, rowsOf(table, 100'000, 400'000), 2, 20'000);
+    ResultStream merged = importer.finish();
+    EXPECT_EQ(rendered(testing::collect(merged)), rendered(testing::collect(single_stream)));
+}
+
 TEST(PartialStates, NeedTheSetting)
 {
     const Block table = nullableTable(100);
