@@ -51,10 +51,13 @@ void Column::appendValues(const ColumnView& source, size_t begin, size_t count)
         const uint64_t last = source.offsets[begin + count];
         const uint64_t base = chars_.size();
         chars_.insert(chars_.end(), source.chars + first, source.chars + last);
-        offsets_.reserve(offsets_.size() + count);
-        for (size_t row = begin; row < begin + count; ++row)
+        // Resized, not reserved: reserve grows to exactly what is asked, so appending row by
+        // row would copy the offsets on every call.
+        const size_t old_rows = offsets_.size();
+        offsets_.resize(old_rows + count);
+        for (size_t i = 0; i < count; ++i)
         {
-            offsets_.push_back(base + source.offsets[row + 1] - first);
+            offsets_[old_rows + i] = base + source.offsets[begin + i + 1] - first;
         }
         return;
     }

@@ -96,16 +96,16 @@ TEST(StateFuzz, DamagedStatesAreMergedOrRefusedNeverMisread)
         {
             const Column& source = states.columns[c].column;
             Column column(source.type());
-            for (size_t row = 0; row < states.rows(); ++row)
+            if (c != damaged_column)
             {
-                if (c == damaged_column && row == damaged_row)
-                {
-                    column.appendString(damage(std::string(source.stringAt(row)), random));
-                }
-                else
-                {
-                    column.appendRange(source.view(), row, 1);
-                }
+                column.appendRange(source.view(), 0, states.rows());
+            }
+            else
+            {
+                column.appendRange(source.view(), 0, damaged_row);
+                column.appendString(damage(std::string(source.stringAt(damaged_row)), random));
+                column.appendRange(source.view(), damaged_row + 1,
+                                   states.rows() - damaged_row - 1);
             }
             batch.columns.push_back({states.columns[c].name, std::move(column)});
         }
