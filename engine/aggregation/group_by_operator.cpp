@@ -5,15 +5,6 @@
 namespace granary
 {
 
-void recordQueryTotals(QueryContext& context, const ResourceSnapshot& before, size_t result_rows)
-{
-    QueryStats& stats = context.stats();
-    stats.resources = ResourceSnapshot::take() - before;
-    stats.profile_events = context.profileEvents().snapshot();
-    stats.result_rows = result_rows;
-    stats.peak_memory_bytes = context.memory().peakBytes();
-}
-
 GroupByOperator::GroupByOperator(std::unique_ptr<GroupByPlan> plan,
                                  const AggregationSettings& settings, QueryContext& context)
     : plan_(std::move(plan)),
@@ -70,7 +61,10 @@ std::vector<Block> GroupByOperator::finish(const TopGroups* top, bool emit_state
     {
         result_rows += fragment.rows();
     }
-    recordQueryTotals(context_, resources_before_, result_rows);
+    stats.resources = ResourceSnapshot::take() - resources_before_;
+    stats.profile_events = context_.profileEvents().snapshot();
+    stats.result_rows = result_rows;
+    stats.peak_memory_bytes = context_.memory().peakBytes();
     return fragments;
 }
 

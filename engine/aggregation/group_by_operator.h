@@ -59,8 +59,4 @@ private:
     std::vector<std::unique_ptr<LocalSinkState>> locals_;
 };
 
-/// Records what a query used overall (resources since `before`, its events, result rows,
-/// peak memory) in its stats.
-void recordQueryTotals(QueryContext& context, const ResourceSnapshot& before, size_t result_rows);
-
 }  // namespace granary

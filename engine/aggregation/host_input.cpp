@@ -174,16 +174,21 @@ void HostInput::adapt(std::span<const ColumnView> batch, size_t rows, Scratch& s
     for (size_t i = 0; i < keys; ++i)
     {
         const ColumnView& key = batch[nullable_keys_[i].column];
-        uint8_t* flags = fillBytes(scratch.columns[keys + i], rows, 0);
-        if (key.hasValidity())
+        Column& flags = scratch.columns[keys + i];
+        if (!key.hasValidity())
         {
+            fillBytes(flags, rows, 0);
+        }
+        else
+        {
+            flags.resizeFixedUninitialized(rows);
             for (size_t row = 0; row < rows; ++row)
             {
-                flags[row] = key.isValid(row) ? 0 : 1;
+                flags.mutableData<uint8_t>()[row] = key.isValid(row) ? 0 : 1;
             }
             core[nullable_keys_[i].column] = zeroNulls(key, scratch.columns[i]);
         }
-        core.push_back(scratch.columns[keys + i].view());
+        core.push_back(flags.view());
     }
     for (size_t m = 0; m < masks_.size(); ++m)
     {

@@ -19,7 +19,7 @@ constexpr int64_t kCharsBuffer = 2;
 /// null_count of an array whose producer did not count its NULLs.
 constexpr int64_t kUnknownNullCount = -1;
 constexpr std::string_view kSupportedFormats =
-    "c C s S i I l L f g b tdD tdm tss: tsm: tsu: tsn: u U, and dictionaries of those";
+    "c C s S i I l L f g b tdD tdm tss: tsm: tsu: tsn: u U z Z, and dictionaries of those";
 
 /// buffers[index], which may be null only when the column has no rows.
 const void* requiredBuffer(const ArraySlice& slice, int64_t index, std::string_view role,

@@ -66,12 +66,14 @@ private:
 /// length say cannot be detected: the producer is trusted on those.
 ImportedBatch importBatch(const ArrowArray& array, const std::vector<ArrowField>& fields);
 
-/// Reads every batch of `stream`: its schema, then get_next until the end of the stream, calling
+/// Reads every batch of `stream`: its schema (shown to on_schema, when given, before any batch
+/// is read: a caller may check its metadata), then get_next until the end of the stream, calling
 /// on_batch with each batch and releasing the batch after on_batch returns or throws. Releases
 /// the schema; the stream itself stays the caller's. A producer's error becomes
 /// Exception(kIncorrectData) with its get_last_error() text.
 void readArrowStream(
     ArrowArrayStream& stream,
-    const std::function<void(const std::vector<ArrowField>&, const ImportedBatch&)>& on_batch);
+    const std::function<void(const std::vector<ArrowField>&, const ImportedBatch&)>& on_batch,
+    const std::function<void(const ArrowSchema&)>& on_schema = {});
 
 }  // namespace granary::arrow

@@ -49,11 +49,16 @@ void checkStreamCall(ArrowArrayStream& stream, int result, std::string_view call
                         "): " + (message != nullptr ? message : "the producer gave no message"));
 }
 
-std::vector<ArrowField> readStreamSchema(ArrowArrayStream& stream)
+std::vector<ArrowField> readStreamSchema(ArrowArrayStream& stream,
+                                         const std::function<void(const ArrowSchema&)>& on_schema)
 {
     ArrowSchema schema{};
     checkStreamCall(stream, stream.get_schema(&stream, &schema), "get_schema");
     const ReleaseOnExit release_schema(schema);
+    if (on_schema)
+    {
+        on_schema(schema);
+    }
     return importSchema(schema);
 }
 
@@ -61,14 +66,15 @@ std::vector<ArrowField> readStreamSchema(ArrowArrayStream& stream)
 
 void readArrowStream(
     ArrowArrayStream& stream,
-    const std::function<void(const std::vector<ArrowField>&, const ImportedBatch&)>& on_batch)
+    const std::function<void(const std::vector<ArrowField>&, const ImportedBatch&)>& on_batch,
+    const std::function<void(const ArrowSchema&)>& on_schema)
 {
     if (stream.release == nullptr)
     {
         throwArrowError(ErrorCode::kBadArguments, kStreamSubject,
                         "the stream is already released (its release callback is null)");
     }
-    const std::vector<ArrowField> fields = readStreamSchema(stream);
+    const std::vector<ArrowField> fields = readStreamSchema(stream, on_schema);
     while (true)
     {
         ArrowArray array{};

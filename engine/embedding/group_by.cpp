@@ -286,8 +286,10 @@ ResultStream GroupBy::Impl::finish(const TopGroups* top, bool emit_states)
         metadata.emplace_back(kStateVersionKey, std::to_string(kPartialStateVersion));
     }
     stream.impl_ = std::make_shared<ResultStream::Impl>(
-        std::move(fragments), emit_states ? state_import->fields : resultFields(),
-        settings.result_batch_rows, std::move(metadata));
+        std::move(fragments),
+        std::make_shared<const ResultShape>(emit_states ? state_import->fields : resultFields(),
+                                            std::move(metadata)),
+        settings.result_batch_rows);
     return stream;
 }
 
@@ -312,25 +314,6 @@ void checkSameFields(const std::vector<arrow::ArrowField>& fields,
         }
     }
 }
-
-/// Releases a schema the caller got, when the scope ends.
-class ScopeRelease
-{
-public:
-    explicit ScopeRelease(ArrowSchema& schema) : schema_(schema) {}
-    ~ScopeRelease()
-    {
-        if (schema_.release != nullptr)
-        {
-            schema_.release(&schema_);
-        }
-    }
-    ScopeRelease(const ScopeRelease&) = delete;
-    ScopeRelease& operator=(const ScopeRelease&) = delete;
-
-private:
-    ArrowSchema& schema_;
-};
 
 struct LocalSink::Impl
 {
@@ -406,35 +389,19 @@ void LocalSink::sinkArrow(const ArrowArray& batch, const ArrowSchema& schema)
 
 void LocalSink::sinkArrowStream(ArrowArrayStream& stream)
 {
-    if (impl_->state_plan != nullptr)
-    {
-        ArrowSchema schema;
-        if (stream.get_schema(&stream, &schema) != 0)
-        {
-            const char* error = stream.get_last_error(&stream);
-            throw Exception(ErrorCode::kIncorrectData,
-                            std::string("the stream's schema: ") + (error ? error : "no message"));
-        }
-        const ScopeRelease release_schema(schema);
-        checkStateVersion(schema);
-    }
     arrow::readArrowStream(
         stream,
         [&](const std::vector<arrow::ArrowField>& fields, const arrow::ImportedBatch& batch)
         {
-            const std::vector<arrow::ArrowField>& expected = impl_->arrow_fields;
-            for (size_t c = 0; c < expected.size() && c < fields.size(); ++c)
-            {
-                if (fields[c].type != expected[c].type || fields[c].name != expected[c].name)
-                {
-                    throw Exception(
-                        ErrorCode::kTypeMismatch,
-                        "column " + std::to_string(c) + " of the stream is '" + fields[c].name +
-                            "' " + std::string(typeName(fields[c].type)) + ", the plan's is '" +
-                            expected[c].name + "' " + std::string(typeName(expected[c].type)));
-                }
-            }
+            checkSameFields(fields, impl_->arrow_fields);
             impl_->sink(batch.columns, batch.rows);
+        },
+        [&](const ArrowSchema& schema)
+        {
+            if (impl_->state_plan != nullptr)
+            {
+                checkStateVersion(schema);
+            }
         });
 }
 

@@ -6,18 +6,21 @@
 namespace granary
 {
 
-ResultStream::Impl::Impl(std::vector<Block> fragments_in, std::vector<arrow::ArrowField> fields_in,
-                         size_t batch_rows, arrow::ArrowMetadata metadata_in)
-    : fragments(std::move(fragments_in)),
-      fields(std::move(fields_in)),
-      metadata(std::move(metadata_in))
+ResultShape::ResultShape(std::vector<arrow::ArrowField> fields_in, arrow::ArrowMetadata metadata_in)
+    : fields(std::move(fields_in)), metadata(std::move(metadata_in))
 {
-    batch_rows = std::max<size_t>(batch_rows, 1);
     for (const arrow::ArrowField& field : fields)
     {
         schema.push_back({field.name, field.type, field.nullable});
         formats.push_back(field.format);
     }
+}
+
+ResultStream::Impl::Impl(std::vector<Block> fragments_in,
+                         std::shared_ptr<const ResultShape> shape_in, size_t batch_rows)
+    : fragments(std::move(fragments_in)), shape(std::move(shape_in))
+{
+    batch_rows = std::max<size_t>(batch_rows, 1);
     for (size_t f = 0; f < fragments.size(); ++f)
     {
         const size_t fragment_rows = fragments[f].rows();
@@ -98,11 +101,11 @@ ColumnView ResultBatch::column(size_t column) const
 void ResultBatch::exportTo(ArrowArray* array, ArrowSchema* schema)
 {
     // The schema says what the result may hold, the same for every batch.
-    arrow::exportBlockArray(std::move(impl_->block), array, impl_->formats);
+    arrow::exportBlockArray(std::move(impl_->block), array, impl_->shape->formats);
     impl_->block = Block{};
     try
     {
-        arrow::exportSchema(impl_->fields, schema, impl_->metadata);
+        arrow::exportSchema(impl_->shape->fields, schema, impl_->shape->metadata);
     }
     catch (...)
     {
@@ -112,7 +115,10 @@ void ResultBatch::exportTo(ArrowArray* array, ArrowSchema* schema)
 }
 
 ResultStream::ResultStream()
-    : impl_(std::make_shared<Impl>(std::vector<Block>{}, std::vector<arrow::ArrowField>{}, 1))
+    : impl_(std::make_shared<Impl>(std::vector<Block>{},
+                                   std::make_shared<const ResultShape>(
+                                       std::vector<arrow::ArrowField>{}, arrow::ArrowMetadata{}),
+                                   1))
 {
 }
 ResultStream::~ResultStream() = default;
@@ -121,7 +127,7 @@ ResultStream& ResultStream::operator=(ResultStream&&) noexcept = default;
 
 const std::vector<Field>& ResultStream::schema() const
 {
-    return impl_->schema;
+    return impl_->shape->schema;
 }
 
 size_t ResultStream::rows() const
@@ -135,18 +141,16 @@ bool ResultStream::next(ResultBatch& batch)
     {
         return false;
     }
-    batch.impl_->fields = impl_->fields;
-    batch.impl_->formats = impl_->formats;
-    batch.impl_->metadata = impl_->metadata;
+    batch.impl_->shape = impl_->shape;
     return true;
 }
 
 void ResultStream::exportTo(ArrowArrayStream* stream)
 {
     std::shared_ptr<Impl> impl = std::move(impl_);
-    impl_ = std::make_shared<Impl>(std::vector<Block>{}, impl->fields, 1);
+    impl_ = std::make_shared<Impl>(std::vector<Block>{}, impl->shape, 1);
     arrow::exportStream(
-        impl->fields,
+        impl->shape->fields,
         [impl]() -> std::optional<Block>
         {
             Block block;
@@ -156,7 +160,7 @@ void ResultStream::exportTo(ArrowArrayStream* stream)
             }
             return block;
         },
-        stream, impl->metadata);
+        stream, impl->shape->metadata);
 }
 
 }  // namespace granary

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <atomic>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -12,13 +13,22 @@
 namespace granary
 {
 
+/// What every batch of a result shares: its fields (Arrow formats, and nullability by the
+/// schema, not by the batch) and the schema's metadata (partial states: their version).
+struct ResultShape
+{
+    ResultShape(std::vector<arrow::ArrowField> fields, arrow::ArrowMetadata metadata);
+
+    std::vector<arrow::ArrowField> fields;
+    std::vector<Field> schema;         ///< The fields as the public API names them.
+    std::vector<std::string> formats;  ///< The fields' formats, as exportBlockArray takes them.
+    arrow::ArrowMetadata metadata;
+};
+
 struct ResultBatch::Impl
 {
     Block block;
-    /// The result's fields: Arrow formats, and nullability by the schema, not by the batch.
-    std::vector<arrow::ArrowField> fields;
-    std::vector<std::string> formats;
-    arrow::ArrowMetadata metadata;  ///< The schema's (partial states: their version).
+    std::shared_ptr<const ResultShape> shape;
 };
 
 /// A finished result: its fragments, cut into batches of at most `batch_rows` rows that any
@@ -31,17 +41,13 @@ struct ResultStream::Impl
         size_t begin;
         size_t rows;
     };
-    Impl(std::vector<Block> fragments, std::vector<arrow::ArrowField> fields, size_t batch_rows,
-         arrow::ArrowMetadata metadata = {});
+    Impl(std::vector<Block> fragments, std::shared_ptr<const ResultShape> shape, size_t batch_rows);
 
     /// The next unclaimed slice as a block; false at the end.
     bool claim(Block& out);
 
     std::vector<Block> fragments;
-    std::vector<arrow::ArrowField> fields;
-    std::vector<Field> schema;
-    std::vector<std::string> formats;
-    arrow::ArrowMetadata metadata;
+    std::shared_ptr<const ResultShape> shape;
     std::vector<Slice> slices;
     size_t rows = 0;
     std::atomic<size_t> next_slice{0};
