@@ -106,10 +106,12 @@ std::unique_ptr<GroupByKernel> makeGroupByKernel(const GroupByPlan& plan,
             return keyed<NumberKeyMethod<uint32_t>>(plan, settings);
         case KeyMethodKind::kNumber64:
             return keyed<NumberKeyMethod<uint64_t>>(plan, settings);
+        case KeyMethodKind::kPacked8:
+            return keyed<PackedKeyMethod<uint64_t>>(plan, settings);
         case KeyMethodKind::kPacked16:
-            return keyed<PackedKeyMethod<2>>(plan, settings);
+            return keyed<PackedKeyMethod<PackedKey16>>(plan, settings);
         case KeyMethodKind::kPacked32:
-            return keyed<PackedKeyMethod<4>>(plan, settings);
+            return keyed<PackedKeyMethod<PackedKey32>>(plan, settings);
         case KeyMethodKind::kString:
             return keyed<StringKeyMethod>(plan, settings);
         case KeyMethodKind::kSerialized:

@@ -59,16 +59,22 @@ uint8_t* fillBytes(Column& out, size_t rows, uint8_t value)
 }  // namespace
 
 HostInput::HostInput(std::vector<HostColumn> columns, std::vector<std::string> keys,
-                     const std::vector<HostAggregate>& aggregates)
-    : host_columns_(std::move(columns)), core_keys_(keys)
+                     const std::vector<HostAggregate>& aggregates,
+                     const std::vector<std::string>& also_read)
+    : host_columns_(std::move(columns)), read_columns_(host_columns_.size()), core_keys_(keys)
 {
     for (const HostColumn& column : host_columns_)
     {
         core_columns_.push_back({column.name, column.type});
     }
+    for (const std::string& name : also_read)
+    {
+        read_columns_[columnIndex(name, "the plan")] = true;
+    }
     for (size_t k = 0; k < keys.size(); ++k)
     {
         const size_t column = columnIndex(keys[k], "GROUP BY");
+        read_columns_[column] = true;
         if (host_columns_[column].nullable)
         {
             const std::string flag = kComputedPrefix + keys[k] + " is NULL";
@@ -84,6 +90,7 @@ HostInput::HostInput(std::vector<HostColumn> columns, std::vector<std::string> k
         for (const std::string& argument : aggregate.arguments)
         {
             const size_t column = columnIndex(argument, "arguments of " + aggregate.function);
+            read_columns_[column] = true;
             if (host_columns_[column].nullable)
             {
                 mask.nullable_arguments.push_back(column);
@@ -92,6 +99,7 @@ HostInput::HostInput(std::vector<HostColumn> columns, std::vector<std::string> k
         if (!aggregate.filter.empty())
         {
             mask.filter = columnIndex(aggregate.filter, "the filter of " + aggregate.function);
+            read_columns_[*mask.filter] = true;
             if (host_columns_[*mask.filter].type != TypeId::UInt8)
             {
                 throw Exception(ErrorCode::kTypeMismatch,
@@ -149,6 +157,10 @@ void HostInput::checkBatch(std::span<const ColumnView> batch, size_t rows) const
         if (column.rows != rows)
         {
             fail("has " + std::to_string(column.rows) + " rows, the batch " + std::to_string(rows));
+        }
+        if (!read_columns_[c])
+        {
+            continue;
         }
         if (column.hasValidity() && !expected.nullable)
         {

@@ -39,14 +39,19 @@ struct HostAggregate
 class HostInput
 {
 public:
+    /// `also_read`: columns that a plan made elsewhere reads (a state merge's states).
     HostInput(std::vector<HostColumn> columns, std::vector<std::string> keys,
-              const std::vector<HostAggregate>& aggregates);
+              const std::vector<HostAggregate>& aggregates,
+              const std::vector<std::string>& also_read = {});
 
     const std::vector<HostColumn>& hostColumns() const { return host_columns_; }
     /// The core's input: the host's columns, then the computed flags and masks.
     const std::vector<InputColumn>& coreColumns() const { return core_columns_; }
     const std::vector<std::string>& coreKeys() const { return core_keys_; }
     const std::vector<AggregateDescription>& coreAggregates() const { return core_aggregates_; }
+    /// By host column: whether the plan reads it (a key, an argument or a filter). Columns it
+    /// does not read are only checked for their type and length: their buffers may be null.
+    const std::vector<bool>& readColumns() const { return read_columns_; }
     /// The host's keys, which come first among the core's.
     size_t hostKeyCount() const { return core_keys_.size() - nullable_keys_.size(); }
 
@@ -84,6 +89,7 @@ private:
     void checkBatch(std::span<const ColumnView> batch, size_t rows) const;
 
     std::vector<HostColumn> host_columns_;
+    std::vector<bool> read_columns_;
     std::vector<InputColumn> core_columns_;
     std::vector<std::string> core_keys_;
     std::vector<AggregateDescription> core_aggregates_;

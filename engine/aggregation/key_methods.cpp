@@ -120,6 +120,10 @@ KeyMethodKind chooseKeyMethod(const std::vector<TypeId>& key_types)
         }
         total_width += fixedWidth(type);
     }
+    if (total_width <= 8)
+    {
+        return KeyMethodKind::kPacked8;
+    }
     if (total_width <= 16)
     {
         return KeyMethodKind::kPacked16;
@@ -145,6 +149,8 @@ std::string_view keyMethodName(KeyMethodKind kind)
             return "number32";
         case KeyMethodKind::kNumber64:
             return "number64";
+        case KeyMethodKind::kPacked8:
+            return "packed8";
         case KeyMethodKind::kPacked16:
             return "packed16";
         case KeyMethodKind::kPacked32:

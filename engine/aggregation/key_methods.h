@@ -5,6 +5,7 @@
 #include <cstring>
 #include <memory>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "alloc/arena.h"
@@ -99,11 +100,79 @@ struct NumberKeyMethod
     }
 };
 
-/// Several fixed-width keys packed side by side into 16 or 32 bytes.
-template <size_t Words>
+/// Calls f(std::integral_constant<size_t, W>) for a fixed width W of 1, 2, 4 or 8 bytes.
+template <typename F>
+decltype(auto) dispatchWidth(size_t width, F&& f)
+{
+    switch (width)
+    {
+        case 1:
+            return f(std::integral_constant<size_t, 1>{});
+        case 2:
+            return f(std::integral_constant<size_t, 2>{});
+        case 4:
+            return f(std::integral_constant<size_t, 4>{});
+        default:
+            return f(std::integral_constant<size_t, 8>{});
+    }
+}
+
+/// Writes the rows [first_row, first_row + count) of fixed-width `columns` side by side into
+/// `out`'s keys, each zeroed first. A loop per column at its known width: copies of a width
+/// known only at run time compile to a memcpy call per value.
+template <typename Key>
+void packKeyColumns(const std::vector<ColumnView>& columns, size_t first_row, size_t count,
+                    Key* out)
+{
+    std::memset(static_cast<void*>(out), 0, count * sizeof(Key));
+    char* keys = reinterpret_cast<char*>(out);
+    size_t offset = 0;
+    for (const ColumnView& column : columns)
+    {
+        const size_t width = fixedWidth(column.type);
+        const char* values = static_cast<const char*>(column.data) + first_row * width;
+        dispatchWidth(width,
+                      [&]<size_t W>(std::integral_constant<size_t, W>)
+                      {
+                          for (size_t i = 0; i < count; ++i)
+                          {
+                              std::memcpy(keys + i * sizeof(Key) + offset, values + i * W, W);
+                          }
+                      });
+        offset += width;
+    }
+}
+
+/// The inverse of packKeyColumns: appends each key's values to the key columns.
+template <typename Key>
+void unpackKeyColumns(const Key* keys, size_t count, std::vector<Column>& columns)
+{
+    const char* bytes = reinterpret_cast<const char*>(keys);
+    size_t offset = 0;
+    for (Column& column : columns)
+    {
+        const size_t width = fixedWidth(column.type());
+        const size_t first_row = column.size();
+        column.resizeFixedUninitialized(first_row + count);
+        char* values = column.mutableData<char>() + first_row * width;
+        dispatchWidth(width,
+                      [&]<size_t W>(std::integral_constant<size_t, W>)
+                      {
+                          for (size_t i = 0; i < count; ++i)
+                          {
+                              std::memcpy(values + i * W, bytes + i * sizeof(Key) + offset, W);
+                          }
+                      });
+        offset += width;
+    }
+}
+
+/// Several fixed-width keys packed side by side into one word (uint64_t: up to 8 bytes, which
+/// hashes and compares as one integer) or a PackedKey of 16 or 32 bytes.
+template <typename K>
 struct PackedKeyMethod
 {
-    using Key = PackedKey<Words>;
+    using Key = K;
     using Single = HashMap<Key, StatePointer>;
     using TwoLevel = TwoLevelHashMap<Key, StatePointer>;
     static constexpr bool kHasTwoLevel = true;
@@ -113,21 +182,7 @@ struct PackedKeyMethod
         explicit Extractor(const std::vector<ColumnView>& keys) : columns(keys) {}
         const Key* extract(size_t first_row, size_t count, Key* out) const
         {
-            for (size_t i = 0; i < count; ++i)
-            {
-                out[i] = Key{};
-            }
-            size_t offset = 0;
-            for (const ColumnView& column : columns)
-            {
-                const size_t width = fixedWidth(column.type);
-                const char* values = static_cast<const char*>(column.data) + first_row * width;
-                for (size_t i = 0; i < count; ++i)
-                {
-                    out[i].put(offset, values + i * width, width);
-                }
-                offset += width;
-            }
+            packKeyColumns(columns, first_row, count, out);
             return out;
         }
         std::vector<ColumnView> columns;
@@ -137,17 +192,9 @@ struct PackedKeyMethod
     {
         return std::make_unique<TwoLevel>(single);
     }
-    static void appendKey(const Key& key, std::vector<Column>& columns)
+    static void appendKeys(const Key* keys, size_t count, std::vector<Column>& columns)
     {
-        size_t offset = 0;
-        for (Column& column : columns)
-        {
-            char value[8];
-            const size_t width = fixedWidth(column.type());
-            key.get(offset, value, width);
-            column.appendRaw(value);
-            offset += width;
-        }
+        unpackKeyColumns(keys, count, columns);
     }
 };
 
@@ -231,6 +278,7 @@ enum class KeyMethodKind
     kFixed16,
     kNumber32,
     kNumber64,
+    kPacked8,
     kPacked16,
     kPacked32,
     kString,

@@ -68,8 +68,13 @@ ColumnView withStructValidity(const ColumnView& column, const ColumnView& struct
     return column.withValidity(combined);
 }
 
+bool isRead(const ColumnSelection& read, size_t column)
+{
+    return read.empty() || read[column];
+}
+
 void importStructColumns(const ArrowArray& array, const std::vector<ArrowField>& fields,
-                         ImportedBatch& batch)
+                         const ColumnSelection& read, ImportedBatch& batch)
 {
     checkArrayHeader(array, kBatchSubject);
     checkBufferAndChildCounts(array, kStructBuffers, static_cast<int64_t>(fields.size()),
@@ -80,6 +85,11 @@ void importStructColumns(const ArrowArray& array, const std::vector<ArrowField>&
         withArrayValidity(ColumnView{TypeId::UInt8, batch.rows}, struct_slice, kBatchSubject);
     for (size_t i = 0; i < fields.size(); ++i)
     {
+        if (!isRead(read, i))
+        {
+            batch.columns.push_back(ColumnView{fields[i].type, batch.rows});
+            continue;
+        }
         const std::string subject = describeColumn(i, fields[i].name);
         const ArrowArray* child = array.children[i];
         if (child == nullptr)
@@ -102,20 +112,27 @@ bool isColumnArray(const ArrowArray& array, const std::vector<ArrowField>& field
 
 }  // namespace
 
-ImportedBatch importBatch(const ArrowArray& array, const std::vector<ArrowField>& fields)
+ImportedBatch importBatch(const ArrowArray& array, const std::vector<ArrowField>& fields,
+                          const ColumnSelection& read)
 {
+    if (!read.empty() && read.size() != fields.size())
+    {
+        throw Exception(ErrorCode::kLogicalError, "a selection of " + std::to_string(read.size()) +
+                                                      " columns for a schema of " +
+                                                      std::to_string(fields.size()));
+    }
     ImportedBatch batch;
-    if (isColumnArray(array, fields))
+    if (!isColumnArray(array, fields))
     {
-        const std::string subject = describeColumn(0, fields.front().name);
-        checkArrayHeader(array, subject);
-        batch.rows = static_cast<size_t>(array.length);
-        batch.columns.push_back(importColumn(array, fields.front(), 0, batch.rows, subject, batch));
+        importStructColumns(array, fields, read, batch);
+        return batch;
     }
-    else
-    {
-        importStructColumns(array, fields, batch);
-    }
+    const std::string subject = describeColumn(0, fields.front().name);
+    checkArrayHeader(array, subject);
+    batch.rows = static_cast<size_t>(array.length);
+    batch.columns.push_back(isRead(read, 0)
+                                ? importColumn(array, fields.front(), 0, batch.rows, subject, batch)
+                                : ColumnView{fields.front().type, batch.rows});
     return batch;
 }
 

@@ -58,22 +58,29 @@ private:
     std::vector<std::unique_ptr<std::byte[]>> owned_;
 };
 
+/// Which of a schema's columns a consumer reads, by position; empty: every column. A column
+/// not read is imported as a view without buffers, and its array is neither read nor checked
+/// (a projection, as a scan pushes one down).
+using ColumnSelection = std::vector<bool>;
+
 /// Views of `array`'s columns, whose schema importSchema turned into `fields`. The array is a
 /// struct with one child per field, or, for a single field, either that struct or the column
 /// itself (an array without children). Validates what Arrow lets a consumer check and throws
 /// Exception(kIncorrectData) naming the column and the problem (kBadArguments for a released
 /// array). Arrow does not carry buffer sizes, so a buffer shorter than its array's offset and
 /// length say cannot be detected: the producer is trusted on those.
-ImportedBatch importBatch(const ArrowArray& array, const std::vector<ArrowField>& fields);
+ImportedBatch importBatch(const ArrowArray& array, const std::vector<ArrowField>& fields,
+                          const ColumnSelection& read = {});
 
 /// Reads every batch of `stream`: its schema (shown to on_schema, when given, before any batch
 /// is read: a caller may check its metadata), then get_next until the end of the stream, calling
 /// on_batch with each batch and releasing the batch after on_batch returns or throws. Releases
 /// the schema; the stream itself stays the caller's. A producer's error becomes
-/// Exception(kIncorrectData) with its get_last_error() text.
+/// Exception(kIncorrectData) with its get_last_error() text. Batches import the `read` columns.
 void readArrowStream(
     ArrowArrayStream& stream,
     const std::function<void(const std::vector<ArrowField>&, const ImportedBatch&)>& on_batch,
-    const std::function<void(const ArrowSchema&)>& on_schema = {});
+    const std::function<void(const ArrowSchema&)>& on_schema = {},
+    const ColumnSelection& read = {});
 
 }  // namespace granary::arrow

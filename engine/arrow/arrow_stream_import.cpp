@@ -67,7 +67,7 @@ std::vector<ArrowField> readStreamSchema(ArrowArrayStream& stream,
 void readArrowStream(
     ArrowArrayStream& stream,
     const std::function<void(const std::vector<ArrowField>&, const ImportedBatch&)>& on_batch,
-    const std::function<void(const ArrowSchema&)>& on_schema)
+    const std::function<void(const ArrowSchema&)>& on_schema, const ColumnSelection& read)
 {
     if (stream.release == nullptr)
     {
@@ -84,7 +84,7 @@ void readArrowStream(
             return;
         }
         const ReleaseOnExit release_array(array);
-        on_batch(fields, importBatch(array, fields));
+        on_batch(fields, importBatch(array, fields, read));
     }
 }
 

@@ -116,6 +116,17 @@ std::unique_ptr<QueryContext> makeContext(const GroupBySettings& settings)
     return context;
 }
 
+/// The state columns of a plan's partial-state batches: one per aggregate, by its name.
+std::vector<std::string> stateNames(const GroupByPlan& plan)
+{
+    std::vector<std::string> names;
+    for (const AggregateLayout::Entry& entry : plan.layout->entries())
+    {
+        names.push_back(entry.result_name);
+    }
+    return names;
+}
+
 }  // namespace
 
 /// What a GroupBy with partial_states keeps to merge imported states: the batches' fields,
@@ -125,7 +136,7 @@ struct StateImport
     StateImport(std::vector<arrow::ArrowField> fields_in, std::vector<std::string> keys,
                 const GroupByPlan& plan_of_rows, const GroupBySettings& host_settings)
         : fields(std::move(fields_in)),
-          input(hostColumns(fields), std::move(keys), {}),
+          input(hostColumns(fields), std::move(keys), {}, stateNames(plan_of_rows)),
           plan(makeStateMergePlan(plan_of_rows, input.coreColumns())),
           settings(stateMergeSettings(host_settings)),
           kernel(makeGroupByKernel(*plan, settings))
@@ -373,7 +384,8 @@ void LocalSink::sink(std::span<const ColumnView> columns, size_t rows)
 
 void LocalSink::sinkArrow(const ArrowArray& batch)
 {
-    const arrow::ImportedBatch imported = arrow::importBatch(batch, impl_->arrow_fields);
+    const arrow::ImportedBatch imported =
+        arrow::importBatch(batch, impl_->arrow_fields, impl_->input.readColumns());
     impl_->sink(imported.columns, imported.rows);
 }
 
@@ -402,7 +414,8 @@ void LocalSink::sinkArrowStream(ArrowArrayStream& stream)
             {
                 checkStateVersion(schema);
             }
-        });
+        },
+        impl_->input.readColumns());
 }
 
 GroupBy::GroupBy(std::vector<Field> input, std::vector<std::string> keys,

@@ -20,10 +20,12 @@ namespace granary
 namespace
 {
 
-/// One key set per key method (direct-mapped, 32/64-bit, packed, string, serialized).
+/// One key set per key method (direct-mapped, 32/64-bit, packed into 8, 16 or 32 bytes,
+/// string, serialized).
 const std::vector<std::vector<std::string>> kKeySets = {
-    {"k_u8"},  {"k_u16"},          {"k_u32"},          {"k_u64"},
-    {"k_str"}, {"k_u64", "k_i32"}, {"k_str", "k_u32"}, {"k_u64", "k_i64", "k_u32"},
+    {"k_u8"},           {"k_u16"},          {"k_u32"},
+    {"k_u64"},          {"k_str"},          {"k_u32", "k_u16"},
+    {"k_u64", "k_i32"}, {"k_str", "k_u32"}, {"k_u64", "k_i64", "k_u32"},
 };
 
 const std::vector<AggregateDescription> kAggregates = {

@@ -81,6 +81,34 @@ TEST(ArrowValidation, TheValidBatchImports)
     EXPECT_NO_THROW(importWhole(validBatch()));
 }
 
+TEST(ArrowValidation, ColumnsNotSelectedAreNeitherReadNorChecked)
+{
+    TestBatch batch = validBatch();
+    child(batch, 1).buffers[1] = nullptr;
+    child(batch, 2).array.release = nullptr;
+    const std::vector<ArrowField> fields = importSchema(batch.schema->schema);
+    const ImportedBatch imported =
+        importBatch(batch.array->array, fields, ColumnSelection{true, false, false, true});
+    ASSERT_EQ(imported.columns.size(), 4);
+    EXPECT_EQ(imported.columns[0].type, TypeId::Int64);
+    EXPECT_EQ(imported.columns[0].values<int64_t>()[0], 11);
+    EXPECT_EQ(imported.columns[1].type, TypeId::String);
+    EXPECT_EQ(imported.columns[1].rows, 4);
+    EXPECT_EQ(imported.columns[1].offsets, nullptr);
+    EXPECT_EQ(imported.columns[3].stringAt(0), "q");
+    // The same columns are refused once selected.
+    expectError(
+        [&] {
+            importBatch(batch.array->array, fields, {true, true, false, true});
+        },
+        ErrorCode::kIncorrectData, kName, "offsets buffer (buffers[1]) is null");
+    expectError(
+        [&] {
+            importBatch(batch.array->array, fields, {true, false});
+        },
+        ErrorCode::kLogicalError, "a selection of 2 columns", "schema of 4");
+}
+
 TEST(ArrowValidation, ReleasedArrays)
 {
     expectBatchError([](TestBatch& batch) { batch.array->array.release = nullptr; },
