@@ -1,7 +1,6 @@
 #include "engine/aggregation/aggregate_function_factory.h"
 
 #include <algorithm>
-#include <cctype>
 #include <memory>
 
 #include "engine/aggregation/functions/avg.h"
@@ -9,6 +8,7 @@
 #include "engine/aggregation/functions/min_max_any.h"
 #include "engine/aggregation/functions/sum.h"
 #include "engine/aggregation/functions/uniq_exact.h"
+#include "engine/common/ascii.h"
 #include "engine/common/exception.h"
 
 namespace granary
@@ -16,42 +16,27 @@ namespace granary
 namespace
 {
 
-std::string lower(std::string_view text)
-{
-    std::string result(text);
-    std::transform(result.begin(), result.end(), result.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return result;
-}
+/// The -If combinator's suffix.
+constexpr std::string_view kIfSuffix = "if";
 
-void expectArgumentCount(std::string_view function, const std::vector<AggregateArgument>& args,
-                         size_t count)
+std::string describeCount(size_t low, size_t high, std::string_view noun)
 {
-    if (args.size() != count)
+    const std::string plural = std::string(noun) + (high == 1 ? "" : "s");
+    if (low == high)
     {
-        throw Exception(ErrorCode::kBadArguments, "aggregate function " + std::string(function) +
-                                                      " takes " + std::to_string(count) +
-                                                      " argument(s), got " +
-                                                      std::to_string(args.size()));
+        return std::to_string(low) + " " + plural;
     }
-}
-
-[[noreturn]] void typeMismatch(std::string_view function, const AggregateArgument& argument,
-                               std::string_view expected)
-{
-    throw Exception(ErrorCode::kTypeMismatch,
-                    "aggregate function " + std::string(function) + " cannot take column '" +
-                        argument.name + "' of type " + std::string(typeName(argument.type)) +
-                        ": expected " + std::string(expected));
+    return std::to_string(low) + " to " + std::to_string(high) + " " + plural;
 }
 
 template <template <typename> class Function>
-AggregateFunctionPtr numeric(std::string_view function, const AggregateArgument& argument)
+AggregateFunctionPtr numeric(const AggregateCall& call)
 {
+    const AggregateArgument& argument = call.arguments[0];
     const TypeId type = argument.type;
     if (isString(type) || type == TypeId::Date || type == TypeId::DateTime)
     {
-        typeMismatch(function, argument, "a number");
+        throwAggregateTypeMismatch(call, argument, "a number");
     }
     return dispatchFixedType(type,
                              [&]<typename T>(TypeTag<T>) -> AggregateFunctionPtr
@@ -59,94 +44,171 @@ AggregateFunctionPtr numeric(std::string_view function, const AggregateArgument&
 }
 
 template <typename Keep>
-AggregateFunctionPtr chosenValue(const AggregateArgument& argument)
+AggregateFunctionPtr chosenValue(const AggregateCall& call)
 {
-    return dispatchType(argument.type,
+    const TypeId type = call.arguments[0].type;
+    return dispatchType(type,
                         [&]<typename T>(TypeTag<T>) -> AggregateFunctionPtr
-                        { return std::make_shared<ChosenValueFunction<T, Keep>>(argument.type); });
+                        { return std::make_shared<ChosenValueFunction<T, Keep>>(type); });
 }
 
-AggregateFunctionPtr uniqExact(const AggregateArgument& argument, const DistinctSettings& settings)
+AggregateFunctionPtr uniqExact(const AggregateCall& call)
 {
     return dispatchType(
-        argument.type,
+        call.arguments[0].type,
         [&]<typename T>(TypeTag<T>) -> AggregateFunctionPtr
         {
             if constexpr (std::is_same_v<T, std::string_view>)
             {
-                return std::make_shared<UniqExactFunction<StringDistinctTraits>>(settings);
+                return std::make_shared<UniqExactFunction<StringDistinctTraits>>(call.distinct);
             }
             else
             {
-                return std::make_shared<UniqExactFunction<NumberDistinctTraits<T>>>(settings);
+                return std::make_shared<UniqExactFunction<NumberDistinctTraits<T>>>(
+                    call.distinct);
             }
         });
 }
 
-bool isUniqExactName(const std::string& name)
+/// count, sum, avg, min, max, any and uniqExact.
+void addBasicFunctions(std::vector<AggregateFunctionEntry>& entries)
 {
-    return name == "uniqexact" || name == "uniq" || name == "count_distinct";
+    entries.push_back({"count", {}, "count(), count(*), count(x)", "UInt64", "exact", "8 bytes",
+                       "O(1)", 0, 1, 0, 0, false,
+                       [](const AggregateCall&) { return std::make_shared<CountFunction>(); }});
+    entries.push_back({"sum", {}, "sum(x)", "Int64 / UInt64 / Float64 (wraps on overflow)",
+                       "exact for integers", "8 bytes", "O(1)", 1, 1, 0, 0, true,
+                       numeric<SumFunction>});
+    entries.push_back({"avg", {}, "avg(x)", "Float64", "exact for integers (128-bit sum)",
+                       "24 bytes", "O(1)", 1, 1, 0, 0, true, numeric<AvgFunction>});
+    entries.push_back({"min", {}, "min(x)", "the argument's type", "exact",
+                       "the value (strings: 16 bytes and the bytes)", "O(1)", 1, 1, 0, 0, true,
+                       chosenValue<KeepMinimum>});
+    entries.push_back({"max", {}, "max(x)", "the argument's type", "exact",
+                       "the value (strings: 16 bytes and the bytes)", "O(1)", 1, 1, 0, 0, true,
+                       chosenValue<KeepMaximum>});
+    entries.push_back({"any", {}, "any(x)", "the argument's type", "some row's value",
+                       "the value (strings: 16 bytes and the bytes)", "O(1)", 1, 1, 0, 0, true,
+                       chosenValue<KeepFirst>});
+    entries.push_back({"uniqExact",
+                       {"uniq", "count_distinct"},
+                       "uniqExact(x), count(DISTINCT x)",
+                       "UInt64",
+                       "exact",
+                       "a hash set of the distinct values",
+                       "O(distinct values)",
+                       1,
+                       1,
+                       0,
+                       0,
+                       false,
+                       uniqExact});
+}
+
+std::vector<AggregateFunctionEntry> makeRegistry()
+{
+    std::vector<AggregateFunctionEntry> entries;
+    addBasicFunctions(entries);
+    return entries;
+}
+
+void checkCounts(const AggregateFunctionEntry& entry, const AggregateCall& call)
+{
+    if (call.arguments.size() < entry.min_arguments || call.arguments.size() > entry.max_arguments)
+    {
+        throwBadAggregateCall(call, describeCount(entry.min_arguments, entry.max_arguments,
+                                                  "argument") +
+                                        ", got " + std::to_string(call.arguments.size()));
+    }
+    if (call.parameters.size() < entry.min_parameters ||
+        call.parameters.size() > entry.max_parameters)
+    {
+        throwBadAggregateCall(call, describeCount(entry.min_parameters, entry.max_parameters,
+                                                  "parameter") +
+                                        ", got " + std::to_string(call.parameters.size()));
+    }
 }
 
 }  // namespace
 
-bool isAggregateFunctionName(std::string_view function)
+void throwBadAggregateCall(const AggregateCall& call, const std::string& what)
 {
-    const std::string name = lower(function);
-    return name == "count" || name == "sum" || name == "avg" || name == "min" || name == "max" ||
-           name == "any" || isUniqExactName(name);
+    throw Exception(ErrorCode::kBadArguments,
+                    "aggregate function " + call.name + " takes " + what);
 }
 
-bool isDistinctCountName(std::string_view function)
+void throwAggregateTypeMismatch(const AggregateCall& call, const AggregateArgument& argument,
+                                std::string_view expected)
 {
-    return isUniqExactName(lower(function));
+    throw Exception(ErrorCode::kTypeMismatch,
+                    "aggregate function " + call.name + " cannot take column '" + argument.name +
+                        "' of type " + std::string(typeName(argument.type)) + ": expected " +
+                        std::string(expected));
+}
+
+const std::vector<AggregateFunctionEntry>& aggregateFunctions()
+{
+    static const std::vector<AggregateFunctionEntry> registry = makeRegistry();
+    return registry;
+}
+
+const AggregateFunctionEntry* findAggregateFunction(std::string_view name)
+{
+    for (const AggregateFunctionEntry& entry : aggregateFunctions())
+    {
+        if (equalsIgnoringCase(entry.name, name) ||
+            std::any_of(entry.aliases.begin(), entry.aliases.end(),
+                        [&](const std::string& alias) { return equalsIgnoringCase(alias, name); }))
+        {
+            return &entry;
+        }
+    }
+    return nullptr;
+}
+
+ResolvedAggregateName resolveAggregateName(std::string_view name)
+{
+    if (const AggregateFunctionEntry* entry = findAggregateFunction(name))
+    {
+        return {entry, false};
+    }
+    if (name.size() > kIfSuffix.size() &&
+        equalsIgnoringCase(name.substr(name.size() - kIfSuffix.size()), kIfSuffix))
+    {
+        return {findAggregateFunction(name.substr(0, name.size() - kIfSuffix.size())), true};
+    }
+    return {};
+}
+
+AggregateFunctionPtr createAggregateFunction(const AggregateCall& call)
+{
+    const AggregateFunctionEntry* entry = findAggregateFunction(call.name);
+    if (entry == nullptr)
+    {
+        throw Exception(ErrorCode::kUnknownFunction,
+                        "unknown aggregate function '" + call.name + "'");
+    }
+    checkCounts(*entry, call);
+    return entry->create(call);
 }
 
 AggregateFunctionPtr createAggregateFunction(std::string_view function,
                                              const std::vector<AggregateArgument>& arguments,
                                              const DistinctSettings& distinct_settings)
 {
-    const std::string name = lower(function);
-    if (name == "count")
-    {
-        if (arguments.size() > 1)
-        {
-            expectArgumentCount(function, arguments, 1);
-        }
-        return std::make_shared<CountFunction>();
-    }
-    if (name == "sum")
-    {
-        expectArgumentCount(function, arguments, 1);
-        return numeric<SumFunction>(function, arguments[0]);
-    }
-    if (name == "avg")
-    {
-        expectArgumentCount(function, arguments, 1);
-        return numeric<AvgFunction>(function, arguments[0]);
-    }
-    if (name == "min")
-    {
-        expectArgumentCount(function, arguments, 1);
-        return chosenValue<KeepMinimum>(arguments[0]);
-    }
-    if (name == "max")
-    {
-        expectArgumentCount(function, arguments, 1);
-        return chosenValue<KeepMaximum>(arguments[0]);
-    }
-    if (name == "any")
-    {
-        expectArgumentCount(function, arguments, 1);
-        return chosenValue<KeepFirst>(arguments[0]);
-    }
-    if (isUniqExactName(name))
-    {
-        expectArgumentCount(function, arguments, 1);
-        return uniqExact(arguments[0], distinct_settings);
-    }
-    throw Exception(ErrorCode::kUnknownFunction,
-                    "unknown aggregate function '" + std::string(function) + "'");
+    return createAggregateFunction(
+        AggregateCall{std::string(function), arguments, {}, distinct_settings});
+}
+
+bool isAggregateFunctionName(std::string_view function)
+{
+    return resolveAggregateName(function).entry != nullptr;
+}
+
+bool isDistinctCountName(std::string_view function)
+{
+    const std::string name = lowerCaseAscii(function);
+    return name == "uniqexact" || name == "uniq" || name == "count_distinct";
 }
 
 }  // namespace granary

@@ -1,5 +1,8 @@
 #pragma once
 
+#include <cstddef>
+#include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,16 +21,77 @@ struct AggregateArgument
     TypeId type;
 };
 
-/// Creates `function` (count, sum, avg, min, max, any, uniqExact / uniq / count_distinct)
-/// for the given arguments. Unknown functions throw kUnknownFunction; an argument of a type
-/// the function does not take throws kTypeMismatch naming the column.
+/// An aggregate call as written, `name(parameters)(arguments)`: quantile(0.9)(x) has the
+/// parameter 0.9 and the argument x; sum(x) has no parameters.
+struct AggregateCall
+{
+    std::string name;
+    std::vector<AggregateArgument> arguments;
+    std::vector<double> parameters = {};
+    DistinctSettings distinct = {};
+};
+
+/// One function of the library and what its reference entry says of it (docs/functions.md is
+/// generated from these entries).
+struct AggregateFunctionEntry
+{
+    std::string name;
+    std::vector<std::string> aliases;
+    /// How it is called: "quantile(level)(x)".
+    std::string signature;
+    std::string result;
+    /// "exact", or the approximation and its error bound.
+    std::string exactness;
+    std::string state;
+    /// The cost of merging two states.
+    std::string merge;
+    size_t min_arguments = 1;
+    size_t max_arguments = 1;
+    size_t min_parameters = 0;
+    size_t max_parameters = 0;
+    /// Whether a group where no row was kept (by -If, FILTER or NULL arguments) gives NULL;
+    /// count-like functions give their empty value (0) instead.
+    bool empty_is_null = true;
+    /// Makes the function for a call whose argument and parameter counts are in range; throws
+    /// Exception(kTypeMismatch) naming the column for a type it does not take and
+    /// Exception(kBadArguments) for a parameter out of its range.
+    std::function<AggregateFunctionPtr(const AggregateCall&)> create;
+};
+
+/// Every function of the library, in the reference's order.
+const std::vector<AggregateFunctionEntry>& aggregateFunctions();
+
+/// The entry named `name` or one of its aliases (any case), or null.
+const AggregateFunctionEntry* findAggregateFunction(std::string_view name);
+
+/// `name` resolved with its combinator: fIf(args..., cond) is f over the rows where cond (the
+/// last argument, UInt8) is non-zero.
+struct ResolvedAggregateName
+{
+    const AggregateFunctionEntry* entry = nullptr;
+    bool if_combinator = false;
+};
+/// Null entry for a name that is neither a function nor a function with a combinator.
+ResolvedAggregateName resolveAggregateName(std::string_view name);
+
+/// Creates the function of `call` (without combinators). Unknown functions throw
+/// kUnknownFunction; wrong argument or parameter counts kBadArguments; argument types the
+/// function does not take kTypeMismatch naming the column.
+AggregateFunctionPtr createAggregateFunction(const AggregateCall& call);
 AggregateFunctionPtr createAggregateFunction(std::string_view function,
                                              const std::vector<AggregateArgument>& arguments,
                                              const DistinctSettings& distinct_settings = {});
 
-/// True for names createAggregateFunction knows (case-insensitive).
+/// True for names resolveAggregateName knows (case-insensitive).
 bool isAggregateFunctionName(std::string_view function);
-/// True for the names of count(DISTINCT x) (uniqExact, uniq, count_distinct; any case).
+/// True for the names of count(DISTINCT x) (uniqExact, count_distinct; any case).
 bool isDistinctCountName(std::string_view function);
+
+/// Exception(kBadArguments): `call` takes `what`, and got something else.
+[[noreturn]] void throwBadAggregateCall(const AggregateCall& call, const std::string& what);
+/// Exception(kTypeMismatch) naming `argument` of `call` and what the function expected.
+[[noreturn]] void throwAggregateTypeMismatch(const AggregateCall& call,
+                                             const AggregateArgument& argument,
+                                             std::string_view expected);
 
 }  // namespace granary

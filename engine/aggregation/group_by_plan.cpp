@@ -27,13 +27,47 @@ size_t resolveColumn(const std::vector<InputColumn>& columns, const std::string&
                     "unknown column '" + name + "' in " + std::string(role));
 }
 
-/// `function` skipping the rows its mask rejects; only count and count(DISTINCT) have a
-/// non-NULL result over no rows.
-AggregateFunctionPtr maskAggregate(AggregateFunctionPtr function, size_t arguments)
+/// The function of `aggregate` over the columns of `arguments`, with its -If combinator
+/// resolved: fIf(args..., cond) is f(args...) masked by cond, the last argument column.
+AggregateFunctionPtr createFunction(const AggregateDescription& aggregate,
+                                    std::vector<AggregateArgument> arguments,
+                                    const DistinctSettings& distinct, bool& empty_is_null)
 {
-    const std::string name = function->name();
-    const bool empty_is_null = !(name == "count" || isDistinctCountName(name));
-    return std::make_shared<MaskedAggregateFunction>(std::move(function), arguments, empty_is_null);
+    const ResolvedAggregateName resolved = resolveAggregateName(aggregate.function);
+    if (resolved.entry == nullptr)
+    {
+        throw Exception(ErrorCode::kUnknownFunction,
+                        "unknown aggregate function '" + aggregate.function + "'");
+    }
+    empty_is_null = resolved.entry->empty_is_null;
+    std::string name = aggregate.function;
+    if (resolved.if_combinator)
+    {
+        name.resize(name.size() - 2);
+        if (arguments.empty())
+        {
+            throw Exception(ErrorCode::kBadArguments, "aggregate function " + aggregate.function +
+                                                          " takes its condition as its last "
+                                                          "argument, got no arguments");
+        }
+        if (arguments.back().type != TypeId::UInt8)
+        {
+            throw Exception(ErrorCode::kTypeMismatch,
+                            "the condition of " + aggregate.function + " ('" +
+                                arguments.back().name + "') must be UInt8, not " +
+                                std::string(typeName(arguments.back().type)));
+        }
+        arguments.pop_back();
+    }
+    const size_t function_arguments = arguments.size();
+    AggregateFunctionPtr function = createAggregateFunction(
+        AggregateCall{std::move(name), std::move(arguments), aggregate.parameters, distinct});
+    if (resolved.if_combinator)
+    {
+        function = std::make_shared<MaskedAggregateFunction>(std::move(function),
+                                                             function_arguments, empty_is_null);
+    }
+    return function;
 }
 
 }  // namespace
@@ -66,10 +100,12 @@ std::unique_ptr<GroupByPlan> makeGroupByPlan(std::vector<InputColumn> columns,
             entry.argument_columns.push_back(column);
             arguments.push_back({argument, plan->input_columns[column].type});
         }
-        entry.function = createAggregateFunction(aggregate.function, arguments, distinct);
+        bool empty_is_null = true;
+        entry.function = createFunction(aggregate, arguments, distinct, empty_is_null);
         if (!aggregate.mask.empty())
         {
-            entry.function = maskAggregate(std::move(entry.function), arguments.size());
+            entry.function = std::make_shared<MaskedAggregateFunction>(
+                std::move(entry.function), arguments.size(), empty_is_null);
             entry.argument_columns.push_back(resolveColumn(plan->input_columns, aggregate.mask,
                                                            "the mask of " + aggregate.function));
         }

@@ -15,16 +15,19 @@
 namespace granary
 {
 
-/// One aggregate of a GROUP BY: function name, argument column names, result column name.
-/// count(*) has no arguments; count(DISTINCT x) is uniqExact(x). With a `mask` (a UInt8
-/// column) the aggregate skips the rows where it is 0, and a group with no row kept gives
-/// NULL, or 0 for count and uniqExact (MaskedAggregateFunction).
+/// One aggregate of a GROUP BY: function name, argument column names, result column name,
+/// and the parameters of a parametric function (quantile(0.9)(x)). count(*) has no
+/// arguments; count(DISTINCT x) is uniqExact(x); fIf(args..., cond) skips the rows where the
+/// UInt8 column cond is 0. With a `mask` (a UInt8 column) the aggregate skips the rows where
+/// it is 0 too. A group with no row kept gives NULL, or 0 for count-like functions
+/// (MaskedAggregateFunction).
 struct AggregateDescription
 {
     std::string function;
     std::vector<std::string> arguments;
     std::string result_name;
     std::string mask = {};
+    std::vector<double> parameters = {};
 };
 
 /// A caller that keeps only the first `rows` groups of the result in the order of `order`

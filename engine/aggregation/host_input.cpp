@@ -85,7 +85,8 @@ HostInput::HostInput(std::vector<HostColumn> columns, std::vector<std::string> k
     }
     for (const HostAggregate& aggregate : aggregates)
     {
-        AggregateDescription core{aggregate.function, aggregate.arguments, aggregate.result_name};
+        AggregateDescription core{aggregate.function, aggregate.arguments, aggregate.result_name,
+                                  "", aggregate.parameters};
         Mask mask;
         for (const std::string& argument : aggregate.arguments)
         {

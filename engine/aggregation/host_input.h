@@ -28,6 +28,7 @@ struct HostAggregate
     std::vector<std::string> arguments;
     std::string result_name;
     std::string filter = {};
+    std::vector<double> parameters = {};
 };
 
 /// Carries NULLs and filters into the aggregation core, which reads columns without NULLs. A

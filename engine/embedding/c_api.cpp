@@ -237,6 +237,13 @@ std::vector<std::string> namesOf(const char* const* names, size_t count, std::st
     return out;
 }
 
+std::vector<double> parametersOf(const double* parameters, size_t count,
+                                 const std::string& subject)
+{
+    const std::span<const double> given = arrayOf(parameters, count, subject);
+    return {given.begin(), given.end()};
+}
+
 std::vector<Aggregate> aggregatesOf(const granary_aggregate* aggregates, size_t count)
 {
     std::vector<Aggregate> out;
@@ -247,7 +254,9 @@ std::vector<Aggregate> aggregatesOf(const granary_aggregate* aggregates, size_t 
                        namesOf(aggregate.arguments, aggregate.argument_count,
                                element("aggregates", i, ".arguments")),
                        copied(aggregate.result_name, element("aggregates", i, ".result_name")),
-                       aggregate.filter != nullptr ? aggregate.filter : ""});
+                       aggregate.filter != nullptr ? aggregate.filter : "",
+                       parametersOf(aggregate.parameters, aggregate.parameter_count,
+                                    element("aggregates", i, ".parameters"))});
         ++i;
     }
     return out;

@@ -45,8 +45,8 @@ std::vector<HostAggregate> hostAggregates(const std::vector<Aggregate>& aggregat
     std::vector<HostAggregate> host;
     for (const Aggregate& aggregate : aggregates)
     {
-        host.push_back(
-            {aggregate.function, aggregate.arguments, aggregate.result_name, aggregate.filter});
+        host.push_back({aggregate.function, aggregate.arguments, aggregate.result_name,
+                        aggregate.filter, aggregate.parameters});
     }
     return host;
 }

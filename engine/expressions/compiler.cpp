@@ -300,7 +300,7 @@ private:
                             "DISTINCT is only for aggregate functions, not " + call.name + " " +
                                 where(expression));
         }
-        const std::string name = sql::lowerCaseAscii(call.name);
+        const std::string name = lowerCaseAscii(call.name);
         std::vector<NodePtr> arguments;
         for (const sql::ExpressionPtr& argument : call.arguments)
         {

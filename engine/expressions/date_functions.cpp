@@ -274,7 +274,7 @@ NodePtr makeDateFunction(DateFunction function, NodePtr argument)
 
 std::optional<NodePtr> makeDateTrunc(std::string_view unit, NodePtr argument)
 {
-    const std::string name = sql::lowerCaseAscii(unit);
+    const std::string name = lowerCaseAscii(unit);
     const bool is_date = argument->type() == TypeId::Date;
     if ((name == "second" && !is_date) || (name == "day" && is_date))
     {

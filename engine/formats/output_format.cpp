@@ -6,6 +6,7 @@
 #include <string>
 #include <utility>
 
+#include "engine/common/ascii.h"
 #include "engine/common/exception.h"
 #include "engine/formats/format_writers.h"
 
@@ -33,9 +34,7 @@ using format_writers::Delimited;
 
 OutputFormat outputFormatFromName(std::string_view name)
 {
-    std::string lower(name);
-    std::transform(lower.begin(), lower.end(), lower.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    const std::string lower = lowerCaseAscii(name);
     for (const auto& [known, format] : kNames)
     {
         if (known == lower)

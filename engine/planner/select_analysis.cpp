@@ -169,6 +169,70 @@ ExpressionPtr resolveOrderKey(const sql::SelectStatement& select, const Expressi
     return resolved == key ? substituteAliases(key, select.items) : resolved;
 }
 
+/// A parametric aggregate's parameter: a number literal, possibly negated.
+double parameterValue(const sql::FunctionCall& call, const sql::Expression& parameter)
+{
+    const sql::Expression* literal = &parameter;
+    double sign = 1;
+    if (const auto* unary = parameter.as<sql::UnaryOperation>();
+        unary && unary->op == sql::UnaryOperator::Negate)
+    {
+        literal = unary->operand.get();
+        sign = -1;
+    }
+    if (const auto* value = literal->as<sql::Literal>())
+    {
+        if (const auto* natural = std::get_if<uint64_t>(&value->value))
+        {
+            return sign * static_cast<double>(*natural);
+        }
+        if (const auto* integer = std::get_if<int64_t>(&value->value))
+        {
+            return sign * static_cast<double>(*integer);
+        }
+        if (const auto* real = std::get_if<double>(&value->value))
+        {
+            return sign * *real;
+        }
+    }
+    throw Exception(ErrorCode::kBadArguments,
+                    "parameter " + sql::formatExpression(parameter) + " of " + call.name + " at " +
+                        sql::describePosition(parameter.position) + " must be a number literal");
+}
+
+/// The engine's description of an aggregate call: count(DISTINCT x) is uniqExact(x), and
+/// f(...) FILTER (WHERE c) is fIf(..., c).
+AggregateDescription describeAggregate(const sql::FunctionCall& call, AnalyzedSelect& analyzed)
+{
+    for (const ExpressionPtr& argument : call.arguments)
+    {
+        rejectAggregates(*argument, "inside another aggregate function");
+    }
+    if (call.filter)
+    {
+        rejectAggregates(*call.filter, "inside another aggregate function");
+    }
+    AggregateDescription description;
+    description.function = call.distinct ? "uniqExact" : call.name;
+    for (const ExpressionPtr& parameter : call.parameters)
+    {
+        description.parameters.push_back(parameterValue(call, *parameter));
+    }
+    for (const ExpressionPtr& argument : call.arguments)
+    {
+        if (!argument->as<sql::Asterisk>())
+        {
+            description.arguments.push_back(addScanOutput(analyzed, argument));
+        }
+    }
+    if (call.filter)
+    {
+        description.function += "If";
+        description.arguments.push_back(addScanOutput(analyzed, call.filter));
+    }
+    return description;
+}
+
 void analyzeAggregation(const sql::SelectStatement& select, AnalyzedSelect& analyzed)
 {
     std::vector<std::pair<ExpressionPtr, std::string>> keys;
@@ -187,20 +251,8 @@ void analyzeAggregation(const sql::SelectStatement& select, AnalyzedSelect& anal
     }
     for (const sql::AggregateCall& aggregate : sql::collectAggregates(select))
     {
-        const auto& call = *aggregate.call->as<sql::FunctionCall>();
-        for (const ExpressionPtr& argument : call.arguments)
-        {
-            rejectAggregates(*argument, "inside another aggregate function");
-        }
-        AggregateDescription description;
-        description.function = call.distinct ? "uniqExact" : call.name;
-        for (const ExpressionPtr& argument : call.arguments)
-        {
-            if (!argument->as<sql::Asterisk>())
-            {
-                description.arguments.push_back(addScanOutput(analyzed, argument));
-            }
-        }
+        AggregateDescription description =
+            describeAggregate(*aggregate.call->as<sql::FunctionCall>(), analyzed);
         description.result_name = aggregate.key;
         stage.insert(aggregate.key);
         analyzed.aggregate_functions.push_back(std::move(description));

@@ -48,7 +48,10 @@ bool sameNode(const Asterisk&, const Asterisk&)
 bool sameNode(const FunctionCall& left, const FunctionCall& right)
 {
     return left.name == right.name && left.distinct == right.distinct &&
-           sameExpressions(left.arguments, right.arguments);
+           left.parametric == right.parametric &&
+           sameExpressions(left.parameters, right.parameters) &&
+           sameExpressions(left.arguments, right.arguments) &&
+           sameExpression(left.filter, right.filter);
 }
 
 bool sameNode(const UnaryOperation& left, const UnaryOperation& right)
@@ -170,7 +173,12 @@ std::vector<ExpressionPtr> children(const Expression& expression)
             [](const Literal&) {},
             [](const ColumnRef&) {},
             [](const Asterisk&) {},
-            [&](const FunctionCall& call) { list = call.arguments; },
+            [&](const FunctionCall& call)
+            {
+                list = call.parameters;
+                list.insert(list.end(), call.arguments.begin(), call.arguments.end());
+                appendIfPresent(list, call.filter);
+            },
             [&](const UnaryOperation& unary) { list.push_back(unary.operand); },
             [&](const BinaryOperation& binary)
             {
@@ -208,11 +216,16 @@ ExpressionPtr withChildren(const Expression& expression, const std::vector<Expre
             [](const Asterisk& asterisk) -> Expression::Node { return asterisk; },
             [&](const FunctionCall& call) -> Expression::Node
             {
-                FunctionCall copy{call.name, {}, call.distinct};
+                FunctionCall copy{call.name, {}, call.distinct, call.parametric};
+                for (size_t i = 0; i < call.parameters.size(); ++i)
+                {
+                    copy.parameters.push_back(supply.next());
+                }
                 for (size_t i = 0; i < call.arguments.size(); ++i)
                 {
                     copy.arguments.push_back(supply.next());
                 }
+                copy.filter = supply.nextIfPresent(call.filter);
                 return copy;
             },
             [&](const UnaryOperation& unary) -> Expression::Node {

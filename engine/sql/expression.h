@@ -48,6 +48,11 @@ struct FunctionCall
     std::string name;
     std::vector<ExpressionPtr> arguments;
     bool distinct = false;
+    /// A parametric aggregate's first list, f(parameters)(arguments): quantile(0.9)(x).
+    bool parametric = false;
+    std::vector<ExpressionPtr> parameters = {};
+    /// An aggregate's FILTER (WHERE filter); null without one.
+    ExpressionPtr filter = nullptr;
 };
 
 enum class UnaryOperator

@@ -180,8 +180,12 @@ std::string formatNode(const Asterisk&)
 
 std::string formatNode(const FunctionCall& call)
 {
-    return formatIdentifier(call.name) + "(" + (call.distinct ? "DISTINCT " : "") +
-           expressionList(call.arguments) + ")";
+    const std::string parameters =
+        call.parametric ? "(" + expressionList(call.parameters) + ")" : "";
+    const std::string filter =
+        call.filter ? " FILTER (WHERE " + formatExpression(*call.filter) + ")" : "";
+    return formatIdentifier(call.name) + parameters + "(" + (call.distinct ? "DISTINCT " : "") +
+           expressionList(call.arguments) + ")" + filter;
 }
 
 std::string formatNode(const UnaryOperation& unary)

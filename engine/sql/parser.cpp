@@ -844,6 +844,30 @@ private:
         advance();
         NestingGuard guard(*this);
         FunctionCall call{std::move(name), {}, false};
+        callArguments(call);
+        // f(parameters)(arguments): what was read were a parametric aggregate's parameters.
+        if (!call.distinct && atKind(TokenKind::LeftParen))
+        {
+            advance();
+            call.parametric = true;
+            call.parameters = std::move(call.arguments);
+            call.arguments.clear();
+            callArguments(call);
+        }
+        if (atKeyword("FILTER") && atKind(TokenKind::LeftParen, 1))
+        {
+            advance();
+            advance();
+            expectKeyword("WHERE");
+            call.filter = expression();
+            expect(TokenKind::RightParen);
+        }
+        return expressionNode(std::move(call), position);
+    }
+
+    /// A call's parenthesised arguments, after its '(': *, DISTINCT x, a list, or none.
+    void callArguments(FunctionCall& call)
+    {
         if (atKind(TokenKind::Star))
         {
             call.arguments.push_back(expressionNode(Asterisk{}, advance().position));
@@ -863,7 +887,6 @@ private:
             }
         }
         expect(TokenKind::RightParen);
-        return expressionNode(std::move(call), position);
     }
 
     ExpressionPtr caseExpression()

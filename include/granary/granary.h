@@ -127,9 +127,10 @@ extern "C"
         int nullable;
     } granary_field;
 
-    /** count, sum, avg, min, max, any or uniqExact over `arguments` (none for count(*)). NULL
-     *  arguments are skipped; with a `filter` (a UInt8 column; NULL for none) the rows where it is
-     *  0 or NULL are skipped too. */
+    /** A function of the library (count, sum, avg, min, max, uniqExact... and fIf) over
+     *  `arguments` (none for count(*)), with `parameters` for a parametric function (NULL and 0
+     *  for none). NULL arguments are skipped; with a `filter` (a UInt8 column; NULL for none) the
+     *  rows where it is 0 or NULL are skipped too. */
     typedef struct granary_aggregate
     {
         const char* function;
@@ -137,6 +138,8 @@ extern "C"
         size_t argument_count;
         const char* result_name;
         const char* filter;
+        const double* parameters;
+        size_t parameter_count;
     } granary_aggregate;
 
     /** The host's scheduler: every parallel phase calls run(user_data, count, task, task_data),

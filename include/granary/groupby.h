@@ -45,16 +45,19 @@ struct Field
     bool nullable = false;
 };
 
-/// An aggregate: count, sum, avg, min, max, any or uniqExact (count(DISTINCT); also uniq),
-/// over argument columns (none for count(*)). NULL arguments are skipped; over no value sum,
-/// avg, min, max and any give NULL, count and uniqExact 0. With a `filter` (a UInt8 column)
-/// the aggregate skips the rows where it is 0 or NULL.
+/// An aggregate: a function of the library (docs/functions.md: count, sum, avg, min, max,
+/// uniqExact...) over argument columns (none for count(*)), with the parameters of a
+/// parametric function (quantile(0.9)(x): {0.9}). The -If combinator takes the condition as
+/// the last argument: sumIf(x, cond). NULL arguments are skipped; over no value most functions
+/// give NULL, count-like ones 0. With a `filter` (a UInt8 column) the aggregate skips the rows
+/// where it is 0 or NULL.
 struct Aggregate
 {
     std::string function;
     std::vector<std::string> arguments;
     std::string result_name;
     std::string filter = {};
+    std::vector<double> parameters = {};
 };
 
 /// Keep only the first `rows` groups in this order (ORDER BY ... LIMIT over the result):
