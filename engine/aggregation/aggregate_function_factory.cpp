@@ -64,8 +64,7 @@ AggregateFunctionPtr uniqExact(const AggregateCall& call)
             }
             else
             {
-                return std::make_shared<UniqExactFunction<NumberDistinctTraits<T>>>(
-                    call.distinct);
+                return std::make_shared<UniqExactFunction<NumberDistinctTraits<T>>>(call.distinct);
             }
         });
 }
@@ -73,36 +72,61 @@ AggregateFunctionPtr uniqExact(const AggregateCall& call)
 /// count, sum, avg, min, max, any and uniqExact.
 void addBasicFunctions(std::vector<AggregateFunctionEntry>& entries)
 {
-    entries.push_back({"count", {}, "count(), count(*), count(x)", "UInt64", "exact", "8 bytes",
-                       "O(1)", 0, 1, 0, 0, false,
-                       [](const AggregateCall&) { return std::make_shared<CountFunction>(); }});
-    entries.push_back({"sum", {}, "sum(x)", "Int64 / UInt64 / Float64 (wraps on overflow)",
-                       "exact for integers", "8 bytes", "O(1)", 1, 1, 0, 0, true,
-                       numeric<SumFunction>});
-    entries.push_back({"avg", {}, "avg(x)", "Float64", "exact for integers (128-bit sum)",
-                       "24 bytes", "O(1)", 1, 1, 0, 0, true, numeric<AvgFunction>});
-    entries.push_back({"min", {}, "min(x)", "the argument's type", "exact",
-                       "the value (strings: 16 bytes and the bytes)", "O(1)", 1, 1, 0, 0, true,
-                       chosenValue<KeepMinimum>});
-    entries.push_back({"max", {}, "max(x)", "the argument's type", "exact",
-                       "the value (strings: 16 bytes and the bytes)", "O(1)", 1, 1, 0, 0, true,
-                       chosenValue<KeepMaximum>});
-    entries.push_back({"any", {}, "any(x)", "the argument's type", "some row's value",
-                       "the value (strings: 16 bytes and the bytes)", "O(1)", 1, 1, 0, 0, true,
-                       chosenValue<KeepFirst>});
-    entries.push_back({"uniqExact",
-                       {"uniq", "count_distinct"},
-                       "uniqExact(x), count(DISTINCT x)",
-                       "UInt64",
-                       "exact",
-                       "a hash set of the distinct values",
-                       "O(distinct values)",
-                       1,
-                       1,
-                       0,
-                       0,
-                       false,
-                       uniqExact});
+    const std::string value_state = "the value (strings: 16 bytes and the bytes)";
+    entries.push_back(
+        {.name = "count",
+         .signature = "count(), count(*), count(x)",
+         .result = "UInt64",
+         .exactness = "exact",
+         .state = "8 bytes",
+         .merge = "O(1)",
+         .min_arguments = 0,
+         .empty_is_null = false,
+         .create = [](const AggregateCall&) { return std::make_shared<CountFunction>(); }});
+    entries.push_back({.name = "sum",
+                       .signature = "sum(x)",
+                       .result = "Int64 / UInt64 / Float64 (wraps on overflow)",
+                       .exactness = "exact for integers",
+                       .state = "8 bytes",
+                       .merge = "O(1)",
+                       .create = numeric<SumFunction>});
+    entries.push_back({.name = "avg",
+                       .signature = "avg(x)",
+                       .result = "Float64",
+                       .exactness = "exact for integers (128-bit sum)",
+                       .state = "24 bytes",
+                       .merge = "O(1)",
+                       .create = numeric<AvgFunction>});
+    entries.push_back({.name = "min",
+                       .signature = "min(x)",
+                       .result = "the argument's type",
+                       .exactness = "exact",
+                       .state = value_state,
+                       .merge = "O(1)",
+                       .create = chosenValue<KeepMinimum>});
+    entries.push_back({.name = "max",
+                       .signature = "max(x)",
+                       .result = "the argument's type",
+                       .exactness = "exact",
+                       .state = value_state,
+                       .merge = "O(1)",
+                       .create = chosenValue<KeepMaximum>});
+    entries.push_back({.name = "any",
+                       .signature = "any(x)",
+                       .result = "the argument's type",
+                       .exactness = "some row's value",
+                       .state = value_state,
+                       .merge = "O(1)",
+                       .create = chosenValue<KeepFirst>});
+    entries.push_back({.name = "uniqExact",
+                       .aliases = {"count_distinct"},
+                       .signature = "uniqExact(x), count(DISTINCT x)",
+                       .result = "UInt64",
+                       .exactness = "exact",
+                       .state = "a hash set of the distinct values",
+                       .merge = "O(distinct values)",
+                       .empty_is_null = false,
+                       .create = uniqExact});
 }
 
 std::vector<AggregateFunctionEntry> makeRegistry()
@@ -116,16 +140,16 @@ void checkCounts(const AggregateFunctionEntry& entry, const AggregateCall& call)
 {
     if (call.arguments.size() < entry.min_arguments || call.arguments.size() > entry.max_arguments)
     {
-        throwBadAggregateCall(call, describeCount(entry.min_arguments, entry.max_arguments,
-                                                  "argument") +
-                                        ", got " + std::to_string(call.arguments.size()));
+        throwBadAggregateCall(
+            call, describeCount(entry.min_arguments, entry.max_arguments, "argument") + ", got " +
+                      std::to_string(call.arguments.size()));
     }
     if (call.parameters.size() < entry.min_parameters ||
         call.parameters.size() > entry.max_parameters)
     {
-        throwBadAggregateCall(call, describeCount(entry.min_parameters, entry.max_parameters,
-                                                  "parameter") +
-                                        ", got " + std::to_string(call.parameters.size()));
+        throwBadAggregateCall(
+            call, describeCount(entry.min_parameters, entry.max_parameters, "parameter") +
+                      ", got " + std::to_string(call.parameters.size()));
     }
 }
 
@@ -133,8 +157,7 @@ void checkCounts(const AggregateFunctionEntry& entry, const AggregateCall& call)
 
 void throwBadAggregateCall(const AggregateCall& call, const std::string& what)
 {
-    throw Exception(ErrorCode::kBadArguments,
-                    "aggregate function " + call.name + " takes " + what);
+    throw Exception(ErrorCode::kBadArguments, "aggregate function " + call.name + " takes " + what);
 }
 
 void throwAggregateTypeMismatch(const AggregateCall& call, const AggregateArgument& argument,
@@ -208,7 +231,7 @@ bool isAggregateFunctionName(std::string_view function)
 bool isDistinctCountName(std::string_view function)
 {
     const std::string name = lowerCaseAscii(function);
-    return name == "uniqexact" || name == "uniq" || name == "count_distinct";
+    return name == "uniqexact" || name == "count_distinct";
 }
 
 }  // namespace granary

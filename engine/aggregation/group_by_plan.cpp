@@ -104,10 +104,18 @@ std::unique_ptr<GroupByPlan> makeGroupByPlan(std::vector<InputColumn> columns,
         entry.function = createFunction(aggregate, arguments, distinct, empty_is_null);
         if (!aggregate.mask.empty())
         {
+            const size_t mask = resolveColumn(plan->input_columns, aggregate.mask,
+                                              "the mask of " + aggregate.function);
+            if (plan->input_columns[mask].type != TypeId::UInt8)
+            {
+                throw Exception(ErrorCode::kTypeMismatch,
+                                "the filter of " + aggregate.function + " ('" + aggregate.mask +
+                                    "') must be UInt8, not " +
+                                    std::string(typeName(plan->input_columns[mask].type)));
+            }
             entry.function = std::make_shared<MaskedAggregateFunction>(
                 std::move(entry.function), arguments.size(), empty_is_null);
-            entry.argument_columns.push_back(resolveColumn(plan->input_columns, aggregate.mask,
-                                                           "the mask of " + aggregate.function));
+            entry.argument_columns.push_back(mask);
         }
         entry.result_name =
             aggregate.result_name.empty() ? aggregate.function : aggregate.result_name;

@@ -201,7 +201,7 @@ double parameterValue(const sql::FunctionCall& call, const sql::Expression& para
 }
 
 /// The engine's description of an aggregate call: count(DISTINCT x) is uniqExact(x), and
-/// f(...) FILTER (WHERE c) is fIf(..., c).
+/// f(...) FILTER (WHERE c) is f(...) masked by c (as fIf(..., c) is).
 AggregateDescription describeAggregate(const sql::FunctionCall& call, AnalyzedSelect& analyzed)
 {
     for (const ExpressionPtr& argument : call.arguments)
@@ -227,8 +227,7 @@ AggregateDescription describeAggregate(const sql::FunctionCall& call, AnalyzedSe
     }
     if (call.filter)
     {
-        description.function += "If";
-        description.arguments.push_back(addScanOutput(analyzed, call.filter));
+        description.mask = addScanOutput(analyzed, call.filter);
     }
     return description;
 }

@@ -386,8 +386,13 @@ TEST(CApi, PlansThatDoNotFitTheInputAreRefusedByName)
                   "granary_group_by_create", "'nope'");
     expectFailure(createCities({"city"}, {{"sum", unknown_argument, 1, "s", nullptr}}),
                   GRANARY_ERROR_UNKNOWN_COLUMN, "granary_group_by_create", "'amountt'");
-    expectFailure(createCities({"city"}, {{"median", kAmountArgument, 1, "m", nullptr}}),
-                  GRANARY_ERROR_UNKNOWN_FUNCTION, "granary_group_by_create", "median");
+    expectFailure(createCities({"city"}, {{"frobnicate", kAmountArgument, 1, "m", nullptr}}),
+                  GRANARY_ERROR_UNKNOWN_FUNCTION, "granary_group_by_create", "frobnicate");
+    // Parameters reach the function, which counts them.
+    const double level[] = {0.5};
+    expectFailure(createCities({"city"}, {{"sum", kAmountArgument, 1, "s", nullptr, level, 1}}),
+                  GRANARY_ERROR_BAD_ARGUMENTS, "granary_group_by_create",
+                  "takes 0 parameters, got 1");
     expectFailure(createCities({"city"}, {{"count", nullptr, 0, "c", "amount"}}),
                   GRANARY_ERROR_TYPE_MISMATCH, "granary_group_by_create", "'amount'");
 
@@ -576,6 +581,8 @@ TEST(CApi, NullPointersAndHalfHooksAreBadArgumentsNamingTheArgument)
     const granary_aggregate no_result[] = {{"count", nullptr, 0, nullptr, nullptr}};
     const granary_aggregate no_arguments[] = {{"sum", nullptr, 1, "s", nullptr}};
     const granary_aggregate null_argument[] = {{"sum", null_key, 1, "s", nullptr}};
+    const granary_aggregate no_parameters[] = {
+        {"sum", kAmountArgument, 1, "s", nullptr, nullptr, 1}};
     const granary_order_column unnamed_order[] = {{nullptr, 0}};
     granary_settings half_budget;
     granary_settings_init(&half_budget);
@@ -606,6 +613,8 @@ TEST(CApi, NullPointersAndHalfHooksAreBadArgumentsNamingTheArgument)
         create("aggregates[0].arguments", kCityFields, kCityKeys, no_arguments, nullptr,
                &new_group_by),
         create("aggregates[0].arguments[0]", kCityFields, kCityKeys, null_argument, nullptr,
+               &new_group_by),
+        create("aggregates[0].parameters", kCityFields, kCityKeys, no_parameters, nullptr,
                &new_group_by),
         create("settings.memory_budget.release", kCityFields, kCityKeys, kCityAggregates,
                &half_budget, &new_group_by),

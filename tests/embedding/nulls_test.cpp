@@ -1,7 +1,7 @@
 // NULLs through the streaming operator against a naive oracle: a NULL key is its own group
 // (never 0's or ""'s), NULL arguments are skipped, sum/avg/min/max/any over no value are NULL
-// and count/uniqExact 0, a filter column skips rows per aggregate, and NULL rates 0, 10% and
-// 100% give the same answers at any host thread count.
+// and count/uniqExact 0, a filter column (or -If's condition) skips rows per aggregate, and
+// NULL rates 0, 10% and 100% give the same answers at any host thread count.
 
 #include <gtest/gtest.h>
 
@@ -60,6 +60,7 @@ struct Group
 {
     uint64_t rows = 0;
     uint64_t count_value = 0;
+    uint64_t kept_rows = 0;
     std::optional<int64_t> sum, min, max, filtered_sum;
     std::set<int64_t> distinct;
 };
@@ -85,6 +86,7 @@ std::map<std::string, Group> oracle(const Block& block, size_t key_column)
     {
         Group& group = groups[keyText(key, row)];
         ++group.rows;
+        group.kept_rows += keep.valueAt<uint8_t>(row) != 0 ? 1 : 0;
         if (!value.isValid(row))
         {
             continue;
@@ -126,7 +128,9 @@ void expectMatchesOracle(const NullableInput& input, size_t key_column, size_t h
                       {"avg", {"value"}, "avg"},
                       {"any", {"value"}, "any"},
                       {"uniqExact", {"value"}, "distinct"},
-                      {"sum", {"value"}, "filtered_sum", "keep"}},
+                      {"sum", {"value"}, "filtered_sum", "keep"},
+                      {"sumIf", {"value", "keep"}, "sum_if"},
+                      {"countIf", {"keep"}, "count_if"}},
                      settings);
     testing::sinkFromHosts(group_by, input.block, hosts, 700);
     ResultStream stream = group_by.finish();
@@ -163,6 +167,9 @@ void expectMatchesOracle(const NullableInput& input, size_t key_column, size_t h
         }
         EXPECT_EQ(column(8).valueAt<uint64_t>(row), group.distinct.size());
         EXPECT_EQ(nullableInt(column(9), row), group.filtered_sum);
+        // -If is a filter given as the last argument.
+        EXPECT_EQ(nullableInt(column(10), row), group.filtered_sum);
+        EXPECT_EQ(column(11).valueAt<uint64_t>(row), group.kept_rows);
     }
 }
 

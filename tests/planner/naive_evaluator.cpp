@@ -30,11 +30,26 @@ std::string lowerCase(std::string_view text)
     return lower;
 }
 
-bool isAggregateCall(const Expression& expression)
+/// The aggregate a call names, without its -If suffix ("sumif" is "sum"); empty for other calls.
+std::string baseAggregate(const sql::FunctionCall& call)
 {
     static const std::set<std::string> names = {"count", "sum", "avg", "min", "max"};
+    const std::string name = lowerCase(call.name);
+    if (names.contains(name))
+    {
+        return name;
+    }
+    if (name.ends_with("if") && names.contains(name.substr(0, name.size() - 2)))
+    {
+        return name.substr(0, name.size() - 2);
+    }
+    return "";
+}
+
+bool isAggregateCall(const Expression& expression)
+{
     const auto* call = expression.as<sql::FunctionCall>();
-    return call && names.contains(lowerCase(call->name));
+    return call && !baseAggregate(*call).empty();
 }
 
 bool containsAggregate(const Expression& expression)
@@ -225,9 +240,42 @@ private:
         return values;
     }
 
+    /// fIf(args..., cond) and f(args) FILTER (WHERE cond) aggregate the rows where cond holds.
     Value aggregate(const sql::FunctionCall& call, const Group& group) const
     {
-        const std::string name = lowerCase(call.name);
+        sql::FunctionCall base = call;
+        base.name = baseAggregate(call);
+        base.filter = nullptr;
+        Group kept{group.key, {}};
+        std::vector<ExpressionPtr> conditions;
+        if (base.name != lowerCase(call.name))
+        {
+            conditions.push_back(base.arguments.back());
+            base.arguments.pop_back();
+        }
+        if (call.filter)
+        {
+            conditions.push_back(call.filter);
+        }
+        for (const uint32_t row : group.rows)
+        {
+            if (std::all_of(conditions.begin(), conditions.end(),
+                            [&](const ExpressionPtr& condition)
+                            { return isTrue(inRow(*condition, table_.rows[row])); }))
+            {
+                kept.rows.push_back(row);
+            }
+        }
+        return plainAggregate(base, kept);
+    }
+
+    Value plainAggregate(const sql::FunctionCall& call, const Group& group) const
+    {
+        const std::string name = call.name;
+        if (name == "count" && call.arguments.empty())
+        {
+            return uint64_t{group.rows.size()};
+        }
         if (call.arguments.size() != 1)
         {
             throw std::logic_error("oracle: aggregate with " +

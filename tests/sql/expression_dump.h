@@ -38,9 +38,14 @@ inline std::string dump(const Expression& expression)
             },
             [](const ColumnRef& column) { return column.name; },
             [](const Asterisk&) { return std::string("*"); },
-            [&](const FunctionCall& call) {
-                return '(' + call.name + (call.distinct ? " DISTINCT" : "") + list(call.arguments) +
-                       ")";
+            [&](const FunctionCall& call)
+            {
+                const std::string parameters =
+                    call.parametric ? " (PARAMETERS" + list(call.parameters) + ")" : "";
+                const std::string filter =
+                    call.filter ? " (FILTER " + dump(*call.filter) + ")" : "";
+                return '(' + call.name + parameters + (call.distinct ? " DISTINCT" : "") +
+                       list(call.arguments) + filter + ")";
             },
             [](const UnaryOperation& unary)
             {

@@ -102,6 +102,12 @@ TEST(SqlFormatter, ExpressionForms)
     EXPECT_EQ(roundTripExpression("case x when 1 then 2 end"), "CASE x WHEN 1 THEN 2 END");
     EXPECT_EQ(roundTripExpression("extract(minute from t)"), "extract(MINUTE FROM t)");
     EXPECT_EQ(roundTripExpression("extract(s, 'x')"), "extract(s, 'x')");
+    EXPECT_EQ(roundTripExpression("quantile(0.9)(x)"), "quantile(0.9)(x)");
+    EXPECT_EQ(roundTripExpression("quantile()(x + 1)"), "quantile()(x + 1)");
+    EXPECT_EQ(roundTripExpression("count(*) filter (where a > 1)"),
+              "count(*) FILTER (WHERE a > 1)");
+    EXPECT_EQ(roundTripExpression("quantileIf(0.5)(x, c) FILTER (WHERE d)"),
+              "quantileIf(0.5)(x, c) FILTER (WHERE d)");
 }
 
 TEST(SqlFormatter, Statements)
@@ -229,6 +235,10 @@ private:
     ExpressionPtr call(size_t depth)
     {
         FunctionCall function{name(), {}, false};
+        if (below(6) == 0)
+        {
+            function.filter = expression(depth - 1);
+        }
         if (below(5) == 0)
         {
             function.arguments.push_back(makeExpression(Asterisk{}));
@@ -238,6 +248,11 @@ private:
         for (size_t i = 0, n = below(3) + (function.distinct ? 1 : 0); i < n; ++i)
         {
             function.arguments.push_back(expression(depth - 1));
+        }
+        function.parametric = below(5) == 0;
+        for (size_t i = 0, n = function.parametric ? below(3) : 0; i < n; ++i)
+        {
+            function.parameters.push_back(expression(depth - 1));
         }
         return makeExpression(std::move(function));
     }

@@ -69,6 +69,12 @@ TEST(SqlParser, InLikeCaseExtractAndCalls)
     EXPECT_EQ(parsedTree("now()"), "(now)");
     EXPECT_EQ(parsedTree("`weird name` + \"Select\""), "(+ weird name Select)");
     EXPECT_EQ(parsedTree("`sum`(x)"), "(sum x)");
+    EXPECT_EQ(parsedTree("quantile(0.9)(x)"), "(quantile (PARAMETERS 0.9:Float64) x)");
+    EXPECT_EQ(parsedTree("topK()(x)"), "(topK (PARAMETERS) x)");
+    EXPECT_EQ(parsedTree("count(*) FILTER (WHERE IsMobile = 1)"),
+              "(count * (FILTER (= IsMobile 1:UInt64)))");
+    // FILTER without '(' is a name (an alias here), not the clause.
+    EXPECT_EQ(parsedTree("sum(x) + filter"), "(+ (sum x) filter)");
 }
 
 TEST(SqlParser, KeywordsIgnoreCase)
