@@ -1,5 +1,5 @@
 // The `granary` program: one binary, one subcommand per tool (local, gen-hits, clickbench,
-// server, scale).
+// server, scale, functions).
 #include <exception>
 #include <iostream>
 #include <map>

@@ -542,9 +542,43 @@ void registerMergePaths()
     }
 }
 
+/// One family per function of the library (docs/functions.md): each over `value` (and
+/// `region` where it takes two arguments), by 100,000 keys, at the benchmark's thread counts.
+/// The same functions are timed against DuckDB by bench/clickbench/functions.sql.
+void registerFunctionFamilies(const std::vector<size_t>& threads)
+{
+    constexpr size_t kFunctionGroups = 100'000;
+    const std::vector<AggregateDescription> functions = {
+        {"sum", {"value"}, "r"},
+        {"sumWithOverflow", {"value"}, "r"},
+        {"avg", {"value"}, "r"},
+        {"min", {"value"}, "r"},
+        {"anyLast", {"value"}, "r"},
+        {"anyHeavy", {"value"}, "r"},
+        {"argMax", {"region", "value"}, "r"},
+        {"groupBitXor", {"value"}, "r"},
+        {"varPop", {"value"}, "r"},
+        {"stddevSamp", {"value"}, "r"},
+        {"corr", {"value", "region"}, "r"},
+        {"uniqExact", {"value"}, "r"},
+        {"uniq", {"value"}, "r"},
+        {"uniqCombined", {"value"}, "r"},
+        {"quantileExact", {"value"}, "r", "", {0.9}},
+        {"quantile", {"value"}, "r", "", {0.9}},
+        {"quantileTDigest", {"value"}, "r", "", {0.9}},
+        {"sumDistinct", {"value"}, "r"},
+    };
+    for (const AggregateDescription& function : functions)
+    {
+        registerCase("BM_Function/" + function.function + "/" + std::to_string(kFunctionGroups),
+                     kFunctionGroups, {"key"}, {function}, threads);
+    }
+}
+
 void registerAll()
 {
     const std::vector<size_t> threads = benchThreads();
+    registerFunctionFamilies(threads);
     const std::vector<AggregateDescription> count_sum_avg = {
         {"count", {}, "c"}, {"sum", {"value"}, "s"}, {"avg", {"value"}, "a"}};
     for (size_t distinct : {1'000, 100'000, 1'000'000, 10'000'000})

@@ -6,8 +6,11 @@
 #include "engine/aggregation/functions/avg.h"
 #include "engine/aggregation/functions/count.h"
 #include "engine/aggregation/functions/min_max_any.h"
+#include "engine/aggregation/functions/quantile_functions.h"
+#include "engine/aggregation/functions/statistics_functions.h"
 #include "engine/aggregation/functions/sum.h"
 #include "engine/aggregation/functions/uniq_exact.h"
+#include "engine/aggregation/functions/uniq_sketch_functions.h"
 #include "engine/common/ascii.h"
 #include "engine/common/exception.h"
 
@@ -16,8 +19,20 @@ namespace granary
 namespace
 {
 
-/// The -If combinator's suffix.
+/// The combinators' suffixes.
 constexpr std::string_view kIfSuffix = "if";
+constexpr std::string_view kDistinctSuffix = "distinct";
+
+/// `name` without `suffix` (any case), or nullopt when it does not end with it.
+std::optional<std::string_view> withoutSuffix(std::string_view name, std::string_view suffix)
+{
+    if (name.size() > suffix.size() &&
+        equalsIgnoringCase(name.substr(name.size() - suffix.size()), suffix))
+    {
+        return name.substr(0, name.size() - suffix.size());
+    }
+    return std::nullopt;
+}
 
 std::string describeCount(size_t low, size_t high, std::string_view noun)
 {
@@ -85,11 +100,12 @@ void addBasicFunctions(std::vector<AggregateFunctionEntry>& entries)
          .create = [](const AggregateCall&) { return std::make_shared<CountFunction>(); }});
     entries.push_back({.name = "sum",
                        .signature = "sum(x)",
-                       .result = "Int64 / UInt64 / Float64 (wraps on overflow)",
-                       .exactness = "exact for integers",
-                       .state = "8 bytes",
+                       .result = "Int64 / UInt64 / Float64 (an error where an integer sum "
+                                 "overflows; sumWithOverflow wraps)",
+                       .exactness = "exact for integers (128-bit sum)",
+                       .state = "16 bytes (floats: 8)",
                        .merge = "O(1)",
-                       .create = numeric<SumFunction>});
+                       .create = createSum});
     entries.push_back({.name = "avg",
                        .signature = "avg(x)",
                        .result = "Float64",
@@ -119,7 +135,7 @@ void addBasicFunctions(std::vector<AggregateFunctionEntry>& entries)
                        .merge = "O(1)",
                        .create = chosenValue<KeepFirst>});
     entries.push_back({.name = "uniqExact",
-                       .aliases = {"count_distinct"},
+                       .aliases = {"count_distinct", "countDistinct"},
                        .signature = "uniqExact(x), count(DISTINCT x)",
                        .result = "UInt64",
                        .exactness = "exact",
@@ -133,6 +149,9 @@ std::vector<AggregateFunctionEntry> makeRegistry()
 {
     std::vector<AggregateFunctionEntry> entries;
     addBasicFunctions(entries);
+    addStatisticsFunctions(entries);
+    addQuantileFunctions(entries);
+    addUniqSketchFunctions(entries);
     return entries;
 }
 
@@ -191,16 +210,20 @@ const AggregateFunctionEntry* findAggregateFunction(std::string_view name)
 
 ResolvedAggregateName resolveAggregateName(std::string_view name)
 {
-    if (const AggregateFunctionEntry* entry = findAggregateFunction(name))
+    ResolvedAggregateName resolved;
+    if (const std::optional<std::string_view> base = withoutSuffix(name, kIfSuffix))
     {
-        return {entry, false};
+        resolved.if_combinator = findAggregateFunction(name) == nullptr;
+        name = resolved.if_combinator ? *base : name;
     }
-    if (name.size() > kIfSuffix.size() &&
-        equalsIgnoringCase(name.substr(name.size() - kIfSuffix.size()), kIfSuffix))
+    if (const std::optional<std::string_view> base = withoutSuffix(name, kDistinctSuffix))
     {
-        return {findAggregateFunction(name.substr(0, name.size() - kIfSuffix.size())), true};
+        resolved.distinct_combinator = findAggregateFunction(name) == nullptr;
+        name = resolved.distinct_combinator ? *base : name;
     }
-    return {};
+    resolved.entry = findAggregateFunction(name);
+    resolved.base_name = name;
+    return resolved;
 }
 
 AggregateFunctionPtr createAggregateFunction(const AggregateCall& call)
@@ -231,7 +254,7 @@ bool isAggregateFunctionName(std::string_view function)
 bool isDistinctCountName(std::string_view function)
 {
     const std::string name = lowerCaseAscii(function);
-    return name == "uniqexact" || name == "count_distinct";
+    return name == "uniqexact" || name == "count_distinct" || name == "countdistinct";
 }
 
 }  // namespace granary

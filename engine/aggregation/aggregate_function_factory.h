@@ -36,15 +36,15 @@ struct AggregateCall
 struct AggregateFunctionEntry
 {
     std::string name;
-    std::vector<std::string> aliases;
+    std::vector<std::string> aliases = {};
     /// How it is called: "quantile(level)(x)".
-    std::string signature;
-    std::string result;
+    std::string signature = {};
+    std::string result = {};
     /// "exact", or the approximation and its error bound.
-    std::string exactness;
-    std::string state;
+    std::string exactness = {};
+    std::string state = {};
     /// The cost of merging two states.
-    std::string merge;
+    std::string merge = {};
     size_t min_arguments = 1;
     size_t max_arguments = 1;
     size_t min_parameters = 0;
@@ -55,7 +55,7 @@ struct AggregateFunctionEntry
     /// Makes the function for a call whose argument and parameter counts are in range; throws
     /// Exception(kTypeMismatch) naming the column for a type it does not take and
     /// Exception(kBadArguments) for a parameter out of its range.
-    std::function<AggregateFunctionPtr(const AggregateCall&)> create;
+    std::function<AggregateFunctionPtr(const AggregateCall&)> create = {};
 };
 
 /// Every function of the library, in the reference's order.
@@ -64,12 +64,16 @@ const std::vector<AggregateFunctionEntry>& aggregateFunctions();
 /// The entry named `name` or one of its aliases (any case), or null.
 const AggregateFunctionEntry* findAggregateFunction(std::string_view name);
 
-/// `name` resolved with its combinator: fIf(args..., cond) is f over the rows where cond (the
-/// last argument, UInt8) is non-zero.
+/// `name` resolved with its combinators: fIf(args..., cond) is f over the rows where cond (the
+/// last argument, UInt8) is non-zero; fDistinct(x) is f over the distinct values of x; both
+/// combine as fDistinctIf(x, cond).
 struct ResolvedAggregateName
 {
     const AggregateFunctionEntry* entry = nullptr;
     bool if_combinator = false;
+    bool distinct_combinator = false;
+    /// The name as written, without its combinators (a view into the name resolved).
+    std::string_view base_name = {};
 };
 /// Null entry for a name that is neither a function nor a function with a combinator.
 ResolvedAggregateName resolveAggregateName(std::string_view name);

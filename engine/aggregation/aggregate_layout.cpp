@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "engine/aggregation/functions/count.h"
 #include "engine/common/exception.h"
 
 namespace granary
@@ -27,8 +28,10 @@ AggregateLayout::AggregateLayout(std::vector<Entry> entries, bool inline_count)
         has_non_trivial_destroy_ |= !entry.function->hasTrivialDestroy();
     }
     total_size_ = std::max<size_t>(total_size_, 1);
+    // count itself: a combinator around it (countIf, a FILTER) is named count too, and skips rows.
     is_lone_count_ = inline_count && entries_.size() == 1 &&
-                     entries_[0].function->name() == "count" && entries_[0].offset == 0;
+                     dynamic_cast<const CountFunction*>(entries_[0].function.get()) != nullptr &&
+                     entries_[0].offset == 0;
 }
 
 char* AggregateLayout::createStates(Arena& arena) const

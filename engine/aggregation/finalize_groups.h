@@ -291,6 +291,15 @@ inline bool allFixedWidth(const Block& block)
                         [](const Block::Entry& entry) { return isString(entry.column.type()); });
 }
 
+/// Whether some aggregate's result may be NULL (the in-place finalize writes values only).
+inline bool mayHoldNulls(const GroupByPlan& plan)
+{
+    const auto& entries = plan.layout->entries();
+    return std::any_of(entries.begin(), entries.end(),
+                       [](const AggregateLayout::Entry& entry)
+                       { return entry.function->resultMayBeNull(); });
+}
+
 /// Writes the groups of `table` to rows [row, row + table.size()) of `result`, whose columns
 /// are fixed-width and already sized, through a batch-sized scratch fragment that stays in
 /// cache: no fragment of the table's size to allocate, fault in and copy again.

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "engine/aggregation/aggregate_function_factory.h"
+#include "engine/aggregation/functions/distinct_combinator.h"
 #include "engine/aggregation/functions/masked.h"
 #include "engine/aggregation/functions/merge_state.h"
 #include "engine/common/exception.h"
@@ -27,8 +28,48 @@ size_t resolveColumn(const std::vector<InputColumn>& columns, const std::string&
                     "unknown column '" + name + "' in " + std::string(role));
 }
 
-/// The function of `aggregate` over the columns of `arguments`, with its -If combinator
-/// resolved: fIf(args..., cond) is f(args...) masked by cond, the last argument column.
+/// Strips the -If combinator's condition, the last of `arguments` (UInt8).
+void takeCondition(const AggregateDescription& aggregate, std::vector<AggregateArgument>& arguments)
+{
+    if (arguments.empty())
+    {
+        throw Exception(ErrorCode::kBadArguments,
+                        "aggregate function " + aggregate.function +
+                            " takes its condition as its last argument, got no arguments");
+    }
+    if (arguments.back().type != TypeId::UInt8)
+    {
+        throw Exception(ErrorCode::kTypeMismatch, "the condition of " + aggregate.function + " ('" +
+                                                      arguments.back().name +
+                                                      "') must be UInt8, not " +
+                                                      std::string(typeName(arguments.back().type)));
+    }
+    arguments.pop_back();
+}
+
+/// f of `call`, or with -Distinct f over the distinct values of its one argument.
+AggregateFunctionPtr createWithDistinct(const AggregateDescription& aggregate,
+                                        const AggregateCall& call, bool distinct_combinator)
+{
+    if (!distinct_combinator)
+    {
+        return createAggregateFunction(call);
+    }
+    if (call.arguments.size() != 1)
+    {
+        throw Exception(ErrorCode::kBadArguments, "aggregate function " + aggregate.function +
+                                                      " takes 1 argument, got " +
+                                                      std::to_string(call.arguments.size()));
+    }
+    AggregateFunctionPtr set =
+        createAggregateFunction(AggregateCall{"uniqExact", call.arguments, {}, call.distinct});
+    return makeDistinctCombinator(std::move(set), createAggregateFunction(call),
+                                  call.arguments[0].type);
+}
+
+/// The function of `aggregate` over the columns of `arguments`, with its combinators
+/// resolved: fIf(args..., cond) is f(args...) masked by cond, the last argument column;
+/// fDistinct(x) is f over x's distinct values.
 AggregateFunctionPtr createFunction(const AggregateDescription& aggregate,
                                     std::vector<AggregateArgument> arguments,
                                     const DistinctSettings& distinct, bool& empty_is_null)
@@ -40,28 +81,16 @@ AggregateFunctionPtr createFunction(const AggregateDescription& aggregate,
                         "unknown aggregate function '" + aggregate.function + "'");
     }
     empty_is_null = resolved.entry->empty_is_null;
-    std::string name = aggregate.function;
     if (resolved.if_combinator)
     {
-        name.resize(name.size() - 2);
-        if (arguments.empty())
-        {
-            throw Exception(ErrorCode::kBadArguments, "aggregate function " + aggregate.function +
-                                                          " takes its condition as its last "
-                                                          "argument, got no arguments");
-        }
-        if (arguments.back().type != TypeId::UInt8)
-        {
-            throw Exception(ErrorCode::kTypeMismatch,
-                            "the condition of " + aggregate.function + " ('" +
-                                arguments.back().name + "') must be UInt8, not " +
-                                std::string(typeName(arguments.back().type)));
-        }
-        arguments.pop_back();
+        takeCondition(aggregate, arguments);
     }
     const size_t function_arguments = arguments.size();
-    AggregateFunctionPtr function = createAggregateFunction(
-        AggregateCall{std::move(name), std::move(arguments), aggregate.parameters, distinct});
+    AggregateFunctionPtr function =
+        createWithDistinct(aggregate,
+                           AggregateCall{std::string(resolved.base_name), std::move(arguments),
+                                         aggregate.parameters, distinct},
+                           resolved.distinct_combinator);
     if (resolved.if_combinator)
     {
         function = std::make_shared<MaskedAggregateFunction>(std::move(function),
@@ -198,8 +227,10 @@ Block emptyResult(const GroupByPlan& plan)
 bool isKeyWithDistinctCount(const GroupByPlan& plan)
 {
     const auto& entries = plan.layout->entries();
+    // uniqExact itself, not a combinator around it (uniqExactIf, a FILTER), which skips rows.
     return plan.key_columns.size() == 1 && !isString(plan.key_types[0]) && entries.size() == 1 &&
            isDistinctCountName(entries[0].function->name()) &&
+           dynamic_cast<const WrappedAggregateFunction*>(entries[0].function.get()) == nullptr &&
            !isString(plan.input_columns[entries[0].argument_columns[0]].type);
 }
 

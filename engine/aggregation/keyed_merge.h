@@ -313,7 +313,7 @@ private:
         if constexpr (Method::kHasTwoLevel)
         {
             Block result = emptyResult(plan_);
-            if (two_level && allFixedWidth(result) && !plan_.top)
+            if (two_level && allFixedWidth(result) && !plan_.top && !mayHoldNulls(plan_))
             {
                 fragments.push_back(
                     finalizeInPlace<Method>(target.twoLevel(), plan_, std::move(result), context_));

@@ -4,6 +4,31 @@
 
 namespace granary
 {
+namespace
+{
+
+/// Marks in `result` the NULLs of every fragment (rows from first_row[f]). Serial: the tasks
+/// that copy values would share the bitmap's bytes at fragment boundaries.
+void copyNullMarks(const std::vector<Block>& fragments, const std::vector<size_t>& first_row,
+                   Block& result)
+{
+    for (size_t f = 0; f < fragments.size(); ++f)
+    {
+        for (size_t c = 0; c < result.columns.size(); ++c)
+        {
+            const Column& part = fragments[f].columns[c].column;
+            for (size_t row = 0; part.hasNulls() && row < part.size(); ++row)
+            {
+                if (part.isNull(row))
+                {
+                    result.columns[c].column.setNull(first_row[f] + row);
+                }
+            }
+        }
+    }
+}
+
+}  // namespace
 
 Block concatenateFragments(std::vector<Block>& fragments, QueryContext& context,
                            PhaseRecorder& recorder)
@@ -48,6 +73,7 @@ Block concatenateFragments(std::vector<Block>& fragments, QueryContext& context,
         }
     }
 
+    copyNullMarks(fragments, first_row, result);
     context.runTasks(recorder, fragments.size(),
                      [&](size_t f, TaskTimer&)
                      {

@@ -47,6 +47,8 @@ std::string_view errorCodeName(ErrorCode code)
             return "UNKNOWN_SETTING";
         case ErrorCode::kTooLargeSize:
             return "TOO_LARGE_STRING_SIZE";
+        case ErrorCode::kValueOutOfRangeOfDataType:
+            return "VALUE_IS_OUT_OF_RANGE_OF_DATA_TYPE";
         case ErrorCode::kTimeoutExceeded:
             return "TIMEOUT_EXCEEDED";
         case ErrorCode::kTooManyConnections:

@@ -51,6 +51,7 @@ constexpr std::pair<int, int> kMirroredEnums[] = {
     mirrored(GRANARY_ERROR_INCORRECT_DATA, ErrorCode::kIncorrectData),
     mirrored(GRANARY_ERROR_TOO_LARGE_SIZE, ErrorCode::kTooLargeSize),
     mirrored(GRANARY_ERROR_MEMORY_LIMIT_EXCEEDED, ErrorCode::kMemoryLimitExceeded),
+    mirrored(GRANARY_ERROR_VALUE_OUT_OF_RANGE, ErrorCode::kValueOutOfRangeOfDataType),
     mirrored(GRANARY_ERROR_QUERY_CANCELLED, ErrorCode::kQueryCancelled),
     mirrored(GRANARY_TYPE_UINT8, TypeId::UInt8),
     mirrored(GRANARY_TYPE_UINT16, TypeId::UInt16),

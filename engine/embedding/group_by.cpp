@@ -181,8 +181,10 @@ struct GroupBy::Impl
     std::vector<arrow::ArrowField> input_fields;
     HostInput host;
     std::unique_ptr<QueryContext> context;
-    GroupByOperator op;
+    /// Declared before `op` (set in the constructor's body): the locals of imported states
+    /// that `op` holds until finish use its plan, so `op` must be destroyed first.
     std::unique_ptr<StateImport> state_import;
+    GroupByOperator op;
     /// Set by the first finish: later sinks, combines and finishes are refused.
     std::atomic<bool> finished{false};
 

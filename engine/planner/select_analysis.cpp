@@ -326,10 +326,11 @@ AnalyzedSelect analyzeSelect(const sql::SelectStatement& original, const TableSc
     if (options.rewrite_sum_of_column_and_constant)
     {
         sql::SumRewriteOptions rewrite;
-        rewrite.accepts_column = [&](std::string_view name)
+        rewrite.accepts_column = [&](std::string_view name, bool checked)
         {
             const std::optional<size_t> index = schema.indexOf(name);
-            return index && isInteger(schema.columns[*index].type);
+            return index && isInteger(schema.columns[*index].type) &&
+                   (!checked || fixedWidth(schema.columns[*index].type) < sizeof(int64_t));
         };
         select = sql::rewriteSumOfColumnAndConstant(select, rewrite);
     }

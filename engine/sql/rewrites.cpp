@@ -12,6 +12,9 @@ namespace granary::sql
 namespace
 {
 
+/// The largest shift k that sum(x + k) is rewritten with (see SumRewriter::isShift).
+constexpr int64_t kMaxCheckedShift = int64_t{1} << 31;
+
 class SumRewriter
 {
 public:
@@ -20,8 +23,10 @@ public:
     ExpressionPtr operator()(const ExpressionPtr& node)
     {
         const auto* call = node->as<FunctionCall>();
-        if (!call || call->distinct || call->arguments.size() != 1 ||
-            !equalsIgnoringCase(call->name, "sum"))
+        const bool checked = call && equalsIgnoringCase(call->name, "sum");
+        if (!call || call->distinct || call->parametric || call->filter ||
+            call->arguments.size() != 1 ||
+            !(checked || equalsIgnoringCase(call->name, "sumWithOverflow")))
         {
             return node;
         }
@@ -32,9 +37,9 @@ public:
             return node;
         }
         const bool column_first =
-            isRewritableColumn(*shifted->left) && isNumericLiteral(*shifted->right);
+            isRewritableColumn(*shifted->left, checked) && isShift(*shifted->right, checked);
         const bool constant_first =
-            isNumericLiteral(*shifted->left) && isRewritableColumn(*shifted->right);
+            isShift(*shifted->left, checked) && isRewritableColumn(*shifted->right, checked);
         if (!column_first && !constant_first)
         {
             return node;
@@ -57,10 +62,34 @@ public:
     }
 
 private:
-    bool isRewritableColumn(const Expression& expression) const
+    /// k: a number literal; for sum, a float or an integer below kMaxCheckedShift in
+    /// magnitude, so that over fewer than 2^32 rows of a column narrower than 64 bits neither
+    /// form overflows (then sum's overflow error and the rewritten arithmetic's wrap cannot
+    /// differ).
+    static bool isShift(const Expression& expression, bool checked)
+    {
+        if (!isNumericLiteral(expression))
+        {
+            return false;
+        }
+        const LiteralValue& value = expression.as<Literal>()->value;
+        if (!checked || std::holds_alternative<double>(value))
+        {
+            return true;
+        }
+        if (const auto* natural = std::get_if<uint64_t>(&value))
+        {
+            return *natural < static_cast<uint64_t>(kMaxCheckedShift);
+        }
+        const auto* integer = std::get_if<int64_t>(&value);
+        return integer && *integer > -kMaxCheckedShift && *integer < kMaxCheckedShift;
+    }
+
+    bool isRewritableColumn(const Expression& expression, bool checked) const
     {
         const auto* column = expression.as<ColumnRef>();
-        return column && (!options_.accepts_column || options_.accepts_column(column->name));
+        return column &&
+               (!options_.accepts_column || options_.accepts_column(column->name, checked));
     }
 
     /// One node per distinct call, shared by every rewritten sum.

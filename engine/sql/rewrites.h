@@ -13,8 +13,9 @@ struct SumRewriteOptions
 {
     /// A planner passes its schema's answer: ClickHouse rewrites any numeric column; for
     /// results identical to the bit, accept integer columns only (a float sum of x + k rounds
-    /// differently from sum(x) + k * count(x)).
-    std::function<bool(std::string_view column)> accepts_column;
+    /// differently from sum(x) + k * count(x)). `checked`: the call is sum, which refuses a
+    /// result that overflows rather than wrapping (sumWithOverflow wraps).
+    std::function<bool(std::string_view column, bool checked)> accepts_column;
 };
 
 /// Rewrites, in the select items, HAVING and ORDER BY (ClickHouse PR #57853, the seed's
@@ -31,13 +32,16 @@ struct SumRewriteOptions
 /// reports how many sums remain. A rewritten item without an alias gets the original text as
 /// its alias, so result column names do not change.
 ///
-/// The identity is exact in wrap-around integer arithmetic, and the planner must keep it so:
+/// Both sum and sumWithOverflow are rewritten. The identity is exact in wrap-around integer
+/// arithmetic, and the planner must keep it so:
 /// the rewritten expression must have the original result type and overflow behaviour. The
 /// sum of an integer column is Int64 (UInt64 for unsigned columns) and wraps around on
 /// overflow; k * count(x) and the final + / - must be computed in that same type, wrapping the
 /// same way, and the result cast back to it — not widened to the type ClickHouse's arithmetic
 /// would give UInt64 * Int64. For float columns or a float k the result is only approximately
-/// equal (see SumRewriteOptions). count(x) counts the rows, x never being NULL in Granary.
+/// equal (see SumRewriteOptions). count(x) counts the rows, x never being NULL in Granary. sum
+/// refuses an overflowing result where sumWithOverflow wraps: a planner accepts for it only
+/// columns whose sum(x) cannot overflow where sum(x + k) would not (narrower than 64 bits).
 SelectStatement rewriteSumOfColumnAndConstant(const SelectStatement& select,
                                               const SumRewriteOptions& options = {});
 

@@ -42,6 +42,7 @@ enum class ErrorCode : int
     kQueryIsTooLarge = 393,
     kAuthenticationFailed = 516,
     kIncorrectData = 117,
+    kValueOutOfRangeOfDataType = 321,
 };
 
 /// The ClickHouse name of a code ("MEMORY_LIMIT_EXCEEDED").

@@ -62,6 +62,7 @@ extern "C"
         GRANARY_ERROR_INCORRECT_DATA = 117,  /**< an Arrow array or stream that is not valid */
         GRANARY_ERROR_TOO_LARGE_SIZE = 131,  /**< a result too large for its Arrow format */
         GRANARY_ERROR_MEMORY_LIMIT_EXCEEDED = 241, /**< max_memory_usage, the budget, or malloc */
+        GRANARY_ERROR_VALUE_OUT_OF_RANGE = 321,    /**< an integer sum that overflows its type */
         GRANARY_ERROR_QUERY_CANCELLED = 394        /**< granary_group_by_cancel was called */
     };
 

@@ -10,4 +10,4 @@
 #define GRANARY_VERSION \
     (GRANARY_VERSION_MAJOR * 10000 + GRANARY_VERSION_MINOR * 100 + GRANARY_VERSION_PATCH)
 /// The partial-state format this build writes and reads (docs/embedding.md).
-#define GRANARY_PARTIAL_STATE_VERSION 1
+#define GRANARY_PARTIAL_STATE_VERSION 2

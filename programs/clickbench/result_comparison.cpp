@@ -83,10 +83,31 @@ int compareCanonical(const Value& left, const Value& right)
 }
 
 bool rowsEqual(const std::vector<Value>& left, const std::vector<Value>& right,
-               const std::vector<size_t>& columns)
+               const std::vector<size_t>& columns, double tolerance)
 {
     return std::all_of(columns.begin(), columns.end(),
-                       [&](size_t column) { return valuesEqual(left[column], right[column]); });
+                       [&](size_t column)
+                       { return valuesEqual(left[column], right[column], tolerance); });
+}
+
+/// The X of a `tolerance: X` in a comment of `sql`, or kFloatTolerance.
+double toleranceOf(std::string_view sql)
+{
+    constexpr std::string_view kMarker = "tolerance:";
+    const size_t marker = sql.find(kMarker);
+    if (marker == std::string_view::npos)
+    {
+        return kFloatTolerance;
+    }
+    const std::string rest(sql.substr(marker + kMarker.size()));
+    char* end = nullptr;
+    const double tolerance = std::strtod(rest.c_str(), &end);
+    if (end == rest.c_str() || !(tolerance >= 0))
+    {
+        throw Exception(ErrorCode::kBadArguments,
+                        "a query's 'tolerance:' comment needs a number: " + std::string(sql));
+    }
+    return tolerance;
 }
 
 std::string formatRow(const std::vector<Value>& row, const std::vector<size_t>& columns)
@@ -166,6 +187,7 @@ std::optional<size_t> resultColumnOf(const sql::SelectStatement& select, const s
 OrderSpec orderSpecOf(std::string_view sql, const std::vector<std::string>& result_column_names)
 {
     OrderSpec spec;
+    spec.tolerance = toleranceOf(sql);
     sql::SelectStatement select;
     try
     {
@@ -191,11 +213,12 @@ OrderSpec orderSpecOf(std::string_view sql, const std::vector<std::string>& resu
     return spec;
 }
 
-bool valuesEqual(const Value& left, const Value& right)
+bool valuesEqual(const Value& left, const Value& right, double tolerance)
 {
     if (isNumber(left) && isNumber(right))
     {
-        if (left.kind == Value::Kind::Integer && right.kind == Value::Kind::Integer)
+        if (left.kind == Value::Kind::Integer && right.kind == Value::Kind::Integer &&
+            tolerance <= kFloatTolerance)
         {
             return left.integer == right.integer;
         }
@@ -205,7 +228,7 @@ bool valuesEqual(const Value& left, const Value& right)
         {
             return true;
         }
-        return std::fabs(a - b) <= kFloatTolerance * std::max(std::fabs(a), std::fabs(b));
+        return std::fabs(a - b) <= tolerance * std::max(std::fabs(a), std::fabs(b));
     }
     if (isTime(left) && isTime(right))
     {
@@ -250,7 +273,7 @@ Comparison compareResults(const ResultTable& actual, const ResultTable& expected
     const std::vector<size_t>& keys = spec.ordered ? spec.key_columns : std::vector<size_t>{};
     for (size_t row = 0; row < rows; ++row)
     {
-        if (!rowsEqual(actual.rows[row], expected.rows[row], keys))
+        if (!rowsEqual(actual.rows[row], expected.rows[row], keys, spec.tolerance))
         {
             return {Comparison::Outcome::kDiffers,
                     fmt::format("row {}: ORDER BY keys {}, expected {}", row + 1,
@@ -266,7 +289,8 @@ Comparison compareResults(const ResultTable& actual, const ResultTable& expected
     while (run_begin < rows)
     {
         size_t run_end = run_begin + 1;
-        while (run_end < rows && rowsEqual(expected.rows[run_end], expected.rows[run_begin], keys))
+        while (run_end < rows &&
+               rowsEqual(expected.rows[run_end], expected.rows[run_begin], keys, spec.tolerance))
         {
             ++run_end;
         }
@@ -276,7 +300,7 @@ Comparison compareResults(const ResultTable& actual, const ResultTable& expected
         {
             const auto& actual_row = actual.rows[actual_order[i]];
             const auto& expected_row = expected.rows[expected_order[i]];
-            if (rowsEqual(actual_row, expected_row, all_columns))
+            if (rowsEqual(actual_row, expected_row, all_columns, spec.tolerance))
             {
                 continue;
             }

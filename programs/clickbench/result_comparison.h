@@ -10,7 +10,10 @@
 namespace granary::clickbench
 {
 
-/// What a query's text says about the order of its result rows.
+/// Relative tolerance for floats (and integers compared with floats).
+constexpr double kFloatTolerance = 1e-9;
+
+/// What a query's text says about its result rows: their order, and how close numbers must be.
 struct OrderSpec
 {
     bool ordered = false;  ///< The query has ORDER BY.
@@ -19,18 +22,20 @@ struct OrderSpec
     std::vector<size_t> key_columns;
     bool keys_complete = false;  ///< Every ORDER BY key is a result column.
     bool limited = false;        ///< LIMIT or OFFSET may cut through rows tied on the keys.
+    /// Relative tolerance for numbers: kFloatTolerance (integers exactly), or what a
+    /// `/* tolerance: X */` comment in the query says, for approximate functions (uniq,
+    /// quantile...) whose estimates differ between engines; integers too are then compared
+    /// within it.
+    double tolerance = kFloatTolerance;
 };
 
-/// Reads ORDER BY, LIMIT and OFFSET of `sql` (Granary's dialect). Keys are matched to result
-/// columns by select position, alias or identical expression, or a bare column name equal to
-/// a result column's name (SELECT *). Text that does not parse gives the strictest spec:
-/// unordered, not limited.
+/// Reads ORDER BY, LIMIT, OFFSET and a tolerance comment of `sql` (Granary's dialect). Keys are
+/// matched to result columns by select position, alias or identical expression, or a bare column
+/// name equal to a result column's name (SELECT *). Text that does not parse gives the strictest
+/// spec: unordered, not limited.
 OrderSpec orderSpecOf(std::string_view sql, const std::vector<std::string>& result_column_names);
 
-/// Relative tolerance for floats (and integers compared with floats).
-constexpr double kFloatTolerance = 1e-9;
-
-bool valuesEqual(const Value& left, const Value& right);
+bool valuesEqual(const Value& left, const Value& right, double tolerance = kFloatTolerance);
 
 struct Comparison
 {
@@ -50,7 +55,7 @@ std::string_view outcomeName(Comparison::Outcome outcome);
 
 /// Compares `actual` against `expected` under `spec`: rows must match in number and in
 /// order of their key values; rows tied on the keys (all rows, for an unordered query) are
-/// compared as multisets; floats within kFloatTolerance; column names are ignored (the
+/// compared as multisets; numbers within spec.tolerance; column names are ignored (the
 /// dialects name expressions differently).
 Comparison compareResults(const ResultTable& actual, const ResultTable& expected,
                           const OrderSpec& spec);

@@ -202,9 +202,18 @@ std::vector<Shape> shapes()
 /// cores) so that hundreds of partials exercise the many-partial merge paths.
 const std::vector<size_t> kThreadCounts = {1, 2, 7, 64, 256};
 
+/// Key sets a test runs: all, or the first of each key method (functions whose states do not
+/// depend on the key's type).
+enum class KeySets
+{
+    kEvery,
+    kOnePerMethod,
+};
+
 /// `aggregates` by every key set, on every shape, at every thread count, against the reference,
 /// with the merge path each shape was made for.
-void matchReferenceOnEveryShape(const std::vector<AggregateSpec>& aggregates)
+void matchReferenceOnEveryShape(const std::vector<AggregateSpec>& aggregates,
+                                KeySets key_sets = KeySets::kEvery)
 {
     for (const Shape& shape : shapes())
     {
@@ -212,6 +221,10 @@ void matchReferenceOnEveryShape(const std::vector<AggregateSpec>& aggregates)
         const BlockView input = BlockView::of(table);
         for (const auto& keys : kKeySets)
         {
+            if (key_sets == KeySets::kOnePerMethod && !firstOfItsMethod(keys))
+            {
+                continue;
+            }
             const auto reference = testing::referenceAggregate(input, keys, aggregates);
             for (size_t threads : kThreadCounts)
             {
@@ -309,6 +322,16 @@ TEST(Aggregator, MatchesTheReferenceForEveryKeyKindFunctionShapeAndThreadCount)
     matchReferenceOnEveryShape(kAllAggregates);
 }
 
+/// fDistinct is f over the distinct values of its argument (uniqExact's set, finalized through f).
+TEST(Aggregator, DistinctCombinatorMatchesTheReference)
+{
+    matchReferenceOnEveryShape({{"sumDistinct", "v_u32"},
+                                {"avgDistinct", "v_f64"},
+                                {"minDistinct", "v_str"},
+                                {"countDistinct", "v_u32"}},
+                               KeySets::kOnePerMethod);
+}
+
 /// A lone count(*) or count(x) keeps each group's count in its table cell and counts each row
 /// as its key is found, in the emplace pass itself (inline_count.h).
 TEST(Aggregator, CountAloneMatchesTheReferenceForEveryKeyKindShapeAndThreadCount)
@@ -371,6 +394,55 @@ TEST(Aggregator, WithoutKeysAndEmptyInput)
     EXPECT_EQ(grouped.execute(input, grouped_context).rows(), 0u);
 }
 
+/// sumIf over groups where the condition keeps no row is NULL on every finalize path: fragments
+/// concatenated (single-level, or two-level through bucket fragments) or, without NULLs,
+/// written in place.
+TEST(Aggregator, IfGroupsWithoutAKeptRowAreNullOnEveryPath)
+{
+    constexpr size_t kGroups = 1500;
+    Block table;
+    table.columns.push_back({"key", Column(TypeId::UInt32)});
+    table.columns.push_back({"value", Column(TypeId::Int64)});
+    table.columns.push_back({"keep", Column(TypeId::UInt8)});
+    std::vector<int64_t> sums(kGroups, 0);
+    for (size_t row = 0; row < kRows; ++row)
+    {
+        const uint32_t group = static_cast<uint32_t>((row * 7919) % kGroups);
+        const bool keep = group % 4 != 0 && (row / kGroups) % 3 != 0;
+        table.columns[0].column.append<uint32_t>(group);
+        table.columns[1].column.append<int64_t>(static_cast<int64_t>(row % 1000));
+        table.columns[2].column.append<uint8_t>(keep ? 1 : 0);
+        sums[group] += keep ? static_cast<int64_t>(row % 1000) : 0;
+    }
+    for (const size_t threshold : {size_t{1'000'000}, size_t{20}})
+    {
+        for (const size_t threads : {1, 2, 7})
+        {
+            SCOPED_TRACE("threshold " + std::to_string(threshold) + ", threads " +
+                         std::to_string(threads));
+            AggregationSettings settings = baseSettings();
+            settings.group_by_two_level_threshold = threshold;
+            settings.max_threads = threads;
+            QueryContext context(threads);
+            const Block result =
+                Aggregator({"key"}, {{"sumIf", {"value", "keep"}, "s"}}, settings)
+                    .execute(BlockView::of(table), context);
+            ASSERT_EQ(result.rows(), kGroups);
+            const Column& keys = result.columns[0].column;
+            const Column& values = result.columns[1].column;
+            for (size_t row = 0; row < result.rows(); ++row)
+            {
+                const uint32_t group = keys.valueAt<uint32_t>(row);
+                EXPECT_EQ(values.isNull(row), group % 4 == 0) << "group " << group;
+                if (!values.isNull(row))
+                {
+                    EXPECT_EQ(values.valueAt<int64_t>(row), sums[group]) << "group " << group;
+                }
+            }
+        }
+    }
+}
+
 TEST(Aggregator, UnknownColumnsAndBadTypesNameTheCulprit)
 {
     const Block table = testing::makeTestTable(
@@ -399,7 +471,7 @@ TEST(Aggregator, UnknownColumnsAndBadTypesNameTheCulprit)
     }
     try
     {
-        Aggregator({"k_u8"}, describe({{"median", "v_u32"}})).execute(input, context);
+        Aggregator({"k_u8"}, describe({{"noSuchFunction", "v_u32"}})).execute(input, context);
         FAIL() << "expected an exception";
     }
     catch (const Exception& e)

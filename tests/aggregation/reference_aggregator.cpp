@@ -52,6 +52,22 @@ Expected computeExpected(const AggregateSpec& spec, const ColumnView* argument,
 {
     Expected expected;
     const std::string& f = spec.function;
+    // fDistinct: f over the first row of each distinct value.
+    constexpr std::string_view kDistinct = "Distinct";
+    if (f.ends_with(kDistinct))
+    {
+        std::set<std::string> seen;
+        std::vector<size_t> distinct_rows;
+        for (size_t row : rows)
+        {
+            if (seen.insert(printValue(valueAt(*argument, row))).second)
+            {
+                distinct_rows.push_back(row);
+            }
+        }
+        const AggregateSpec base{f.substr(0, f.size() - kDistinct.size()), spec.argument};
+        return computeExpected(base, argument, distinct_rows);
+    }
     if (f == "count")
     {
         expected.value = static_cast<long double>(rows.size());

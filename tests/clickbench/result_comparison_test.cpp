@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "engine/common/exception.h"
+
 namespace granary::clickbench
 {
 namespace
@@ -102,6 +104,29 @@ TEST(CompareResults, FloatColumnsCompareWithTolerance)
               Outcome::kEqual);
     EXPECT_EQ(compareResults(table({{text("x"), real(0.31)}}), expected, unordered()).outcome,
               Outcome::kDiffers);
+}
+
+TEST(CompareResults, AToleranceCommentWidensTheComparisonOfEveryNumber)
+{
+    const std::string sql = "SELECT /* tolerance: 0.02 */ k, uniq(x) FROM t GROUP BY k ORDER BY k";
+    const OrderSpec spec = orderSpecOf(sql, {"k", "uniq(x)"});
+    EXPECT_DOUBLE_EQ(spec.tolerance, 0.02);
+    EXPECT_DOUBLE_EQ(orderSpecOf("SELECT 1", {"1"}).tolerance, kFloatTolerance);
+    const auto expected = table({{integer(1), integer(1000)}, {integer(2), integer(2000)}});
+    EXPECT_EQ(compareResults(table({{integer(1), integer(1015)}, {integer(2), integer(1970)}}),
+                             expected, spec)
+                  .outcome,
+              Outcome::kEqual);
+    EXPECT_EQ(compareResults(table({{integer(1), integer(1030)}, {integer(2), integer(2000)}}),
+                             expected, spec)
+                  .outcome,
+              Outcome::kDiffers);
+    // Without the comment integers compare exactly.
+    EXPECT_EQ(compareResults(table({{integer(1), integer(1001)}, {integer(2), integer(2000)}}),
+                             expected, orderSpecOf("SELECT k, c FROM t ORDER BY k", {"k", "c"}))
+                  .outcome,
+              Outcome::kDiffers);
+    EXPECT_THROW(orderSpecOf("SELECT /* tolerance: lots */ 1", {"1"}), granary::Exception);
 }
 
 TEST(CompareResults, OrderMattersUnderOrderBy)

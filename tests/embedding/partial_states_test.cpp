@@ -25,7 +25,13 @@ const std::vector<Aggregate> kAggregates = {{"count", {}, "rows"},
                                             {"max", {"v_f64"}, "max"},
                                             {"uniqExact", {"v_u32"}, "distinct"},
                                             {"uniqExact", {"v_str"}, "distinct_strings"},
-                                            {"sum", {"v_i64"}, "filtered", "v_i8"}};
+                                            {"sum", {"v_i64"}, "filtered", "v_i8"},
+                                            // Functions whose merges do not depend on order.
+                                            {"quantileExact", {"v_u32"}, "median", "", {0.5}},
+                                            {"uniq", {"v_str"}, "approximate_distinct"},
+                                            {"uniqCombined", {"v_u32"}, "combined"},
+                                            {"groupBitXor", {"v_i64"}, "xor"},
+                                            {"sumDistinct", {"v_u32"}, "sum_distinct"}};
 
 /// The test table with NULLs: the key k_u32 and the value v_i64 NULL on some rows.
 Block nullableTable(size_t rows)

@@ -31,10 +31,16 @@ std::string lowerCase(std::string_view text)
 }
 
 /// The aggregate a call names, without its -If suffix ("sumif" is "sum"); empty for other calls.
+/// sumWithOverflow is the oracle's sum, which wraps (queries whose sum overflows test sum's
+/// error themselves).
 std::string baseAggregate(const sql::FunctionCall& call)
 {
     static const std::set<std::string> names = {"count", "sum", "avg", "min", "max"};
-    const std::string name = lowerCase(call.name);
+    std::string name = lowerCase(call.name);
+    if (name == "sumwithoverflow")
+    {
+        name = "sum";
+    }
     if (names.contains(name))
     {
         return name;
@@ -248,7 +254,7 @@ private:
         base.filter = nullptr;
         Group kept{group.key, {}};
         std::vector<ExpressionPtr> conditions;
-        if (base.name != lowerCase(call.name))
+        if (lowerCase(call.name) == base.name + "if")
         {
             conditions.push_back(base.arguments.back());
             base.arguments.pop_back();

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "engine/common/exception.h"
 #include "engine/sql/parser.h"
 #include "engine/storage/database.h"
 #include "tests/planner/result_check.h"
@@ -110,6 +111,8 @@ RowTable wideTable()
     return table;
 }
 
+/// sumWithOverflow(x ± k) is rewritten for any integer column and wraps exactly as the original;
+/// sum refuses the overflow, and over a 64-bit column it is not rewritten.
 TEST(SumRewrite, WrapsAroundLikeTheOriginalSums)
 {
     const RowTable table = wideTable();
@@ -131,14 +134,15 @@ TEST(SumRewrite, WrapsAroundLikeTheOriginalSums)
         size_t plain_aggregates;
     };
     const std::vector<Case> cases = {
-        {"SELECT SUM(x), SUM(x + 1), SUM(x - 3), SUM(5 - x), SUM(x + 9223372036854775807), "
-         "SUM(x + -9), SUM(w + 40000), SUM(w - 1), COUNT(*) FROM wide",
+        {"SELECT sumWithOverflow(x), sumWithOverflow(x + 1), sumWithOverflow(x - 3), "
+         "sumWithOverflow(5 - x), sumWithOverflow(x + 9223372036854775807), "
+         "sumWithOverflow(x + -9), SUM(w + 40000), SUM(w - 1), COUNT(*) FROM wide",
          5, 9},
-        {"SELECT g, SUM(x + 2) AS s2, SUM(1000 - x), SUM(w - 7), SUM(f + 1) FROM wide "
-         "GROUP BY g ORDER BY g",
+        {"SELECT g, sumWithOverflow(x + 2) AS s2, sumWithOverflow(1000 - x), SUM(w - 7), "
+         "SUM(f + 1) FROM wide GROUP BY g ORDER BY g",
          5, 4},
-        {"SELECT g, SUM(x + 1) AS s FROM wide GROUP BY g HAVING SUM(x + 1) <> 0 "
-         "ORDER BY SUM(x + 1) DESC LIMIT 3",
+        {"SELECT g, sumWithOverflow(x + 1) AS s FROM wide GROUP BY g "
+         "HAVING sumWithOverflow(x + 1) <> 0 ORDER BY sumWithOverflow(x + 1) DESC LIMIT 3",
          2, 1},
     };
     for (const auto& [query, rewritten_aggregates, plain_aggregates] : cases)
@@ -152,6 +156,18 @@ TEST(SumRewrite, WrapsAroundLikeTheOriginalSums)
         const NaiveResult expected = evaluateNaively(sql::parseSelect(query), table);
         EXPECT_EQ(differenceFromOracle(rewritten.block, expected), "");
         EXPECT_EQ(differenceFromOracle(plain.block, expected), "");
+    }
+    for (const bool rewrite : {true, false})
+    {
+        try
+        {
+            session.execute("SELECT SUM(x + 1) FROM wide", withRewrite(rewrite));
+            ADD_FAILURE() << "the sum of x overflows Int64";
+        }
+        catch (const Exception& error)
+        {
+            EXPECT_EQ(error.code(), ErrorCode::kValueOutOfRangeOfDataType) << error.what();
+        }
     }
 }
 

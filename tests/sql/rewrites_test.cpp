@@ -34,6 +34,23 @@ TEST(SqlSumRewrite, RewritesSumOfColumnAndConstant)
     EXPECT_EQ(rewrittenItem("sum(x + 0.5)"), "(+ (sum x) (* 0.5:Float64 (count x)))");
     EXPECT_EQ(rewrittenItem("sum(x + 1) / count(*)"),
               "(/ (+ (sum x) (* 1:UInt64 (count x))) (count *))");
+    EXPECT_EQ(rewrittenItem("sumWithOverflow(x + 9223372036854775807)"),
+              "(+ (sumWithOverflow x) (* 9223372036854775807:UInt64 (count x)))");
+}
+
+/// sum refuses an overflow that sumWithOverflow wraps: it is rewritten only where neither
+/// form can overflow (|k| below 2^31, and a column the planner accepts as narrow enough).
+TEST(SqlSumRewrite, CheckedSumsOnlyWithSmallShiftsAndAcceptedColumns)
+{
+    EXPECT_EQ(rewrittenItem("sum(x + 2147483647)"),
+              "(+ (sum x) (* 2147483647:UInt64 (count x)))");
+    EXPECT_EQ(rewrittenItem("sum(x - 2147483648)"), "(sum (- x 2147483648:UInt64))");
+    EXPECT_EQ(rewrittenItem("sum(x + -2147483648)"), "(sum (+ x -2147483648:Int64))");
+    const SumRewriteOptions narrow_only{[](std::string_view column, bool checked)
+                                        { return !checked || column != "wide"; }};
+    EXPECT_EQ(rewrittenItem("sum(wide + 1)", narrow_only), "(sum (+ wide 1:UInt64))");
+    EXPECT_EQ(rewrittenItem("sumWithOverflow(wide + 1)", narrow_only),
+              "(+ (sumWithOverflow wide) (* 1:UInt64 (count wide)))");
 }
 
 TEST(SqlSumRewrite, LeavesEverythingElseAlone)
@@ -51,7 +68,8 @@ TEST(SqlSumRewrite, LeavesEverythingElseAlone)
 
 TEST(SqlSumRewrite, ColumnPredicateRestrictsTheRewrite)
 {
-    const SumRewriteOptions integers_only{[](std::string_view column) { return column != "f"; }};
+    const SumRewriteOptions integers_only{[](std::string_view column, bool)
+                                          { return column != "f"; }};
     EXPECT_EQ(rewrittenItem("sum(i + 1)", integers_only), "(+ (sum i) (* 1:UInt64 (count i)))");
     EXPECT_EQ(rewrittenItem("sum(f + 1)", integers_only), "(sum (+ f 1:UInt64))");
 }
@@ -153,13 +171,16 @@ uint64_t evaluateOverRows(const Expression& expression, const std::vector<int64_
                  evaluateOverRows(*binary.right, rows));
 }
 
+/// sumWithOverflow wraps: the rewrite is exact in wrap-around arithmetic at any k.
 TEST(SqlSumRewrite, RewrittenSumsEqualTheOriginalsWithWrapAround)
 {
     const SelectStatement select = parseSelect(
-        "SELECT sum(x + 7), sum(-3 + x), sum(x - 9223372036854775807), sum(5 - x), "
-        "sum(x + 18446744073709551615), sum(x - -9223372036854775808) FROM t");
+        "SELECT sumWithOverflow(x + 7), sumWithOverflow(-3 + x), "
+        "sumWithOverflow(x - 9223372036854775807), sumWithOverflow(5 - x), "
+        "sumWithOverflow(x + 18446744073709551615), sumWithOverflow(x - -9223372036854775808) "
+        "FROM t");
     const SelectStatement rewritten = rewriteSumOfColumnAndConstant(select);
-    ASSERT_EQ(countDistinctAggregates(rewritten, "sum"), 1u);
+    ASSERT_EQ(countDistinctAggregates(rewritten, "sumWithOverflow"), 1u);
 
     std::mt19937_64 random(42);
     std::vector<int64_t> rows = {std::numeric_limits<int64_t>::max(),

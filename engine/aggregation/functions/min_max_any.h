@@ -4,12 +4,13 @@
 #include <type_traits>
 
 #include "engine/aggregation/aggregate_function_base.h"
+#include "engine/aggregation/functions/kept_value.h"
 
 namespace granary
 {
 
-/// State of min, max and any: the chosen value and whether there is one. String values are
-/// copied into the partial's arena when chosen (the input block may go away).
+/// State of min, max, any and anyLast: the chosen value and whether there is one. String
+/// values are copied into the partial's arena when chosen (the input block may go away).
 template <typename T>
 struct ChosenValueState
 {
@@ -18,7 +19,7 @@ struct ChosenValueState
 };
 
 /// Which value a function keeps. `replaces(candidate, current)` is true when the candidate
-/// should replace the current value.
+/// should replace the current value; a merge offers the source's value as the candidate.
 struct KeepMinimum
 {
     static constexpr const char* kName = "min";
@@ -46,15 +47,25 @@ struct KeepFirst
         return false;
     }
 };
+/// The last row seen; of two merged states, the source's (the later partial's).
+struct KeepLast
+{
+    static constexpr const char* kName = "anyLast";
+    template <typename T>
+    static bool replaces(const T&, const T&)
+    {
+        return true;
+    }
+};
 
-/// min(x), max(x), any(x) for every column type: one template, the Keep policy decides.
+/// min(x), max(x), any(x), anyLast(x) for every column type: one template, the Keep policy
+/// decides.
 template <typename T, typename Keep>
 class ChosenValueFunction final
     : public AggregateFunctionBase<ChosenValueFunction<T, Keep>, ChosenValueState<T>>
 {
     using State = ChosenValueState<T>;
     using Base = AggregateFunctionBase<ChosenValueFunction<T, Keep>, ChosenValueState<T>>;
-    static constexpr bool kIsString = std::is_same_v<T, std::string_view>;
 
 public:
     explicit ChosenValueFunction(TypeId type) : type_(type) {}
@@ -64,22 +75,10 @@ public:
 
     static void add(State& state, const ColumnView* arguments, size_t row, Arena& arena)
     {
-        T candidate;
-        if constexpr (kIsString)
-        {
-            candidate = arguments[0].stringAt(row);
-        }
-        else
-        {
-            candidate = arguments[0].valueAt<T>(row);
-        }
+        const T candidate = readValue<T>(arguments[0], row);
         if (!state.has_value || Keep::replaces(candidate, state.value))
         {
-            if constexpr (kIsString)
-            {
-                candidate = arena.insert(candidate);
-            }
-            state.value = candidate;
+            state.value = keepValue(candidate, arena);
             state.has_value = true;
         }
     }
@@ -87,7 +86,7 @@ public:
     /// A chosen string stays in its partial's arena, which lives until the result is built.
     static void mergeStates(State& target, const State& source)
     {
-        if (source.has_value && (!target.has_value || Keep::replaces(source.value, target.value)))
+        if (takes(target, source))
         {
             target = source;
         }
@@ -96,11 +95,11 @@ public:
     /// A chosen string is serialized as a flag and its bytes, not as the view of them.
     void serialize(const char* place, std::string& out) const override
     {
-        if constexpr (kIsString)
+        if constexpr (kIsStringValue<T>)
         {
             const State& chosen = *std::launder(reinterpret_cast<const State*>(place));
             appendStateValue(out, static_cast<uint8_t>(chosen.has_value));
-            appendStateString(out, chosen.value);
+            appendStateField(out, chosen.value);
         }
         else
         {
@@ -109,7 +108,7 @@ public:
     }
     void checkSerialized(std::string_view bytes) const override
     {
-        if constexpr (kIsString)
+        if constexpr (kIsStringValue<T>)
         {
             StateReader reader(bytes, name());
             readString(reader);
@@ -122,15 +121,14 @@ public:
     }
     void mergeSerialized(char* place, std::string_view bytes, Arena& arena) const override
     {
-        if constexpr (kIsString)
+        if constexpr (kIsStringValue<T>)
         {
             StateReader reader(bytes, name());
-            State source = readString(reader);
+            const State source = readString(reader);
             State& target = Base::state(place);
-            if (source.has_value &&
-                (!target.has_value || Keep::replaces(source.value, target.value)))
+            if (takes(target, source))
             {
-                target.value = arena.insert(source.value);
+                target.value = keepValue(source.value, arena);
                 target.has_value = true;
             }
         }
@@ -140,24 +138,20 @@ public:
         }
     }
 
-    void insertResult(const State& state, Column& to) const
-    {
-        if constexpr (kIsString)
-        {
-            to.appendString(state.value);
-        }
-        else
-        {
-            to.append(state.value);
-        }
-    }
+    void insertResult(const State& state, Column& to) const { appendResultValue(to, state.value); }
 
 private:
+    /// Whether merging `source` into `target` takes the source's value.
+    static bool takes(const State& target, const State& source)
+    {
+        return source.has_value &&
+               (!target.has_value || Keep::replaces(source.value, target.value));
+    }
     static State readString(StateReader& reader)
     {
         State state;
         state.has_value = reader.read<uint8_t>() != 0;
-        state.value = reader.readString();
+        state.value = readStateField<T>(reader);
         return state;
     }
 
