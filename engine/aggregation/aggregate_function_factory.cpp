@@ -119,6 +119,7 @@ void addBasicFunctions(std::vector<AggregateFunctionEntry>& entries)
                        .exactness = "exact",
                        .state = value_state,
                        .merge = "O(1)",
+                       .ignores_duplicates = true,
                        .create = chosenValue<KeepMinimum>});
     entries.push_back({.name = "max",
                        .signature = "max(x)",
@@ -126,6 +127,7 @@ void addBasicFunctions(std::vector<AggregateFunctionEntry>& entries)
                        .exactness = "exact",
                        .state = value_state,
                        .merge = "O(1)",
+                       .ignores_duplicates = true,
                        .create = chosenValue<KeepMaximum>});
     entries.push_back({.name = "any",
                        .signature = "any(x)",
@@ -133,6 +135,7 @@ void addBasicFunctions(std::vector<AggregateFunctionEntry>& entries)
                        .exactness = "some row's value",
                        .state = value_state,
                        .merge = "O(1)",
+                       .ignores_duplicates = true,
                        .create = chosenValue<KeepFirst>});
     entries.push_back({.name = "uniqExact",
                        .aliases = {"count_distinct", "countDistinct"},
@@ -142,6 +145,7 @@ void addBasicFunctions(std::vector<AggregateFunctionEntry>& entries)
                        .state = "a hash set of the distinct values",
                        .merge = "O(distinct values)",
                        .empty_is_null = false,
+                       .ignores_duplicates = true,
                        .create = uniqExact});
 }
 

@@ -52,6 +52,9 @@ struct AggregateFunctionEntry
     /// Whether a group where no row was kept (by -If, FILTER or NULL arguments) gives NULL;
     /// count-like functions give their empty value (0) instead.
     bool empty_is_null = true;
+    /// Whether repeating a value changes nothing (min, max, any, uniq...): fDistinct is then f
+    /// itself, without a set of the distinct values.
+    bool ignores_duplicates = false;
     /// Makes the function for a call whose argument and parameter counts are in range; throws
     /// Exception(kTypeMismatch) naming the column for a type it does not take and
     /// Exception(kBadArguments) for a parameter out of its range.

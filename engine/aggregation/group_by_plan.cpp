@@ -47,11 +47,14 @@ void takeCondition(const AggregateDescription& aggregate, std::vector<AggregateA
     arguments.pop_back();
 }
 
-/// f of `call`, or with -Distinct f over the distinct values of its one argument.
+/// f of `call`, or with -Distinct f over the distinct values of its one argument (f itself
+/// where `entry` ignores duplicates).
 AggregateFunctionPtr createWithDistinct(const AggregateDescription& aggregate,
-                                        const AggregateCall& call, bool distinct_combinator)
+                                        const AggregateCall& call,
+                                        const AggregateFunctionEntry& entry,
+                                        bool distinct_combinator)
 {
-    if (!distinct_combinator)
+    if (!distinct_combinator || entry.ignores_duplicates)
     {
         return createAggregateFunction(call);
     }
@@ -90,7 +93,7 @@ AggregateFunctionPtr createFunction(const AggregateDescription& aggregate,
         createWithDistinct(aggregate,
                            AggregateCall{std::string(resolved.base_name), std::move(arguments),
                                          aggregate.parameters, distinct},
-                           resolved.distinct_combinator);
+                           *resolved.entry, resolved.distinct_combinator);
     if (resolved.if_combinator)
     {
         function = std::make_shared<MaskedAggregateFunction>(std::move(function),

@@ -244,6 +244,7 @@ void addStatisticsFunctions(std::vector<AggregateFunctionEntry>& entries)
                        .exactness = "exact",
                        .state = "the value",
                        .merge = "O(1)",
+                       .ignores_duplicates = true,
                        .create = groupBit<BitAnd>});
     entries.push_back({.name = "groupBitOr",
                        .signature = "groupBitOr(x)",
@@ -251,6 +252,7 @@ void addStatisticsFunctions(std::vector<AggregateFunctionEntry>& entries)
                        .exactness = "exact",
                        .state = "the value",
                        .merge = "O(1)",
+                       .ignores_duplicates = true,
                        .create = groupBit<BitOr>});
     entries.push_back({.name = "groupBitXor",
                        .signature = "groupBitXor(x)",

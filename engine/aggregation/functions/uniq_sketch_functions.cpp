@@ -68,6 +68,7 @@ void addUniqSketchFunctions(std::vector<AggregateFunctionEntry>& entries)
          .state = "72 bytes, then a hash set of up to 192 hashes, then 3 KiB of registers",
          .merge = "O(distinct values) up to 192, then O(4096)",
          .empty_is_null = false,
+         .ignores_duplicates = true,
          .create = [](const AggregateCall& call)
          { return makeUniqSketch(call, "uniq", kUniqPrecision); }});
     entries.push_back(
@@ -83,6 +84,7 @@ void addUniqSketchFunctions(std::vector<AggregateFunctionEntry>& entries)
          .merge = "O(distinct values) up to 3 * 2^(p-6), then O(2^p)",
          .max_parameters = 1,
          .empty_is_null = false,
+         .ignores_duplicates = true,
          .create = uniqCombined});
 }
 
