@@ -856,5 +856,40 @@ TEST(StatisticsFunctions, IfCombinatorSkipsRows)
     EXPECT_DOUBLE_EQ(result.columns[3].column.valueAt<double>(0), std::sqrt(2.0));
 }
 
+/// anyLast keeps one string per state and batch in the arena, not one per row: 1,024 rows of
+/// one group copy one 100-byte string; without keys only the batch's last row is read.
+TEST(StatisticsFunctions, AnyLastCopiesOneStringPerStateAndBatch)
+{
+    const AggregateFunctionPtr any_last =
+        createAggregateFunction("anyLast", {{"s", TypeId::String}});
+    Column strings(TypeId::String);
+    for (size_t row = 0; row < 1024; ++row)
+    {
+        strings.appendString(std::string(99, 'a') + static_cast<char>('a' + row % 26));
+    }
+    const ColumnView view = strings.view();
+    for (const bool keyed : {true, false})
+    {
+        Arena arena;
+        char* state = arena.alignedAlloc(any_last->stateSize(), any_last->stateAlignment());
+        any_last->create(state, arena);
+        const size_t before = arena.bytesUsed();
+        if (keyed)
+        {
+            const std::vector<char*> places(view.rows, state);
+            any_last->addBatch(&view, 0, view.rows, places.data(), 0, arena);
+        }
+        else
+        {
+            any_last->addBatchSinglePlace(&view, 0, view.rows, state, arena);
+        }
+        EXPECT_LE(arena.bytesUsed() - before, 100u) << (keyed ? "keyed" : "without keys");
+        Column result(TypeId::String);
+        any_last->insertResultInto(state, result);
+        EXPECT_EQ(result.stringAt(0), view.stringAt(view.rows - 1));
+        any_last->destroy(state);
+    }
+}
+
 }  // namespace
 }  // namespace granary

@@ -1,7 +1,11 @@
 #pragma once
 
+#include <algorithm>
+#include <functional>
+#include <numeric>
 #include <string_view>
 #include <type_traits>
+#include <vector>
 
 #include "engine/aggregation/aggregate_function_base.h"
 #include "engine/aggregation/functions/kept_value.h"
@@ -80,6 +84,49 @@ public:
         {
             state.value = keepValue(candidate, arena);
             state.has_value = true;
+        }
+    }
+
+    /// anyLast: of a batch's rows only each state's last one counts, so a state copies at most
+    /// one string per batch into the arena instead of one per row.
+    void addBatch(const ColumnView* arguments, size_t first_row, size_t count, char* const* places,
+                  size_t state_offset, Arena& arena) const override
+    {
+        if constexpr (std::is_same_v<Keep, KeepLast> && kIsStringValue<T>)
+        {
+            std::vector<uint32_t> rows(count);
+            std::iota(rows.begin(), rows.end(), 0);
+            // By state, rows of one state in their order: the last of each run is its last row.
+            std::stable_sort(rows.begin(), rows.end(),
+                             [&](uint32_t a, uint32_t b)
+                             { return std::less<>()(places[a], places[b]); });
+            for (size_t i = 0; i < count; ++i)
+            {
+                if (i + 1 == count || places[rows[i + 1]] != places[rows[i]])
+                {
+                    add(Base::state(places[rows[i]] + state_offset), arguments, first_row + rows[i],
+                        arena);
+                }
+            }
+        }
+        else
+        {
+            Base::addBatch(arguments, first_row, count, places, state_offset, arena);
+        }
+    }
+    void addBatchSinglePlace(const ColumnView* arguments, size_t first_row, size_t count,
+                             char* place, Arena& arena) const override
+    {
+        if constexpr (std::is_same_v<Keep, KeepLast>)
+        {
+            if (count > 0)
+            {
+                add(Base::state(place), arguments, first_row + count - 1, arena);
+            }
+        }
+        else
+        {
+            Base::addBatchSinglePlace(arguments, first_row, count, place, arena);
         }
     }
 
