@@ -540,5 +540,48 @@ TEST(QuantileFunctions, TruncatedOrCorruptedStatesAreExceptionsNamingTheFunction
     expectCorrupted(*digest, mean_outside);
 }
 
+TEST(QuantileFunctions, AMillionSmallGroupsStaySmall)
+{
+    constexpr size_t kGroups = 1'000'000;
+    constexpr uint64_t kValuesPerGroup = 3;
+    Column keys(TypeId::UInt64);
+    Column values(TypeId::UInt64);
+    for (uint64_t value = 0; value < kValuesPerGroup; ++value)
+    {
+        for (uint64_t group = 0; group < kGroups; ++group)
+        {
+            keys.append(group);
+            values.append(group * 10 + value);
+        }
+    }
+    BlockView input;
+    input.add("k", keys.view());
+    input.add("v", values.view());
+    QueryContext context(2);
+    const Block result = Aggregator({"k"}, {{"quantileExact", {"v"}, "e", "", {0.5}},
+                                            {"quantile", {"v"}, "r", "", {0.5}},
+                                            {"quantileTDigest", {"v"}, "t", "", {0.5}}})
+                             .execute(input, context);
+    ASSERT_EQ(result.rows(), kGroups);
+    const ColumnView groups = result.find("k")->view();
+    const ColumnView exact = result.find("e")->view();
+    const ColumnView sampled = result.find("r")->view();
+    const ColumnView digested = result.find("t")->view();
+    for (size_t row = 0; row < kGroups; ++row)
+    {
+        // Three values are below every summary's capacity: each gives the middle one.
+        const uint64_t middle = groups.valueAt<uint64_t>(row) * 10 + 1;
+        ASSERT_EQ(exact.valueAt<uint64_t>(row), middle);
+        ASSERT_EQ(sampled.valueAt<double>(row), double(middle));
+        ASSERT_EQ(digested.valueAt<double>(row), double(middle));
+    }
+    // Three states that grow with their values, a key and the table's cells per group: far
+    // from a full sample's 64 KiB or a digest's 8 KiB.
+    constexpr size_t kBytesPerGroup = 512;
+    RecordProperty("peak_bytes_per_group", std::to_string(context.memory().peakBytes() / kGroups));
+    EXPECT_LT(context.memory().peakBytes(), kGroups * kBytesPerGroup)
+        << context.memory().peakBytes() / kGroups << " bytes per group";
+}
+
 }  // namespace
 }  // namespace granary

@@ -129,7 +129,8 @@ void addQuantileFunctions(std::vector<AggregateFunctionEntry>& entries)
         {"quantileTDigest", "medianTDigest", "Float64",
          "t-digest of compression 100: rank error within the centroids' width at the level, "
          "2 pi / 100 * sqrt(level * (1 - level)) <= 0.031; minimum and maximum exact",
-         "up to " + std::to_string(TDigest::kMaxEntries) + " centroids and buffered values (8 KiB)",
+         "up to " + std::to_string(TDigest::kMaxCentroids) + " centroids and " +
+             std::to_string(TDigest::kBufferValues) + " buffered values (17.6 KiB)",
          "O(centroids)", createEstimate<TDigest>});
 }
 

@@ -1,6 +1,8 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
+#include <iterator>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -11,6 +13,7 @@
 
 #include "alloc/tracked_allocator.h"
 #include "engine/aggregation/functions/quantile_interpolation.h"
+#include "engine/aggregation/functions/radix_sort.h"
 #include "engine/aggregation/state_bytes.h"
 
 namespace granary
@@ -24,43 +27,60 @@ namespace granary
 /// near the extremes and at most 2 pi / kCompression * sqrt(q (1 - q)) wide in rank near
 /// quantile q (pi / kCompression = 0.031 at the median): the rank error at a level stays within
 /// the width of the centroids around it, and the minimum and maximum are kept exactly.
-/// Values arrive in a buffer after the sorted centroids; a full buffer is sorted and merged in.
+/// Values wait in a buffer; a full one is radix-sorted and folded into the centroids in one
+/// pass.
 class TDigest
 {
 public:
-    /// The compression parameter delta, as in the paper and ClickHouse: at most
-    /// kCompression + 2 centroids after a merge (two adjacent centroids span more than 1 of the
-    /// kCompression / 2 units of k).
-    static constexpr double kCompression = 100;
-    /// Centroids and buffered values held at most: room for ~4 buffered values per centroid,
-    /// so that sorting and merging runs once per ~400 values; 8 KiB (512 entries allocated).
-    static constexpr size_t kMaxEntries = 500;
-    /// |rank error| at the median stays under the width of a centroid there.
-    static constexpr double kRankErrorBound = std::numbers::pi / kCompression;
-
     struct Centroid
     {
         double mean;
         uint64_t weight;
     };
 
+    /// The compression parameter delta, as in the paper and ClickHouse.
+    static constexpr double kCompression = 100;
+    /// Centroids after a fold, at most: each two neighbours span more than 1 of the
+    /// kCompression / 2 units of k, and the two extremes may stand alone.
+    static constexpr size_t kMaxCentroids = size_t(kCompression) + 2;
+    /// Values buffered between folds: a fold's fixed costs (the scale function per centroid,
+    /// the radix histograms) then come to a few per cent of the values' own.
+    static constexpr size_t kBufferValues = 2048;
+    /// Heap bytes of a digest, at most (17.6 KiB).
+    static constexpr size_t kMaxHeapBytes =
+        kMaxCentroids * sizeof(Centroid) + kBufferValues * sizeof(uint64_t);
+    /// |rank error| at the median stays under the width of a centroid there.
+    static constexpr double kRankErrorBound = std::numbers::pi / kCompression;
+
     void add(double value)
     {
-        addCentroid({value, 1});
-        min_ = std::min(min_, value);
-        max_ = std::max(max_, value);
+        if (buffer_.size() == kBufferValues)
+        {
+            compress();
+        }
+        buffer_.push_back(orderedBits(value));
+        ++total_weight_;
     }
 
     void merge(const TDigest& other)
     {
-        if (other.total_weight_ == 0)
+        for (const uint64_t key : other.buffer_)
+        {
+            add(fromOrderedBits(key));
+        }
+        if (other.centroids_.empty())
         {
             return;
         }
-        for (const Centroid& centroid : other.entries_)
-        {
-            addCentroid(centroid);
-        }
+        compress();
+        const auto by_mean = [](const Centroid& a, const Centroid& b)
+        { return a.mean < b.mean || (a.mean == b.mean && a.weight < b.weight); };
+        Entries both;
+        both.reserve(centroids_.size() + other.centroids_.size());
+        std::merge(centroids_.begin(), centroids_.end(), other.centroids_.begin(),
+                   other.centroids_.end(), std::back_inserter(both), by_mean);
+        total_weight_ += other.total_weight_ - other.buffer_.size();
+        fold(both.data(), both.size());
         min_ = std::min(min_, other.min_);
         max_ = std::max(max_, other.max_);
     }
@@ -68,7 +88,7 @@ public:
     /// The value at rank 1 + level * (count - 1) of the piecewise-linear curve through the
     /// minimum, each centroid's mean at the middle of its ranks and the maximum: with every
     /// centroid a single value, the exact quantile interpolated between neighbouring ranks (as
-    /// DuckDB's quantile_cont). NaN when empty. Merges the buffer in.
+    /// DuckDB's quantile_cont). NaN when empty. Folds the buffer in.
     double quantile(double level)
     {
         if (total_weight_ == 0)
@@ -92,7 +112,7 @@ public:
         double previous_position = 0.5;
         double previous_value = min_;
         double weight_before = 0;
-        for (const Centroid& centroid : entries_)
+        for (const Centroid& centroid : centroids_)
         {
             const double position = weight_before + double(centroid.weight) / 2;
             if (target <= position)
@@ -108,16 +128,22 @@ public:
     }
 
     uint64_t count() const { return total_weight_; }
-    size_t heapBytes() const { return entries_.capacity() * sizeof(Centroid); }
+    size_t heapBytes() const
+    {
+        return centroids_.capacity() * sizeof(Centroid) + buffer_.capacity() * sizeof(uint64_t);
+    }
 
-    /// The minimum, the maximum, the number of entries (32 bits), then each entry's mean and
-    /// weight.
+    /// The minimum, the maximum, the number of centroids (32 bits), then each one's mean and
+    /// weight, the buffer folded in first: reading the bytes back gives the same centroids (a
+    /// fold of folded centroids keeps them), so a state round-trips byte for byte.
     void serialize(std::string& out) const
     {
-        appendStateValue(out, min_);
-        appendStateValue(out, max_);
-        appendStateValue(out, static_cast<uint32_t>(entries_.size()));
-        for (const Centroid& centroid : entries_)
+        TDigest folded = *this;
+        folded.compress();
+        appendStateValue(out, folded.min_);
+        appendStateValue(out, folded.max_);
+        appendStateValue(out, static_cast<uint32_t>(folded.centroids_.size()));
+        for (const Centroid& centroid : folded.centroids_)
         {
             appendStateValue(out, centroid.mean);
             appendStateValue(out, centroid.weight);
@@ -131,11 +157,13 @@ public:
         const double min = reader.read<double>();
         const double max = reader.read<double>();
         const uint32_t entries = reader.read<uint32_t>();
-        if (entries > kMaxEntries)
+        if (entries > kMaxCentroids + kBufferValues)
         {
             reader.fail(std::to_string(entries) + " centroids, more than " +
-                        std::to_string(kMaxEntries));
+                        std::to_string(kMaxCentroids + kBufferValues));
         }
+        Entries read;
+        read.reserve(entries);
         for (uint32_t i = 0; i < entries; ++i)
         {
             const double mean = reader.read<double>();
@@ -148,10 +176,14 @@ public:
             {
                 reader.fail("a centroid's weight of " + std::to_string(weight));
             }
-            digest.addCentroid({mean, weight});
+            read.push_back({mean, weight});
+            digest.total_weight_ += weight;
         }
         if (entries > 0)
         {
+            std::sort(read.begin(), read.end(), [](const Centroid& a, const Centroid& b)
+                      { return a.mean < b.mean || (a.mean == b.mean && a.weight < b.weight); });
+            digest.fold(read.data(), read.size());
             digest.min_ = min;
             digest.max_ = max;
         }
@@ -161,59 +193,151 @@ public:
 private:
     using Entries = std::vector<Centroid, TrackedAllocator<Centroid>>;
 
-    void addCentroid(const Centroid& centroid)
+    /// Folds centroids arriving in ascending order into as few as the scale function allows:
+    /// each takes its successors while it spans at most 1 in k. A centroid's mean is the
+    /// weighted mean of its members, clamped to their range so that rounding never moves it
+    /// past them (centroids of one frequent value keep that value exactly; near the largest
+    /// doubles, where the weighted sum overflows, it falls to its last member).
+    class Folder
     {
-        if (entries_.size() == kMaxEntries)
+    public:
+        Folder(Entries& out, double total, const Centroid& first) : out_(out), total_(total)
         {
-            compress();
+            open(first);
         }
-        entries_.push_back(centroid);
-        total_weight_ += centroid.weight;
+        void push(const Centroid& next)
+        {
+            const uint64_t merged_weight = group_.weight + next.weight;
+            if (weight_before_ + double(merged_weight) <= weight_limit_)
+            {
+                group_.weight = merged_weight;
+                weighted_sum_ += next.mean * double(next.weight);
+                last_mean_ = next.mean;
+                return;
+            }
+            close();
+            open(next);
+        }
+        /// `count` values equal to `value`: as many as fit join the open centroid, the rest
+        /// open new ones, as pushing them one at a time would, in one step per centroid.
+        void pushValues(double value, uint64_t count)
+        {
+            while (count > 0)
+            {
+                const double room =
+                    std::floor(weight_limit_ - weight_before_ - double(group_.weight));
+                const uint64_t taken = room < 1 ? 0 : std::min(count, uint64_t(room));
+                if (taken > 0)
+                {
+                    group_.weight += taken;
+                    weighted_sum_ += value * double(taken);
+                    last_mean_ = value;
+                    count -= taken;
+                }
+                if (count > 0)
+                {
+                    close();
+                    open({value, 1});
+                    --count;
+                }
+            }
+        }
+        void finish() { close(); }
+
+    private:
+        void open(const Centroid& first)
+        {
+            group_ = first;
+            weighted_sum_ = first.mean * double(first.weight);
+            last_mean_ = first.mean;
+            weight_limit_ = rankLimit(weight_before_ / total_) * total_;
+        }
+        void close()
+        {
+            const double mean = weighted_sum_ / double(group_.weight);
+            out_.push_back({std::clamp(mean, group_.mean, last_mean_), group_.weight});
+            weight_before_ += double(group_.weight);
+        }
+
+        Entries& out_;
+        double total_;
+        double weight_before_ = 0;
+        /// The open centroid: its first member's mean, its weight so far.
+        Centroid group_{};
+        double weighted_sum_ = 0;
+        double last_mean_ = 0;
+        double weight_limit_ = 0;
+    };
+
+    /// Replaces the centroids by `sorted` (ascending, total_weight_ in all) folded.
+    void fold(const Centroid* sorted, size_t count)
+    {
+        Entries folded;
+        folded.reserve(std::min(kMaxCentroids, count));
+        Folder folder(folded, double(total_weight_), sorted[0]);
+        for (size_t i = 1; i < count; ++i)
+        {
+            folder.push(sorted[i]);
+        }
+        folder.finish();
+        centroids_ = std::move(folded);
     }
 
-    /// Sorts the buffer into the centroids, then merges neighbours greedily, left to right,
-    /// while the merged centroid spans at most 1 in k.
+    /// Sorts the buffer and folds it into the centroids, merging the two sorted runs on the
+    /// way (a value before a centroid of the same mean: ascending weights, as elsewhere).
     void compress()
     {
-        if (sorted_entries_ == entries_.size())
+        const size_t values = buffer_.size();
+        if (values == 0)
         {
             return;
         }
-        // Ties broken by weight: the order, and so the result, depends only on the entries.
-        const auto by_mean = [](const Centroid& a, const Centroid& b)
-        { return a.mean < b.mean || (a.mean == b.mean && a.weight < b.weight); };
-        const auto sorted_end = entries_.begin() + static_cast<ptrdiff_t>(sorted_entries_);
-        std::sort(sorted_end, entries_.end(), by_mean);
-        std::inplace_merge(entries_.begin(), sorted_end, entries_.end(), by_mean);
+        std::array<uint64_t, kBufferValues> scratch;
+        const uint64_t* sorted = radixSort(buffer_.data(), scratch.data(), values);
+        min_ = std::min(min_, fromOrderedBits(sorted[0]));
+        max_ = std::max(max_, fromOrderedBits(sorted[values - 1]));
 
-        const double total = double(total_weight_);
-        size_t merged = 0;
-        Centroid current = entries_[0];
-        double weight_before = 0;
-        double rank_limit = rankLimit(0);
-        for (size_t i = 1; i < entries_.size(); ++i)
+        Entries folded;
+        folded.reserve(std::min(kMaxCentroids, centroids_.size() + values));
+        // Equal values (frequent in real columns) go to the folder as one run.
+        const auto run_end = [&](size_t from)
         {
-            const Centroid& next = entries_[i];
-            const double merged_weight = double(current.weight) + double(next.weight);
-            if ((weight_before + merged_weight) / total <= rank_limit)
+            size_t to = from + 1;
+            while (to < values && sorted[to] == sorted[from])
             {
-                // A weighted mean that stays finite next to infinite values, clamped so that
-                // rounding cannot move it past either mean: centroids of equal values (a
-                // frequent value) must keep that value exactly.
-                const double mean = current.mean * (double(current.weight) / merged_weight) +
-                                    next.mean * (double(next.weight) / merged_weight);
-                current.mean = std::clamp(mean, current.mean, next.mean);
-                current.weight += next.weight;
-                continue;
+                ++to;
             }
-            entries_[merged++] = current;
-            weight_before += double(current.weight);
-            rank_limit = rankLimit(weight_before / total);
-            current = next;
+            return to;
+        };
+        size_t next_centroid = 0;
+        size_t next_value = 0;
+        const double lowest = fromOrderedBits(sorted[0]);
+        const bool centroid_first = !centroids_.empty() && centroids_[0].mean < lowest;
+        Folder folder(folded, double(total_weight_),
+                      centroid_first ? centroids_[next_centroid++] : Centroid{lowest, 1});
+        if (!centroid_first)
+        {
+            next_value = run_end(0);
+            folder.pushValues(lowest, next_value - 1);
         }
-        entries_[merged++] = current;
-        entries_.resize(merged);
-        sorted_entries_ = merged;
+        while (next_value < values)
+        {
+            const size_t end = run_end(next_value);
+            const double value = fromOrderedBits(sorted[next_value]);
+            while (next_centroid < centroids_.size() && centroids_[next_centroid].mean < value)
+            {
+                folder.push(centroids_[next_centroid++]);
+            }
+            folder.pushValues(value, end - next_value);
+            next_value = end;
+        }
+        while (next_centroid < centroids_.size())
+        {
+            folder.push(centroids_[next_centroid++]);
+        }
+        folder.finish();
+        centroids_ = std::move(folded);
+        buffer_.clear();
     }
 
     /// The largest rank (as a fraction) a centroid starting at rank fraction `q` may reach:
@@ -241,9 +365,11 @@ private:
                                    (target - position_a) / (position_b - position_a));
     }
 
-    /// The sorted centroids, then the buffer.
-    Entries entries_;
-    size_t sorted_entries_ = 0;
+    /// Sorted, folded centroids; their minimum and maximum are min_ and max_.
+    Entries centroids_;
+    /// Values not yet folded in, as orderedBits.
+    std::vector<uint64_t, TrackedAllocator<uint64_t>> buffer_;
+    /// Every value's weight: the centroids' and the buffer's.
     uint64_t total_weight_ = 0;
     double min_ = std::numeric_limits<double>::infinity();
     double max_ = -std::numeric_limits<double>::infinity();
