@@ -143,14 +143,105 @@ void appendGroups(const typename Method::Key* batch_keys, StatePointer* states, 
     appendResults(plan, states, count, fragment, keys.size());
 }
 
+/// Calls on_batch(keys, states, count) for the groups of `table` at `positions` (ascending,
+/// in forEachGroupBatch order), a batch at a time.
+template <typename Method, typename Table, typename OnBatch>
+void forEachGroupBatchAt(Table& table, const AggregateLayout& layout,
+                         const std::vector<uint32_t>& positions, OnBatch&& on_batch)
+{
+    std::vector<typename Method::Key> keys;
+    std::vector<StatePointer> states;
+    size_t position = 0;
+    auto next = positions.begin();
+    forEachGroupBatch<Method>(table, layout,
+                              [&](const auto* batch_keys, StatePointer* batch_states, size_t count)
+                              {
+                                  keys.clear();
+                                  states.clear();
+                                  for (; next != positions.end() && *next < position + count;
+                                       ++next)
+                                  {
+                                      keys.push_back(batch_keys[*next - position]);
+                                      states.push_back(batch_states[*next - position]);
+                                  }
+                                  if (!keys.empty())
+                                  {
+                                      on_batch(keys.data(), states.data(), keys.size());
+                                  }
+                                  position += count;
+                              });
+}
+
+/// The columns of a top request's order, for the groups a pass over the table delivers: the
+/// key columns (filled only when the order names a key) and one column per ordered aggregate.
+template <typename Method>
+class TopOrderColumns
+{
+public:
+    /// `first_only`: just the order's leading column (an aggregate).
+    TopOrderColumns(const GroupByPlan& plan, bool first_only)
+        : plan_(plan), keys_(emptyKeys(plan)), columns_(first_only ? 1 : plan.top->order.size())
+    {
+        const size_t key_count = plan.key_names.size();
+        for (size_t k = 0; k < columns_.size(); ++k)
+        {
+            const size_t column = plan.top->order[k].first;
+            orders_by_key_ = orders_by_key_ || column < key_count;
+            if (column >= key_count)
+            {
+                columns_[k] =
+                    Column(plan.layout->entries()[column - key_count].function->resultType());
+            }
+        }
+    }
+
+    void append(const typename Method::Key* batch_keys, StatePointer* states, size_t count)
+    {
+        const size_t key_count = plan_.key_names.size();
+        if (orders_by_key_)
+        {
+            appendKeys<Method>(batch_keys, count, keys_);
+        }
+        for (size_t k = 0; k < columns_.size(); ++k)
+        {
+            const size_t column = plan_.top->order[k].first;
+            if (column >= key_count)
+            {
+                const AggregateLayout::Entry& entry = plan_.layout->entries()[column - key_count];
+                entry.function->insertResultsInto(states, count, entry.offset, columns_[k]);
+            }
+        }
+    }
+
+    std::vector<SortKey> sortKeys() const
+    {
+        std::vector<SortKey> keys;
+        for (size_t k = 0; k < columns_.size(); ++k)
+        {
+            const auto& [column, descending] = plan_.top->order[k];
+            const size_t key_count = plan_.key_names.size();
+            keys.push_back({(column < key_count ? keys_[column] : columns_[k]).view(), descending});
+        }
+        return keys;
+    }
+
+private:
+    const GroupByPlan& plan_;
+    std::vector<Column> keys_;
+    std::vector<Column> columns_;
+    bool orders_by_key_ = false;
+};
+
 /// The positions (in forEachGroupBatch order) of the first plan.top->rows groups of `table` in
 /// the top request's order, ties in position order, sorted by position. Only the ordered
-/// columns are computed: the keys when the order names one, and the ordered aggregates.
+/// columns are computed; where an aggregate leads a longer order, first that one for every
+/// group, then the rest for the groups that may still rank (topCandidates).
 template <typename Method, typename Table>
 std::vector<uint32_t> topGroupPositions(Table& table, const GroupByPlan& plan)
 {
     const size_t key_count = plan.key_names.size();
     const auto& order = plan.top->order;
+    const size_t rows = plan.top->rows;
     size_t groups = 0;
     if constexpr (requires { table.size(); })
     {
@@ -161,53 +252,40 @@ std::vector<uint32_t> topGroupPositions(Table& table, const GroupByPlan& plan)
         forEachSlotBatch<Method>(
             table, [&](const auto*, StatePointer*, size_t count) { groups += count; });
     }
-    if (order.empty() || groups <= plan.top->rows)
+    if (order.empty() || groups <= rows)
     {
         // LIMIT without ORDER BY, or no more groups than kept: the first groups, as the full
         // result's first rows would be, with nothing to sort.
-        std::vector<uint32_t> first(std::min(groups, plan.top->rows));
+        std::vector<uint32_t> first(std::min(groups, rows));
         std::iota(first.begin(), first.end(), 0);
         plan.unfinalized_groups += groups - first.size();
         return first;
     }
-    const bool orders_by_key = std::any_of(
-        order.begin(), order.end(), [&](const auto& column) { return column.first < key_count; });
-    std::vector<Column> key_columns = emptyKeys(plan);
-    std::vector<Column> ordered(order.size());
-    for (size_t k = 0; k < order.size(); ++k)
+    const auto append_to = [](TopOrderColumns<Method>& columns)
     {
-        if (order[k].first >= key_count)
+        return [&columns](const auto* batch_keys, StatePointer* states, size_t count)
+        { columns.append(batch_keys, states, count); };
+    };
+    std::vector<uint32_t> kept;
+    if (order.size() > 1 && order[0].first >= key_count && rows > 0)
+    {
+        TopOrderColumns<Method> leading(plan, true);
+        forEachGroupBatch<Method>(table, *plan.layout, append_to(leading));
+        const std::vector<uint32_t> candidates = topCandidates(leading.sortKeys()[0], groups, rows);
+        TopOrderColumns<Method> columns(plan, false);
+        forEachGroupBatchAt<Method>(table, *plan.layout, candidates, append_to(columns));
+        kept = sortedPermutation(columns.sortKeys(), candidates.size(), rows);
+        for (uint32_t& position : kept)
         {
-            ordered[k] =
-                Column(plan.layout->entries()[order[k].first - key_count].function->resultType());
+            position = candidates[position];
         }
     }
-    forEachGroupBatch<Method>(table, *plan.layout,
-                              [&](const auto* batch_keys, StatePointer* states, size_t count)
-                              {
-                                  if (orders_by_key)
-                                  {
-                                      appendKeys<Method>(batch_keys, count, key_columns);
-                                  }
-                                  for (size_t k = 0; k < order.size(); ++k)
-                                  {
-                                      if (order[k].first >= key_count)
-                                      {
-                                          const AggregateLayout::Entry& entry =
-                                              plan.layout->entries()[order[k].first - key_count];
-                                          entry.function->insertResultsInto(
-                                              states, count, entry.offset, ordered[k]);
-                                      }
-                                  }
-                              });
-    std::vector<SortKey> sort_keys;
-    for (size_t k = 0; k < order.size(); ++k)
+    else
     {
-        const Column& values =
-            order[k].first < key_count ? key_columns[order[k].first] : ordered[k];
-        sort_keys.push_back({values.view(), order[k].second});
+        TopOrderColumns<Method> columns(plan, false);
+        forEachGroupBatch<Method>(table, *plan.layout, append_to(columns));
+        kept = sortedPermutation(columns.sortKeys(), groups, rows);
     }
-    std::vector<uint32_t> kept = sortedPermutation(sort_keys, groups, plan.top->rows);
     std::sort(kept.begin(), kept.end());
     plan.unfinalized_groups += groups - kept.size();
     return kept;
@@ -223,27 +301,10 @@ Block finalizeTopGroups(Table& table, const GroupByPlan& plan)
     const std::vector<uint32_t> kept = topGroupPositions<Method>(table, plan);
     Block fragment = emptyResult(plan);
     std::vector<Column> key_columns = emptyKeys(plan);
-    std::vector<typename Method::Key> keys;
-    std::vector<StatePointer> states;
-    size_t position = 0;
-    auto next = kept.begin();
-    forEachGroupBatch<Method>(table, *plan.layout,
-                              [&](const auto* batch_keys, StatePointer* batch_states, size_t count)
-                              {
-                                  keys.clear();
-                                  states.clear();
-                                  for (; next != kept.end() && *next < position + count; ++next)
-                                  {
-                                      keys.push_back(batch_keys[*next - position]);
-                                      states.push_back(batch_states[*next - position]);
-                                  }
-                                  if (!keys.empty())
-                                  {
-                                      appendGroups<Method>(keys.data(), states.data(), keys.size(),
-                                                           plan, key_columns, fragment);
-                                  }
-                                  position += count;
-                              });
+    forEachGroupBatchAt<Method>(
+        table, *plan.layout, kept,
+        [&](const auto* keys, StatePointer* states, size_t count)
+        { appendGroups<Method>(keys, states, count, plan, key_columns, fragment); });
     for (size_t k = 0; k < key_columns.size(); ++k)
     {
         fragment.columns[k].column = std::move(key_columns[k]);

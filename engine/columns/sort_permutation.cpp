@@ -77,4 +77,46 @@ std::vector<uint32_t> sortedPermutation(const std::vector<SortKey>& keys, size_t
     return permutation;
 }
 
+std::vector<uint32_t> topCandidates(const SortKey& first, size_t rows, size_t limit)
+{
+    return dispatchType(first.column.type,
+                        [&]<typename T>(TypeTag<T>)
+                        {
+                            const auto value_at = [&](size_t row)
+                            {
+                                if constexpr (std::is_same_v<T, std::string_view>)
+                                {
+                                    return first.column.stringAt(row);
+                                }
+                                else
+                                {
+                                    return first.column.valueAt<T>(row);
+                                }
+                            };
+                            const auto better = [&](const T& left, const T& right)
+                            {
+                                const int order = compareValues(left, right);
+                                return first.descending ? order > 0 : order < 0;
+                            };
+                            std::vector<T> values(rows);
+                            for (size_t row = 0; row < rows; ++row)
+                            {
+                                values[row] = value_at(row);
+                            }
+                            const auto boundary =
+                                values.begin() + static_cast<ptrdiff_t>(limit - 1);
+                            std::nth_element(values.begin(), boundary, values.end(), better);
+                            const T worst_kept = *boundary;
+                            std::vector<uint32_t> candidates;
+                            for (size_t row = 0; row < rows; ++row)
+                            {
+                                if (!better(worst_kept, value_at(row)))
+                                {
+                                    candidates.push_back(static_cast<uint32_t>(row));
+                                }
+                            }
+                            return candidates;
+                        });
+}
+
 }  // namespace granary

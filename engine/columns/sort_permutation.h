@@ -21,4 +21,10 @@ struct SortKey
 std::vector<uint32_t> sortedPermutation(const std::vector<SortKey>& keys, size_t rows,
                                         size_t limit);
 
+/// The rows that may rank among the first `limit` (0 < limit < rows) of an order led by
+/// `first`: those whose value there is no worse than the limit-th best one, in ascending row
+/// order. The rest of the order then needs computing for these rows only (a top-N by count
+/// with a key to break ties reads the keys of the few groups tied at the boundary, not all).
+std::vector<uint32_t> topCandidates(const SortKey& first, size_t rows, size_t limit);
+
 }  // namespace granary

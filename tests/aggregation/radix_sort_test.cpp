@@ -34,8 +34,8 @@ std::vector<double> radixSorted(const std::vector<double>& values)
 TEST(OrderedBits, OrderIsNumericOrderAndRoundTrips)
 {
     const double inf = std::numeric_limits<double>::infinity();
-    const std::vector<double> ascending = {-inf, -1e300, -2.5, -1, -1e-310, -0.0, 0.0,
-                                           1e-310, 1, 2.5, 1e300, inf};
+    const std::vector<double> ascending = {-inf, -1e300, -2.5, -1,  -1e-310, -0.0,
+                                           0.0,  1e-310, 1,    2.5, 1e300,   inf};
     for (size_t i = 0; i < ascending.size(); ++i)
     {
         EXPECT_EQ(std::bit_cast<uint64_t>(fromOrderedBits(orderedBits(ascending[i]))),
@@ -60,7 +60,8 @@ TEST(RadixSort, MatchesAComparisonSort)
         {"small_integers", [](std::mt19937_64& random) { return double(random() % 3000); }},
         {"one_value", [](std::mt19937_64&) { return 1368.0; }},
         {"two_values", [](std::mt19937_64& random) { return random() % 2 ? -7.5 : 7.5; }},
-        {"signed_zeros_and_infinities", [](std::mt19937_64& random)
+        {"signed_zeros_and_infinities",
+         [](std::mt19937_64& random)
          {
              const double choices[] = {-0.0, 0.0, std::numeric_limits<double>::infinity(),
                                        -std::numeric_limits<double>::infinity(), 1e-320};

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <string>
 #include <vector>
@@ -94,6 +95,7 @@ std::vector<TopGroups> requests(const std::vector<std::string>& keys)
 {
     return {
         {{{"c", true}}, 10},
+        {{{"c", true}, {keys[0], false}}, 10},
         {{{"c", true}}, 1},
         {{{"s", false}, {keys[0], true}}, 37},
         {{{keys.back(), false}}, 5},
@@ -202,6 +204,65 @@ INSTANTIATE_TEST_SUITE_P(Threads, TopGroupsTest,
                              return std::to_string(std::get<0>(info.param)) + "Threads" +
                                     (std::get<1>(info.param) ? "TwoLevel" : "SingleLevel");
                          });
+
+/// topCandidates against a full sort of one column: every row of the first `limit` is a
+/// candidate, and a candidate is never worse than the limit-th row's value.
+TEST(TopCandidates, AreTheRowsNoWorseThanTheLimitThBest)
+{
+    constexpr size_t kValues = 2'000;
+    Column small_integers(TypeId::UInt32);
+    Column with_nan(TypeId::Float64);
+    Column strings(TypeId::String);
+    for (size_t i = 0; i < kValues; ++i)
+    {
+        const uint64_t mixed = i * 0x9E3779B97F4A7C15ULL >> 40;
+        small_integers.append(uint32_t(mixed % 50));
+        with_nan.append(mixed % 7 == 0 ? std::numeric_limits<double>::quiet_NaN()
+                                       : double(mixed % 300) / 4);
+        strings.appendString("s" + std::to_string(mixed % 90));
+    }
+    for (const Column* column : {&small_integers, &with_nan, &strings})
+    {
+        for (const bool descending : {false, true})
+        {
+            for (const size_t limit : {size_t{1}, size_t{10}, size_t{333}, kValues - 1})
+            {
+                SCOPED_TRACE(std::string(typeName(column->type())) +
+                             (descending ? " desc " : " asc ") + std::to_string(limit));
+                const SortKey key{column->view(), descending};
+                const std::vector<uint32_t> candidates = topCandidates(key, kValues, limit);
+                ASSERT_TRUE(std::is_sorted(candidates.begin(), candidates.end()));
+                const std::vector<uint32_t> sorted = sortedPermutation({key}, kValues, kValues);
+                for (size_t i = 0; i < limit; ++i)
+                {
+                    EXPECT_TRUE(
+                        std::binary_search(candidates.begin(), candidates.end(), sorted[i]));
+                }
+                // No candidate sorts after the last row tied with the limit-th one.
+                std::vector<uint32_t> rank(kValues);
+                for (size_t i = 0; i < kValues; ++i)
+                {
+                    rank[sorted[i]] = uint32_t(i);
+                }
+                size_t last_tied = limit - 1;
+                const auto same = [&](uint32_t a, uint32_t b)
+                {
+                    return testing::printValue(testing::valueAt(column->view(), a)) ==
+                           testing::printValue(testing::valueAt(column->view(), b));
+                };
+                while (last_tied + 1 < kValues && same(sorted[last_tied + 1], sorted[limit - 1]))
+                {
+                    ++last_tied;
+                }
+                EXPECT_EQ(candidates.size(), last_tied + 1);
+                for (const uint32_t row : candidates)
+                {
+                    EXPECT_LE(rank[row], last_tied);
+                }
+            }
+        }
+    }
+}
 
 TEST(TopGroups, AnOrderColumnThatIsNotInTheResultIsNamed)
 {

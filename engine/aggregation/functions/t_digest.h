@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <array>
-#include <iterator>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <limits>
 #include <numbers>
 #include <string>
@@ -181,7 +181,8 @@ public:
         }
         if (entries > 0)
         {
-            std::sort(read.begin(), read.end(), [](const Centroid& a, const Centroid& b)
+            std::sort(read.begin(), read.end(),
+                      [](const Centroid& a, const Centroid& b)
                       { return a.mean < b.mean || (a.mean == b.mean && a.weight < b.weight); });
             digest.fold(read.data(), read.size());
             digest.min_ = min;
