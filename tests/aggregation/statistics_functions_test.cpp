@@ -450,6 +450,9 @@ std::vector<Shape> shapes()
 {
     std::vector<Shape> result;
     result.push_back({"few_groups", [](size_t row) { return (row * 7919) % 40; }, baseSettings()});
+    // Runs of 37 rows of one group: the moments take them by chunks.
+    result.push_back(
+        {"runs_of_a_group", [](size_t row) { return (row / 37) % 40; }, baseSettings()});
     result.push_back(
         {"all_single_large", [](size_t row) { return (row * 7919) % 15000; }, baseSettings()});
     Shape two_level{"all_two_level", [](size_t row) { return (row * 7919) % 1500; },

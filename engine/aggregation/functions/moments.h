@@ -1,7 +1,9 @@
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -81,6 +83,81 @@ inline std::optional<double> divideByDegreesOfFreedom(double sum_of_squares, uin
     return sum_of_squares / static_cast<double>(degrees);
 }
 
+/// Rows of one state at most per chunk, and the shortest run of one state's rows in a keyed
+/// batch worth one: a chunk's moments are taken in two passes (its means, then the deviations
+/// from them) and merged in by Chan et al.'s formula, as stable as Welford's update per row
+/// without its division per row on one chain of dependent instructions.
+inline constexpr size_t kMomentChunkRows = 256;
+inline constexpr size_t kMomentMinRunRows = 16;
+
+/// The batch loops of the moment functions: Derived provides
+///   static State stateOfRows(const ColumnView* arguments, size_t first_row, size_t count);
+/// for count <= kMomentChunkRows, and the per-row add and mergeStates of AggregateFunctionBase.
+template <typename Derived, typename State>
+class MomentsFunctionBase : public AggregateFunctionBase<Derived, State>
+{
+    using Base = AggregateFunctionBase<Derived, State>;
+
+public:
+    void addBatchSinglePlace(const ColumnView* arguments, size_t first_row, size_t count,
+                             char* place, Arena&) const override
+    {
+        addRun(Base::state(place), arguments, first_row, count);
+    }
+
+    /// Runs of rows of one state (a frequent key, consecutive rows of a group) go by chunks,
+    /// scattered rows one by one.
+    void addBatch(const ColumnView* arguments, size_t first_row, size_t count, char* const* places,
+                  size_t state_offset, Arena& arena) const override
+    {
+        size_t row = 0;
+        while (row < count)
+        {
+            size_t run_end = row + 1;
+            while (run_end < count && places[run_end] == places[row])
+            {
+                ++run_end;
+            }
+            State& state = Base::state(places[row] + state_offset);
+            if (run_end - row >= kMomentMinRunRows)
+            {
+                addRun(state, arguments, first_row + row, run_end - row);
+            }
+            else
+            {
+                for (size_t i = row; i < run_end; ++i)
+                {
+                    Derived::add(state, arguments, first_row + i, arena);
+                }
+            }
+            row = run_end;
+        }
+    }
+
+private:
+    static void addRun(State& state, const ColumnView* arguments, size_t first_row, size_t count)
+    {
+        for (size_t done = 0; done < count; done += kMomentChunkRows)
+        {
+            const size_t chunk = std::min(kMomentChunkRows, count - done);
+            Derived::mergeStates(state, Derived::stateOfRows(arguments, first_row + done, chunk));
+        }
+    }
+};
+
+/// The values of rows [first_row, first_row + count) of `column` as doubles, and their mean.
+template <typename T>
+double readChunk(const ColumnView& column, size_t first_row, size_t count, double* values)
+{
+    double sum = 0;
+    for (size_t i = 0; i < count; ++i)
+    {
+        values[i] = static_cast<double>(column.valueAt<T>(first_row + i));
+        sum += values[i];
+    }
+    return sum / static_cast<double>(count);
+}
+
 enum class VarianceKind
 {
     kVarPop,
@@ -93,7 +170,7 @@ enum class VarianceKind
 /// `kind` decides the finalisation. NULL where the divisor is zero (no rows; one row for the
 /// samples).
 template <typename T>
-class VarianceFunction final : public AggregateFunctionBase<VarianceFunction<T>, VarianceState>
+class VarianceFunction final : public MomentsFunctionBase<VarianceFunction<T>, VarianceState>
 {
 public:
     explicit VarianceFunction(VarianceKind kind) : kind_(kind) {}
@@ -111,6 +188,18 @@ public:
     {
         ++state.count;
         state.x.add(static_cast<double>(arguments[0].valueAt<T>(row)), state.count);
+    }
+    static VarianceState stateOfRows(const ColumnView* arguments, size_t first_row, size_t count)
+    {
+        std::array<double, kMomentChunkRows> values;
+        VarianceState chunk{count,
+                            {readChunk<T>(arguments[0], first_row, count, values.data()), 0}};
+        for (size_t i = 0; i < count; ++i)
+        {
+            const double deviation = values[i] - chunk.x.mean;
+            chunk.x.m2 += deviation * deviation;
+        }
+        return chunk;
     }
     static void mergeStates(VarianceState& target, const VarianceState& source)
     {
@@ -149,7 +238,7 @@ enum class CovarianceKind
 /// a column of zero variance for corr).
 template <typename X, typename Y>
 class CovarianceFunction final
-    : public AggregateFunctionBase<CovarianceFunction<X, Y>, CovarianceState>
+    : public MomentsFunctionBase<CovarianceFunction<X, Y>, CovarianceState>
 {
 public:
     explicit CovarianceFunction(CovarianceKind kind) : kind_(kind) {}
@@ -171,6 +260,24 @@ public:
         state.y.add(y, state.count);
         // The old mean's deviation of x times the new mean's of y: Welford's co-moment update.
         state.co_moment += x_deviation * (y - state.y.mean);
+    }
+    static CovarianceState stateOfRows(const ColumnView* arguments, size_t first_row, size_t count)
+    {
+        std::array<double, kMomentChunkRows> xs;
+        std::array<double, kMomentChunkRows> ys;
+        CovarianceState chunk;
+        chunk.count = count;
+        chunk.x.mean = readChunk<X>(arguments[0], first_row, count, xs.data());
+        chunk.y.mean = readChunk<Y>(arguments[1], first_row, count, ys.data());
+        for (size_t i = 0; i < count; ++i)
+        {
+            const double x_deviation = xs[i] - chunk.x.mean;
+            const double y_deviation = ys[i] - chunk.y.mean;
+            chunk.x.m2 += x_deviation * x_deviation;
+            chunk.y.m2 += y_deviation * y_deviation;
+            chunk.co_moment += x_deviation * y_deviation;
+        }
+        return chunk;
     }
     static void mergeStates(CovarianceState& target, const CovarianceState& source)
     {
