@@ -1,9 +1,12 @@
 #include "engine/planner/select_analysis.h"
 
 #include <algorithm>
+#include <bit>
 #include <functional>
+#include <map>
 #include <set>
 
+#include "engine/aggregation/aggregate_function_factory.h"
 #include "engine/common/exception.h"
 #include "engine/sql/aggregate_calls.h"
 #include "engine/sql/formatter.h"
@@ -232,6 +235,37 @@ AggregateDescription describeAggregate(const sql::FunctionCall& call, AnalyzedSe
     return description;
 }
 
+/// What an aggregate computes, whatever its spelling: calls of equal signatures
+/// (countDistinct(x) and uniqExact(x); minDistinct(x) and min(x)) are computed once. Empty
+/// for names the registry does not know (their error comes later).
+std::string aggregateSignature(const AggregateDescription& description)
+{
+    const ResolvedAggregateName resolved = resolveAggregateName(description.function);
+    if (!resolved.entry)
+    {
+        return {};
+    }
+    std::string signature = resolved.entry->name;
+    if (resolved.if_combinator)
+    {
+        signature += "If";
+    }
+    if (resolved.distinct_combinator && !resolved.entry->ignores_duplicates)
+    {
+        signature += "Distinct";
+    }
+    for (const double parameter : description.parameters)
+    {
+        signature += '\0' + std::to_string(std::bit_cast<uint64_t>(parameter));
+    }
+    signature += '\1';
+    for (const std::string& argument : description.arguments)
+    {
+        signature += '\0' + argument;
+    }
+    return signature + '\1' + description.mask;
+}
+
 void analyzeAggregation(const sql::SelectStatement& select, AnalyzedSelect& analyzed)
 {
     std::vector<std::pair<ExpressionPtr, std::string>> keys;
@@ -248,10 +282,22 @@ void analyzeAggregation(const sql::SelectStatement& select, AnalyzedSelect& anal
         stage.insert(name);
         keys.emplace_back(expression, std::move(name));
     }
+    // Aggregate keys (as written) to the result column computing them.
+    std::map<std::string, std::string> result_of_key;
+    std::map<std::string, std::string> result_of_signature;
     for (const sql::AggregateCall& aggregate : sql::collectAggregates(select))
     {
         AggregateDescription description =
             describeAggregate(*aggregate.call->as<sql::FunctionCall>(), analyzed);
+        const std::string signature = aggregateSignature(description);
+        const auto computed = result_of_signature.find(signature);
+        if (!signature.empty() && computed != result_of_signature.end())
+        {
+            result_of_key[aggregate.key] = computed->second;
+            continue;
+        }
+        result_of_signature[signature] = aggregate.key;
+        result_of_key[aggregate.key] = aggregate.key;
         description.result_name = aggregate.key;
         stage.insert(aggregate.key);
         analyzed.aggregate_functions.push_back(std::move(description));
@@ -259,24 +305,24 @@ void analyzeAggregation(const sql::SelectStatement& select, AnalyzedSelect& anal
 
     auto to_stage = [&](const ExpressionPtr& expression)
     {
-        ExpressionPtr replaced =
-            replaceTopDown(expression,
-                           [&](const ExpressionPtr& node) -> ExpressionPtr
-                           {
-                               if (sql::isAggregateCall(*node))
-                               {
-                                   return columnReference(
-                                       sql::aggregateKey(*node->as<sql::FunctionCall>()), *node);
-                               }
-                               for (const auto& [key, name] : keys)
-                               {
-                                   if (*key == *node)
-                                   {
-                                       return columnReference(name, *node);
-                                   }
-                               }
-                               return nullptr;
-                           });
+        ExpressionPtr replaced = replaceTopDown(
+            expression,
+            [&](const ExpressionPtr& node) -> ExpressionPtr
+            {
+                if (sql::isAggregateCall(*node))
+                {
+                    return columnReference(
+                        result_of_key.at(sql::aggregateKey(*node->as<sql::FunctionCall>())), *node);
+                }
+                for (const auto& [key, name] : keys)
+                {
+                    if (*key == *node)
+                    {
+                        return columnReference(name, *node);
+                    }
+                }
+                return nullptr;
+            });
         checkStageColumns(replaced, stage);
         return replaced;
     };

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "engine/common/exception.h"
+#include "tests/planner/oracle_value.h"
 #include "tests/planner/query_check.h"
 #include "tests/planner/test_tables.h"
 
@@ -52,6 +53,30 @@ INSTANTIATE_TEST_SUITE_P(
                        ::testing::Bool()),
     [](const ::testing::TestParamInfo<std::tuple<size_t, bool>>& info)
     { return threadOptionsName(std::get<0>(info.param), std::get<1>(info.param)); });
+
+/// Calls that compute the same thing in other spellings (count(DISTINCT x), uniqExact(x) and
+/// countDistinct(x); minDistinct(x) and min(x)) are computed once and answer alike.
+TEST(AggregateCombinators, EqualAggregatesAreComputedOnce)
+{
+    const QueryResult result = sharedVisits().session->execute(
+        "SELECT SearchEngineID, count(DISTINCT UserID), uniqExact(UserID), countDistinct(UserID), "
+        "minDistinct(URL), min(URL), sumIf(ResolutionWidth, IsRefresh = 1), "
+        "sum(ResolutionWidth) FILTER (WHERE IsRefresh = 1) FROM visits GROUP BY SearchEngineID");
+    // The -If call and the FILTER differ in form (a condition argument, a mask): both stay.
+    EXPECT_EQ(result.stats.aggregates.size(), 4u);
+    const Block& block = result.block;
+    ASSERT_EQ(block.columns.size(), 8u);
+    ASSERT_GT(block.rows(), 1u);
+    for (size_t row = 0; row < block.rows(); ++row)
+    {
+        const auto value = [&](size_t column)
+        { return describe(valueAt(block.columns[column].column, row)); };
+        EXPECT_EQ(value(1), value(2));
+        EXPECT_EQ(value(1), value(3));
+        EXPECT_EQ(value(4), value(5));
+        EXPECT_EQ(value(6), value(7));
+    }
+}
 
 /// The error `sql` raises: its code and message.
 std::pair<ErrorCode, std::string> errorOf(const std::string& sql)
