@@ -133,7 +133,9 @@ AggregateFunctionPtr groupBit(const AggregateCall& call)
 /// Where a moment is NULL: the reference's `result` text of each.
 constexpr const char* kPopulationResult = "Float64; NULL over no rows";
 constexpr const char* kSampleResult = "Float64; NULL over fewer than 2 rows";
-constexpr const char* kMomentsExactness = "Welford's update, Chan et al.'s merge (stable)";
+constexpr const char* kMomentsExactness =
+    "two passes per run of up to 256 rows of a group, Welford's update for scattered rows, "
+    "Chan et al.'s merge (stable)";
 constexpr const char* kChosenState = "the value (strings: 16 bytes and the bytes)";
 
 }  // namespace
