@@ -1,6 +1,8 @@
 #pragma once
 
+#include <concepts>
 #include <new>
+#include <string>
 #include <type_traits>
 
 #include "engine/aggregation/aggregate_function.h"
@@ -17,7 +19,12 @@ namespace granary
 ///   void insertResult(const State&, Column&) const;
 /// and may provide its own create/addBatchSinglePlace when it can do better (a State without
 /// a default constructor must provide create). A plain State (no pointer in it) is serialized
-/// as its bytes; others override serialize, checkSerialized and mergeSerialized.
+/// as its bytes; a State holding pointers (strings in an arena, a summary on the heap) has
+/// Derived provide its fields' format instead:
+///   void writeState(const State&, std::string& out) const;
+///   State readState(StateReader&) const;  // checks as it reads; may view into the bytes
+///   void mergeReadState(State& target, const State& source, Arena&) const;  // copies what it
+///   keeps
 template <typename Derived, typename StateType>
 class AggregateFunctionBase : public AggregateFunction
 {
@@ -72,18 +79,22 @@ public:
     void mergeBatch(char* const* targets, char* const* sources, size_t count, size_t state_offset,
                     MergeContext& context) const override
     {
-        const Derived& self = *static_cast<const Derived*>(this);
         for (size_t i = 0; i < count; ++i)
         {
-            self.Derived::merge(targets[i] + state_offset, sources[i] + state_offset, context);
+            self().Derived::merge(targets[i] + state_offset, sources[i] + state_offset, context);
         }
     }
 
     void serialize(const char* place, std::string& out) const override
     {
-        if constexpr (kPlainState)
+        const State& source = *std::launder(reinterpret_cast<const State*>(place));
+        if constexpr (hasStateFormat())
         {
-            appendStateValue(out, *std::launder(reinterpret_cast<const State*>(place)));
+            self().writeState(source, out);
+        }
+        else if constexpr (kPlainState)
+        {
+            appendStateValue(out, source);
         }
         else
         {
@@ -93,40 +104,74 @@ public:
     void checkSerialized(std::string_view bytes) const override
     {
         StateReader reader(bytes, name());
-        if constexpr (kPlainState)
-        {
-            reader.template read<State>();
-        }
+        readSerialized(reader);
         reader.expectEnd();
     }
-    void mergeSerialized(char* place, std::string_view bytes, Arena&) const override
+    void mergeSerialized(char* place, std::string_view bytes, Arena& arena) const override
     {
-        if constexpr (kPlainState)
+        StateReader reader(bytes, name());
+        const State source = readSerialized(reader);
+        reader.expectEnd();
+        if constexpr (hasStateFormat())
         {
-            StateReader reader(bytes, name());
-            Derived::mergeStates(state(place), reader.template read<State>());
+            self().mergeReadState(state(place), source, arena);
+        }
+        else
+        {
+            Derived::mergeStates(state(place), source);
         }
     }
 
     void insertResultInto(char* place, Column& to) const override
     {
-        static_cast<const Derived*>(this)->insertResult(state(place), to);
+        self().insertResult(state(place), to);
     }
 
     void insertResultsInto(char* const* places, size_t count, size_t state_offset,
                            Column& to) const override
     {
-        const Derived& self = *static_cast<const Derived*>(this);
         for (size_t i = 0; i < count; ++i)
         {
-            self.insertResult(state(places[i] + state_offset), to);
+            self().insertResult(state(places[i] + state_offset), to);
         }
     }
 
 protected:
     static constexpr bool kPlainState =
         std::is_trivially_copyable_v<State> && std::is_default_constructible_v<State>;
+    /// Whether Derived gives its state's fields a format (a function: Derived is complete only
+    /// where the member functions are instantiated).
+    static constexpr bool hasStateFormat()
+    {
+        return requires(const Derived& function, const State& source, State& target,
+                        std::string& out, StateReader& reader, Arena& arena)
+        {
+            function.writeState(source, out);
+            {
+                function.readState(reader)
+                } -> std::same_as<State>;
+            function.mergeReadState(target, source, arena);
+        };
+    }
     static State& state(char* place) { return *std::launder(reinterpret_cast<State*>(place)); }
+
+private:
+    const Derived& self() const { return *static_cast<const Derived*>(this); }
+    State readSerialized(StateReader& reader) const
+    {
+        if constexpr (hasStateFormat())
+        {
+            return self().readState(reader);
+        }
+        else if constexpr (kPlainState)
+        {
+            return reader.template read<State>();
+        }
+        else
+        {
+            throw Exception(ErrorCode::kLogicalError, name() + " does not serialize its state");
+        }
+    }
 };
 
 }  // namespace granary

@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 
 #include "engine/common/exception.h"
 #include "granary/version.h"
@@ -37,8 +38,10 @@ inline void appendStateString(std::string& out, std::string_view value)
 class StateReader
 {
 public:
-    StateReader(std::string_view bytes, std::string_view function)
-        : bytes_(bytes), function_(function)
+    /// `function` names the state's function in errors; kept as a copy, since callers pass
+    /// temporaries (name() returns a string).
+    StateReader(std::string_view bytes, std::string function)
+        : bytes_(bytes), function_(std::move(function))
     {
     }
 
@@ -63,7 +66,7 @@ public:
     [[noreturn]] void fail(const std::string& problem) const
     {
         throw Exception(ErrorCode::kIncorrectData,
-                        "corrupted " + std::string(function_) + " state: " + problem);
+                        "corrupted " + function_ + " state: " + problem);
     }
 
 private:
@@ -80,7 +83,7 @@ private:
     }
 
     std::string_view bytes_;
-    std::string_view function_;
+    std::string function_;
 };
 
 }  // namespace granary

@@ -66,48 +66,26 @@ public:
     }
 
     /// A flag, the weight and the candidate's bytes.
-    void serialize(const char* place, std::string& out) const override
+    void writeState(const State& state, std::string& out) const requires kIsStringValue<T>
     {
-        if constexpr (kIsStringValue<T>)
-        {
-            const State& state = *std::launder(reinterpret_cast<const State*>(place));
-            appendStateValue(out, static_cast<uint8_t>(state.has_value));
-            appendStateValue(out, state.weight);
-            appendStateField(out, state.value);
-        }
-        else
-        {
-            Base::serialize(place, out);
-        }
+        appendStateValue(out, static_cast<uint8_t>(state.has_value));
+        appendStateValue(out, state.weight);
+        appendStateField(out, state.value);
     }
-    void checkSerialized(std::string_view bytes) const override
+    State readState(StateReader& reader) const requires kIsStringValue<T>
     {
-        if constexpr (kIsStringValue<T>)
-        {
-            StateReader reader(bytes, name());
-            readFields(reader);
-            reader.expectEnd();
-        }
-        else
-        {
-            Base::checkSerialized(bytes);
-        }
+        State state;
+        state.has_value = reader.read<uint8_t>() != 0;
+        state.weight = reader.read<uint64_t>();
+        state.value = readStateField<T>(reader);
+        return state;
     }
-    void mergeSerialized(char* place, std::string_view bytes, Arena& arena) const override
+    void mergeReadState(State& target, const State& source,
+                        Arena& arena) const requires kIsStringValue<T>
     {
-        if constexpr (kIsStringValue<T>)
+        if (mergeWeights(target, source))
         {
-            StateReader reader(bytes, name());
-            const State source = readFields(reader);
-            State& target = Base::state(place);
-            if (mergeWeights(target, source))
-            {
-                target.value = keepValue(source.value, arena);
-            }
-        }
-        else
-        {
-            Base::mergeSerialized(place, bytes, arena);
+            target.value = keepValue(source.value, arena);
         }
     }
 
@@ -142,15 +120,6 @@ private:
         target.weight -= source.weight;
         return false;
     }
-    static State readFields(StateReader& reader)
-    {
-        State state;
-        state.has_value = reader.read<uint8_t>() != 0;
-        state.weight = reader.read<uint64_t>();
-        state.value = readStateField<T>(reader);
-        return state;
-    }
-
     TypeId type_;
 };
 

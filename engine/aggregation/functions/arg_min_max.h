@@ -70,50 +70,27 @@ public:
     }
 
     /// A flag, the arg and the value (strings as their bytes).
-    void serialize(const char* place, std::string& out) const override
+    void writeState(const State& chosen, std::string& out) const requires kHasString
     {
-        if constexpr (kHasString)
-        {
-            const State& chosen = *std::launder(reinterpret_cast<const State*>(place));
-            appendStateValue(out, static_cast<uint8_t>(chosen.has_value));
-            appendStateField(out, chosen.arg);
-            appendStateField(out, chosen.value);
-        }
-        else
-        {
-            Base::serialize(place, out);
-        }
+        appendStateValue(out, static_cast<uint8_t>(chosen.has_value));
+        appendStateField(out, chosen.arg);
+        appendStateField(out, chosen.value);
     }
-    void checkSerialized(std::string_view bytes) const override
+    State readState(StateReader& reader) const requires kHasString
     {
-        if constexpr (kHasString)
-        {
-            StateReader reader(bytes, name());
-            readFields(reader);
-            reader.expectEnd();
-        }
-        else
-        {
-            Base::checkSerialized(bytes);
-        }
+        State state;
+        state.has_value = reader.read<uint8_t>() != 0;
+        state.arg = readStateField<Arg>(reader);
+        state.value = readStateField<Value>(reader);
+        return state;
     }
-    void mergeSerialized(char* place, std::string_view bytes, Arena& arena) const override
+    void mergeReadState(State& target, const State& source, Arena& arena) const requires kHasString
     {
-        if constexpr (kHasString)
+        if (takes(target, source))
         {
-            StateReader reader(bytes, name());
-            const State source = readFields(reader);
-            State& target = Base::state(place);
-            if (takes(target, source))
-            {
-                target.arg = keepValue(source.arg, arena);
-                target.value = keepValue(source.value, arena);
-                target.has_value = true;
-            }
-        }
-        else
-        {
-            Base::mergeSerialized(place, bytes, arena);
+            target.arg = keepValue(source.arg, arena);
+            target.value = keepValue(source.value, arena);
+            target.has_value = true;
         }
     }
 
@@ -149,14 +126,6 @@ private:
     {
         return source.has_value &&
                (!target.has_value || Keep::replaces(source.value, target.value));
-    }
-    static State readFields(StateReader& reader)
-    {
-        State state;
-        state.has_value = reader.read<uint8_t>() != 0;
-        state.arg = readStateField<Arg>(reader);
-        state.value = readStateField<Value>(reader);
-        return state;
     }
 
     TypeId arg_type_;

@@ -140,48 +140,25 @@ public:
     }
 
     /// A chosen string is serialized as a flag and its bytes, not as the view of them.
-    void serialize(const char* place, std::string& out) const override
+    void writeState(const State& chosen, std::string& out) const requires kIsStringValue<T>
     {
-        if constexpr (kIsStringValue<T>)
-        {
-            const State& chosen = *std::launder(reinterpret_cast<const State*>(place));
-            appendStateValue(out, static_cast<uint8_t>(chosen.has_value));
-            appendStateField(out, chosen.value);
-        }
-        else
-        {
-            Base::serialize(place, out);
-        }
+        appendStateValue(out, static_cast<uint8_t>(chosen.has_value));
+        appendStateField(out, chosen.value);
     }
-    void checkSerialized(std::string_view bytes) const override
+    State readState(StateReader& reader) const requires kIsStringValue<T>
     {
-        if constexpr (kIsStringValue<T>)
-        {
-            StateReader reader(bytes, name());
-            readString(reader);
-            reader.expectEnd();
-        }
-        else
-        {
-            Base::checkSerialized(bytes);
-        }
+        State state;
+        state.has_value = reader.read<uint8_t>() != 0;
+        state.value = readStateField<T>(reader);
+        return state;
     }
-    void mergeSerialized(char* place, std::string_view bytes, Arena& arena) const override
+    void mergeReadState(State& target, const State& source,
+                        Arena& arena) const requires kIsStringValue<T>
     {
-        if constexpr (kIsStringValue<T>)
+        if (takes(target, source))
         {
-            StateReader reader(bytes, name());
-            const State source = readString(reader);
-            State& target = Base::state(place);
-            if (takes(target, source))
-            {
-                target.value = keepValue(source.value, arena);
-                target.has_value = true;
-            }
-        }
-        else
-        {
-            Base::mergeSerialized(place, bytes, arena);
+            target.value = keepValue(source.value, arena);
+            target.has_value = true;
         }
     }
 
@@ -193,13 +170,6 @@ private:
     {
         return source.has_value &&
                (!target.has_value || Keep::replaces(source.value, target.value));
-    }
-    static State readString(StateReader& reader)
-    {
-        State state;
-        state.has_value = reader.read<uint8_t>() != 0;
-        state.value = readStateField<T>(reader);
-        return state;
     }
 
     TypeId type_;

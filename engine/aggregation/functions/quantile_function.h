@@ -43,22 +43,11 @@ public:
     /// Non-const: finding a quantile reorders (or compresses) the summary.
     void insertResult(Summary& summary, Column& to) const { to.append(summary.quantile(level_)); }
 
-    void serialize(const char* place, std::string& out) const override
+    void writeState(const Summary& summary, std::string& out) const { summary.serialize(out); }
+    Summary readState(StateReader& reader) const { return Summary::read(reader); }
+    void mergeReadState(Summary& target, const Summary& source, Arena&) const
     {
-        std::launder(reinterpret_cast<const Summary*>(place))->serialize(out);
-    }
-    void checkSerialized(std::string_view bytes) const override
-    {
-        StateReader reader(bytes, name_);
-        Summary::read(reader);
-        reader.expectEnd();
-    }
-    void mergeSerialized(char* place, std::string_view bytes, Arena&) const override
-    {
-        StateReader reader(bytes, name_);
-        const Summary source = Summary::read(reader);
-        reader.expectEnd();
-        Base::state(place).merge(source);
+        target.merge(source);
     }
 
 private:

@@ -155,7 +155,7 @@ private:
     static void parseSerialized(std::string_view bytes, std::string_view function,
                                 uint8_t precision, OnHash&& on_hash, OnRegisters&& on_registers)
     {
-        StateReader reader(bytes, function);
+        StateReader reader(bytes, std::string(function));
         const auto kind = reader.read<uint8_t>();
         if (kind == kExactKind)
         {
