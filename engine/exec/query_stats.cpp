@@ -140,6 +140,15 @@ std::string QueryStats::toString() const
                   partials, single_level_partials, two_level_partials, routed_partials,
                   std::string(mergePathName(merge_path)).c_str());
     out += line;
+    if (!group_keys.empty())
+    {
+        out += "group keys (" + std::to_string(group_keys.size()) + "):";
+        for (const std::string& key : group_keys)
+        {
+            out += " " + key;
+        }
+        out += "\n";
+    }
     if (!aggregates.empty())
     {
         out += "aggregates (" + std::to_string(aggregates.size()) + "):";

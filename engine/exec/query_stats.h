@@ -86,6 +86,8 @@ struct QueryStats
     size_t result_rows = 0;
     /// Groups never finalized because the caller keeps only the top ones (TopGroups).
     size_t unfinalized_groups = 0;
+    /// The GROUP BY keys the query grouped by (after rewrites that leave keys out).
+    std::vector<std::string> group_keys;
     /// The aggregate functions the query computed, each once (after rewrites).
     std::vector<std::string> aggregates;
     size_t peak_memory_bytes = 0;  ///< Tracked (tables, arenas), at most the memory limit.

@@ -266,13 +266,79 @@ std::string aggregateSignature(const AggregateDescription& description)
     return signature + '\1' + description.mask;
 }
 
-void analyzeAggregation(const sql::SelectStatement& select, AnalyzedSelect& analyzed)
+/// The columns `expression` reads.
+std::set<std::string> columnsOf(const sql::Expression& expression)
+{
+    std::set<std::string> columns;
+    forEachNode(expression,
+                [&](const sql::Expression& node)
+                {
+                    if (const auto* column = node.as<sql::ColumnRef>())
+                    {
+                        columns.insert(column->name);
+                    }
+                });
+    return columns;
+}
+
+/// Which GROUP BY keys add nothing to the grouping, and are left out of it (computed after
+/// the aggregation from the keys that stay, as ClickHouse's optimize_group_by_constant_keys and
+/// optimize_group_by_function_keys do): a constant, beside a key that is not; an expression
+/// whose every column is itself a key (`ClientIP - 1` beside `ClientIP`), being a function of
+/// them. Every function Granary has is deterministic, so such keys split no group.
+std::vector<bool> redundantGroupKeys(const std::vector<ExpressionPtr>& keys,
+                                     const AnalysisOptions& options)
+{
+    std::set<std::string> column_keys;
+    bool some_key_reads_a_column = false;
+    for (const ExpressionPtr& key : keys)
+    {
+        if (const auto* column = key->as<sql::ColumnRef>())
+        {
+            column_keys.insert(column->name);
+        }
+        some_key_reads_a_column = some_key_reads_a_column || !columnsOf(*key).empty();
+    }
+    std::vector<bool> redundant(keys.size(), false);
+    for (size_t k = 0; k < keys.size(); ++k)
+    {
+        if (keys[k]->as<sql::ColumnRef>())
+        {
+            continue;
+        }
+        const std::set<std::string> columns = columnsOf(*keys[k]);
+        if (columns.empty())
+        {
+            redundant[k] = options.eliminate_constant_group_keys && some_key_reads_a_column;
+        }
+        else
+        {
+            redundant[k] = options.eliminate_group_keys_of_keys &&
+                           std::includes(column_keys.begin(), column_keys.end(), columns.begin(),
+                                         columns.end());
+        }
+    }
+    return redundant;
+}
+
+void analyzeAggregation(const sql::SelectStatement& select, const AnalysisOptions& options,
+                        AnalyzedSelect& analyzed)
 {
     std::vector<std::pair<ExpressionPtr, std::string>> keys;
     std::set<std::string> stage;
+    std::vector<ExpressionPtr> key_expressions;
     for (const ExpressionPtr& key : select.group_by)
     {
-        const ExpressionPtr expression = resolveKey(select, key);
+        key_expressions.push_back(resolveKey(select, key));
+    }
+    const std::vector<bool> redundant = redundantGroupKeys(key_expressions, options);
+    for (size_t k = 0; k < key_expressions.size(); ++k)
+    {
+        if (redundant[k])
+        {
+            continue;  // the final stage computes it from the keys that stay
+        }
+        const ExpressionPtr& expression = key_expressions[k];
         std::string name = addScanOutput(analyzed, expression);
         if (std::find(analyzed.group_keys.begin(), analyzed.group_keys.end(), name) ==
             analyzed.group_keys.end())
@@ -396,7 +462,7 @@ AnalyzedSelect analyzeSelect(const sql::SelectStatement& original, const TableSc
     analyzed.aggregates = !select.group_by.empty() || !sql::collectAggregates(select).empty();
     if (analyzed.aggregates)
     {
-        analyzeAggregation(select, analyzed);
+        analyzeAggregation(select, options, analyzed);
     }
     else
     {

@@ -45,6 +45,12 @@ struct AnalysisOptions
 {
     /// sum(x ± k) → sum(x) ± k * count(x) for integer columns x (engine/sql/rewrites.h).
     bool rewrite_sum_of_column_and_constant = true;
+    /// GROUP BY keys left out of the grouping and computed from the others after it: constants
+    /// (`GROUP BY 1, URL` with `SELECT 1, URL`), and expressions of other keys only
+    /// (`ClientIP - 1` beside `ClientIP`). Settings optimize_group_by_constant_keys and
+    /// optimize_group_by_function_keys.
+    bool eliminate_constant_group_keys = true;
+    bool eliminate_group_keys_of_keys = true;
 };
 
 /// Resolves positions and aliases, expands `*`, collects the distinct aggregates and checks

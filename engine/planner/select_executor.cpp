@@ -244,6 +244,7 @@ SelectOutcome executeSelect(const sql::SelectStatement& select, const Table& tab
     Block stage;
     if (analyzed.aggregates)
     {
+        context.stats().group_keys = analyzed.group_keys;
         for (const AggregateDescription& aggregate : analyzed.aggregate_functions)
         {
             context.stats().aggregates.push_back(aggregate.result_name);

@@ -58,6 +58,14 @@ void applySettings(const std::map<std::string, std::string, std::less<>>& values
         {
             settings.select.analysis.rewrite_sum_of_column_and_constant = parseFlag(name, value);
         }
+        else if (name == "optimize_group_by_constant_keys")
+        {
+            settings.select.analysis.eliminate_constant_group_keys = parseFlag(name, value);
+        }
+        else if (name == "optimize_group_by_function_keys")
+        {
+            settings.select.analysis.eliminate_group_keys_of_keys = parseFlag(name, value);
+        }
         else if (name == "use_query_condition_cache")
         {
             settings.use_query_condition_cache = parseFlag(name, value);

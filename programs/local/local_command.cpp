@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -42,6 +43,8 @@ struct LocalOptions
     bool time = false;
     bool stats = false;
     std::string profile_folded;
+    /// Query settings by name (`--setting max_threads=4`), as the native protocol sends them.
+    std::map<std::string, std::string, std::less<>> settings;
 };
 
 class LocalShell
@@ -133,6 +136,7 @@ private:
         QueryOptions query;
         query.threads = options_.threads;
         query.memory_limit_bytes = options_.max_memory_usage;
+        query.settings = options_.settings;
         query.insert_data = &std::cin;
         std::optional<QueryProfiler> profiler;
         if (!options_.profile_folded.empty())
@@ -204,6 +208,23 @@ std::function<int()> setupLocal(CLI::App& app)
     app.add_option("--profile-folded", options->profile_folded,
                    "Sample the query's threads every 10 ms of CPU time and write folded stacks "
                    "(flamegraph.pl input) of the last statement that took samples to this file");
+    app.add_option_function<std::vector<std::string>>(
+           "--setting",
+           [options](const std::vector<std::string>& assignments)
+           {
+               for (const std::string& assignment : assignments)
+               {
+                   const size_t equals = assignment.find('=');
+                   if (equals == std::string::npos)
+                   {
+                       throw CLI::ValidationError("--setting",
+                                                  "NAME=VALUE expected, got '" + assignment + "'");
+                   }
+                   options->settings[assignment.substr(0, equals)] = assignment.substr(equals + 1);
+               }
+           },
+           "A query setting NAME=VALUE (repeatable; docs/sql.md lists them)")
+        ->type_name("NAME=VALUE");
     app.add_flag("--stats", options->stats,
                  "Print query statistics (phases, work/span, ProfileEvents) to stderr");
     return [options]
