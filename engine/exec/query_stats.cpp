@@ -175,6 +175,12 @@ std::string QueryStats::toString() const
                       unfinalized_groups);
         out += line;
     }
+    if (top_rows_morsels_skipped > 0)
+    {
+        std::snprintf(line, sizeof(line), "morsels not read (outside the top rows): %zu\n",
+                      top_rows_morsels_skipped);
+        out += line;
+    }
     if (partial_groups > 0)
     {
         std::snprintf(

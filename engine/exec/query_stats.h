@@ -86,6 +86,9 @@ struct QueryStats
     size_t result_rows = 0;
     /// Groups never finalized because the caller keeps only the top ones (TopGroups).
     size_t unfinalized_groups = 0;
+    /// Morsels an ORDER BY ... LIMIT scan never read: their sort-key bounds could not enter
+    /// the top rows.
+    size_t top_rows_morsels_skipped = 0;
     /// The GROUP BY keys the query grouped by (after rewrites that leave keys out).
     std::vector<std::string> group_keys;
     /// The aggregate functions the query computed, each once (after rewrites).

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <limits>
 #include <numeric>
 #include <optional>
 
@@ -66,9 +67,67 @@ size_t rowsWanted(const AnalyzedSelect& analyzed)
     return static_cast<size_t>(std::min<uint64_t>(*analyzed.limit + analyzed.offset, SIZE_MAX));
 }
 
+/// The N-th best value of the leading ORDER BY column among the rows kept so far, shared by
+/// the workers of a top-N scan: a morsel whose granule bounds are all worse holds no row of
+/// the result (ties keep earlier rows, so only strictly worse ones are left out) and is not
+/// read. For integer columns of the sort key (Date and DateTime included); off otherwise.
+class TopRowsThreshold
+{
+public:
+    TopRowsThreshold(const TableScan& scan, const InputColumn& column, bool descending)
+        : scan_(scan),
+          column_(column.name),
+          descending_(descending),
+          enabled_(isInteger(column.type) && scan.morsels() > 0 &&
+                   scan.sortKeyBound(0, column.name, descending).has_value()),
+          threshold_(descending ? -std::numeric_limits<double>::infinity()
+                                : std::numeric_limits<double>::infinity())
+    {
+    }
+
+    bool skips(size_t morsel) const
+    {
+        if (!enabled_)
+        {
+            return false;
+        }
+        // The morsel's best value: its least when ascending, its greatest when descending.
+        const double best = *scan_.sortKeyBound(morsel, column_, descending_);
+        const double threshold = threshold_.load(std::memory_order_relaxed);
+        return descending_ ? best < threshold : best > threshold;
+    }
+
+    /// A morsel kept its N best rows; `values` row `row` is the N-th.
+    void offer(const ColumnView& values, size_t row)
+    {
+        if (!enabled_)
+        {
+            return;
+        }
+        const double value = dispatchFixedType(
+            values.type, [&]<typename T>(TypeTag<T>) { return double(values.valueAt<T>(row)); });
+        double current = threshold_.load(std::memory_order_relaxed);
+        while ((descending_ ? value > current : value < current) &&
+               !threshold_.compare_exchange_weak(current, value, std::memory_order_relaxed))
+        {
+        }
+    }
+
+    size_t skipped() const { return skipped_.load(); }
+    void countSkipped() { ++skipped_; }
+
+private:
+    const TableScan& scan_;
+    std::string column_;
+    bool descending_;
+    bool enabled_;
+    std::atomic<double> threshold_;
+    std::atomic<size_t> skipped_{0};
+};
+
 /// The rows of a query without aggregation: each morsel keeps its top-N (or, without ORDER
 /// BY, the scan stops once LIMIT + OFFSET rows are in), then the morsels' rows are joined in
-/// morsel order.
+/// morsel order. A top-N skips the morsels that TopRowsThreshold rules out.
 Block collectRows(const TableScan& scan, const AnalyzedSelect& analyzed, QueryContext& context)
 {
     const size_t wanted = rowsWanted(analyzed);
@@ -86,6 +145,11 @@ Block collectRows(const TableScan& scan, const AnalyzedSelect& analyzed, QueryCo
         }
     }
     const bool ordered = !order_columns.empty();
+    std::optional<TopRowsThreshold> threshold;
+    if (ordered && wanted != SIZE_MAX)
+    {
+        threshold.emplace(scan, scan.columns()[order_columns[0]], analyzed.descending[0]);
+    }
     std::vector<std::optional<Block>> fragments(scan.morsels());
     std::atomic<size_t> next_morsel{0};
     std::atomic<size_t> collected{0};
@@ -104,6 +168,11 @@ Block collectRows(const TableScan& scan, const AnalyzedSelect& analyzed, QueryCo
                     break;
                 }
                 context.checkCancelled();
+                if (threshold && threshold->skips(morsel))
+                {
+                    threshold->countSkipped();
+                    continue;
+                }
                 TaskTimer timer(recorder);
                 const size_t rows = scan.produce(morsel, buffers.get(), columns);
                 std::vector<uint32_t> keep;
@@ -115,6 +184,10 @@ Block collectRows(const TableScan& scan, const AnalyzedSelect& analyzed, QueryCo
                         keys.push_back({columns[order_columns[k]], analyzed.descending[k]});
                     }
                     keep = sortedPermutation(keys, rows, wanted);
+                    if (threshold)
+                    {
+                        threshold->offer(columns[order_columns[0]], keep.back());
+                    }
                 }
                 else
                 {
@@ -132,6 +205,10 @@ Block collectRows(const TableScan& scan, const AnalyzedSelect& analyzed, QueryCo
                 fragments[morsel] = std::move(fragment);
             }
         });
+    if (threshold)
+    {
+        context.stats().top_rows_morsels_skipped = threshold->skipped();
+    }
     Block rows;
     for (const InputColumn& column : scan.columns())
     {

@@ -126,6 +126,36 @@ void TableScan::planRanges(const GranulePruner& pruner)
     }
 }
 
+std::optional<double> TableScan::sortKeyBound(size_t index, std::string_view column,
+                                              bool maximum) const
+{
+    const auto key = std::find(schema_.sort_key.begin(), schema_.sort_key.end(), column);
+    if (key == schema_.sort_key.end())
+    {
+        return std::nullopt;
+    }
+    const Range& range = ranges_[index];
+    const Part& part = *snapshot_->parts[range.part];
+    const size_t key_index = static_cast<size_t>(key - schema_.sort_key.begin());
+    const ColumnView bounds = maximum ? part.granuleMax(key_index) : part.granuleMin(key_index);
+    if (isString(bounds.type))
+    {
+        return std::nullopt;
+    }
+    return dispatchFixedType(
+        bounds.type,
+        [&]<typename T>(TypeTag<T>)
+        {
+            double bound = double(bounds.valueAt<T>(range.first_granule));
+            for (size_t g = 1; g < range.granules; ++g)
+            {
+                const double value = double(bounds.valueAt<T>(range.first_granule + g));
+                bound = maximum ? std::max(bound, value) : std::min(bound, value);
+            }
+            return bound;
+        });
+}
+
 std::unique_ptr<MorselBuffers> TableScan::makeBuffers() const
 {
     auto buffers = std::make_unique<ScanBuffers>();

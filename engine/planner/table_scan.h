@@ -5,6 +5,8 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <string_view>
 #include <vector>
 
 #include "engine/aggregation/aggregation_input.h"
@@ -47,6 +49,12 @@ public:
     std::unique_ptr<MorselBuffers> makeBuffers() const override;
     size_t produce(size_t index, MorselBuffers* buffers,
                    std::vector<ColumnView>& out) const override;
+
+    /// The least value (or, with `maximum`, the greatest) of `column` over morsel `index`'s
+    /// granules, from its part's granule bounds: a number column of the sort key only, else
+    /// none. As a double: rounding keeps the order (never reverses it), so "bound worse than
+    /// x" in doubles holds of the values too.
+    std::optional<double> sortKeyBound(size_t index, std::string_view column, bool maximum) const;
 
     size_t rowsToRead() const { return rows_to_read_; }
     size_t rowsRead() const { return rows_read_.load(); }
