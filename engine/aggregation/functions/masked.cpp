@@ -1,6 +1,10 @@
 #include "engine/aggregation/functions/masked.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
+
+#include "engine/aggregation/functions/count.h"
 
 namespace granary
 {
@@ -40,10 +44,29 @@ const uint8_t* maskOf(const ColumnView* arguments, size_t inner_arguments)
 
 }  // namespace
 
+bool MaskedAggregateFunction::isRowCount(const AggregateFunction& function)
+{
+    return dynamic_cast<const CountFunction*>(&function) != nullptr;
+}
+
 void MaskedAggregateFunction::addBatch(const ColumnView* arguments, size_t first_row, size_t count,
                                        char* const* places, size_t state_offset, Arena& arena) const
 {
     const uint8_t* mask = maskOf(arguments, argument_count_);
+    if (counts_rows_)
+    {
+        for (size_t i = 0; i < count; ++i)
+        {
+            const uint8_t kept = mask[first_row + i] != 0;
+            char* state = places[i] + state_offset;
+            uint64_t rows;
+            std::memcpy(&rows, state, sizeof(rows));
+            rows += kept;
+            std::memcpy(state, &rows, sizeof(rows));
+            state[flag_] |= static_cast<char>(kept);
+        }
+        return;
+    }
     forEachKeptRun(mask, first_row, count,
                    [&](size_t begin, size_t length)
                    {
@@ -60,6 +83,20 @@ void MaskedAggregateFunction::addBatchSinglePlace(const ColumnView* arguments, s
                                                   size_t count, char* state, Arena& arena) const
 {
     const uint8_t* mask = maskOf(arguments, argument_count_);
+    if (counts_rows_)
+    {
+        uint64_t kept = 0;
+        for (size_t i = first_row; i < first_row + count; ++i)
+        {
+            kept += mask[i] != 0;
+        }
+        uint64_t rows;
+        std::memcpy(&rows, state, sizeof(rows));
+        rows += kept;
+        std::memcpy(state, &rows, sizeof(rows));
+        state[flag_] |= static_cast<char>(kept > 0);
+        return;
+    }
     forEachKeptRun(mask, first_row, count,
                    [&](size_t begin, size_t length)
                    {

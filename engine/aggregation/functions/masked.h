@@ -25,7 +25,8 @@ public:
         : WrappedAggregateFunction(std::move(inner)),
           argument_count_(argument_count),
           empty_is_null_(empty_is_null),
-          flag_(inner_->stateSize())
+          flag_(inner_->stateSize()),
+          counts_rows_(isRowCount(*inner_))
     {
     }
 
@@ -75,9 +76,14 @@ public:
                            Column& to) const override;
 
 private:
+    /// Whether `function` is count, whose masked form adds the mask to the count row by row
+    /// (countIf, count() FILTER): no runs to find, no call per run.
+    static bool isRowCount(const AggregateFunction& function);
+
     size_t argument_count_;
     bool empty_is_null_;
     size_t flag_;  ///< Offset of the "some row was kept" byte in the state.
+    bool counts_rows_;
 };
 
 }  // namespace granary
