@@ -20,8 +20,13 @@ namespace granary
 {
 
 /// Buckets of a two-level table, and the number of key ranges a direct-mapped table is split
-/// into for merging and finalizing: one task each.
+/// into for merging and finalizing (at most): one task each.
 inline constexpr size_t kMergeBuckets = 256;
+
+/// Groups of a direct-mapped table per finalize task, about: a few thousand results are
+/// ~0.1 ms of work, more than a task costs; a table of a dozen groups (AdvEngineID) is then
+/// finalized by one task instead of 256, with one fragment to join instead of 256.
+inline constexpr size_t kFinalizeGroupsPerTask = 4096;
 
 /// Groups whose results are written together: their states are prefetched while the batch
 /// fills, and each function writes the batch in one call.

@@ -343,8 +343,10 @@ private:
         }
         else
         {
+            // The partials' groups bound the merged table's from above.
             const size_t slots = Method::Single::kSlotCount;
-            const size_t ranges = std::min(kMergeBuckets, slots);
+            const size_t ranges = std::clamp<size_t>(stats_.partial_groups / kFinalizeGroupsPerTask,
+                                                     1, std::min(kMergeBuckets, slots));
             fragments.resize(ranges);
             context_.runTasks(finalize, ranges,
                               [&](size_t range, TaskTimer&)
