@@ -85,7 +85,8 @@ public:
     {
     }
 
-    bool skips(size_t morsel) const
+    /// Whether morsel `morsel` cannot enter the top rows (then counted as skipped).
+    bool skip(size_t morsel)
     {
         if (!enabled_)
         {
@@ -94,7 +95,9 @@ public:
         // The morsel's best value: its least when ascending, its greatest when descending.
         const double best = *scan_.sortKeyBound(morsel, column_, descending_);
         const double threshold = threshold_.load(std::memory_order_relaxed);
-        return descending_ ? best < threshold : best > threshold;
+        const bool outside = descending_ ? best < threshold : best > threshold;
+        skipped_ += outside;
+        return outside;
     }
 
     /// A morsel kept its N best rows; `values` row `row` is the N-th.
@@ -114,7 +117,6 @@ public:
     }
 
     size_t skipped() const { return skipped_.load(); }
-    void countSkipped() { ++skipped_; }
 
 private:
     const TableScan& scan_;
@@ -128,9 +130,9 @@ private:
 /// The rows of a query without aggregation: each morsel keeps its top-N (or, without ORDER
 /// BY, the scan stops once LIMIT + OFFSET rows are in), then the morsels' rows are joined in
 /// morsel order. A top-N skips the morsels that TopRowsThreshold rules out.
-Block collectRows(const TableScan& scan, const AnalyzedSelect& analyzed, QueryContext& context)
+/// Positions among the scan's columns of the ORDER BY keys (scan outputs, by name).
+std::vector<size_t> orderColumnsOf(const TableScan& scan, const AnalyzedSelect& analyzed)
 {
-    const size_t wanted = rowsWanted(analyzed);
     std::vector<size_t> order_columns;
     for (const sql::ExpressionPtr& key : analyzed.order_keys)
     {
@@ -144,6 +146,58 @@ Block collectRows(const TableScan& scan, const AnalyzedSelect& analyzed, QueryCo
             }
         }
     }
+    return order_columns;
+}
+
+/// The rows of a morsel that may be among the first `wanted`: its own top `wanted` in the
+/// ORDER BY (offered to `threshold`), or its first `wanted` without one.
+std::vector<uint32_t> keptRows(const std::vector<ColumnView>& columns, size_t rows,
+                               const std::vector<size_t>& order_columns,
+                               const AnalyzedSelect& analyzed, size_t wanted,
+                               TopRowsThreshold* threshold)
+{
+    std::vector<uint32_t> keep;
+    if (order_columns.empty() || rows <= wanted)
+    {
+        keep.resize(std::min(rows, wanted));
+        std::iota(keep.begin(), keep.end(), 0);
+        return keep;
+    }
+    std::vector<SortKey> keys;
+    for (size_t k = 0; k < order_columns.size(); ++k)
+    {
+        keys.push_back({columns[order_columns[k]], analyzed.descending[k]});
+    }
+    keep = sortedPermutation(keys, rows, wanted);
+    if (threshold)
+    {
+        threshold->offer(columns[order_columns[0]], keep.back());
+    }
+    return keep;
+}
+
+/// The scan's columns, empty, then every fragment's rows in morsel order.
+Block joinFragments(const TableScan& scan, const std::vector<std::optional<Block>>& fragments)
+{
+    Block rows;
+    for (const InputColumn& column : scan.columns())
+    {
+        rows.columns.push_back({column.name, Column(column.type)});
+    }
+    for (const std::optional<Block>& fragment : fragments)
+    {
+        if (fragment)
+        {
+            appendBlock(rows, *fragment);
+        }
+    }
+    return rows;
+}
+
+Block collectRows(const TableScan& scan, const AnalyzedSelect& analyzed, QueryContext& context)
+{
+    const size_t wanted = rowsWanted(analyzed);
+    const std::vector<size_t> order_columns = orderColumnsOf(scan, analyzed);
     const bool ordered = !order_columns.empty();
     std::optional<TopRowsThreshold> threshold;
     if (ordered && wanted != SIZE_MAX)
@@ -168,32 +222,15 @@ Block collectRows(const TableScan& scan, const AnalyzedSelect& analyzed, QueryCo
                     break;
                 }
                 context.checkCancelled();
-                if (threshold && threshold->skips(morsel))
+                if (threshold && threshold->skip(morsel))
                 {
-                    threshold->countSkipped();
                     continue;
                 }
                 TaskTimer timer(recorder);
                 const size_t rows = scan.produce(morsel, buffers.get(), columns);
-                std::vector<uint32_t> keep;
-                if (ordered && wanted < rows)
-                {
-                    std::vector<SortKey> keys;
-                    for (size_t k = 0; k < order_columns.size(); ++k)
-                    {
-                        keys.push_back({columns[order_columns[k]], analyzed.descending[k]});
-                    }
-                    keep = sortedPermutation(keys, rows, wanted);
-                    if (threshold)
-                    {
-                        threshold->offer(columns[order_columns[0]], keep.back());
-                    }
-                }
-                else
-                {
-                    keep.resize(std::min(rows, wanted));
-                    std::iota(keep.begin(), keep.end(), 0);
-                }
+                const std::vector<uint32_t> keep =
+                    keptRows(columns, rows, order_columns, analyzed, wanted,
+                             threshold ? &*threshold : nullptr);
                 Block fragment;
                 for (size_t c = 0; c < columns.size(); ++c)
                 {
@@ -209,19 +246,7 @@ Block collectRows(const TableScan& scan, const AnalyzedSelect& analyzed, QueryCo
     {
         context.stats().top_rows_morsels_skipped = threshold->skipped();
     }
-    Block rows;
-    for (const InputColumn& column : scan.columns())
-    {
-        rows.columns.push_back({column.name, Column(column.type)});
-    }
-    for (const std::optional<Block>& fragment : fragments)
-    {
-        if (fragment)
-        {
-            appendBlock(rows, *fragment);
-        }
-    }
-    return rows;
+    return joinFragments(scan, fragments);
 }
 
 Column materialize(const ColumnView& view)
