@@ -321,17 +321,19 @@ std::vector<bool> redundantGroupKeys(const std::vector<ExpressionPtr>& keys,
     return redundant;
 }
 
-void analyzeAggregation(const sql::SelectStatement& select, const AnalysisOptions& options,
-                        AnalyzedSelect& analyzed)
+/// The GROUP BY keys that stay (redundantGroupKeys), as scan outputs and group keys, each with
+/// its column name, which also joins `stage`.
+std::vector<std::pair<ExpressionPtr, std::string>> analyzeGroupKeys(
+    const sql::SelectStatement& select, const AnalysisOptions& options, AnalyzedSelect& analyzed,
+    std::set<std::string>& stage)
 {
-    std::vector<std::pair<ExpressionPtr, std::string>> keys;
-    std::set<std::string> stage;
     std::vector<ExpressionPtr> key_expressions;
     for (const ExpressionPtr& key : select.group_by)
     {
         key_expressions.push_back(resolveKey(select, key));
     }
     const std::vector<bool> redundant = redundantGroupKeys(key_expressions, options);
+    std::vector<std::pair<ExpressionPtr, std::string>> keys;
     for (size_t k = 0; k < key_expressions.size(); ++k)
     {
         if (redundant[k])
@@ -348,7 +350,15 @@ void analyzeAggregation(const sql::SelectStatement& select, const AnalysisOption
         stage.insert(name);
         keys.emplace_back(expression, std::move(name));
     }
-    // Aggregate keys (as written) to the result column computing them.
+    return keys;
+}
+
+/// The aggregate functions to compute, one per signature, their results joining `stage`;
+/// returns each call's key (as written) mapped to the result column that computes it.
+std::map<std::string, std::string> analyzeAggregateCalls(const sql::SelectStatement& select,
+                                                         AnalyzedSelect& analyzed,
+                                                         std::set<std::string>& stage)
+{
     std::map<std::string, std::string> result_of_key;
     std::map<std::string, std::string> result_of_signature;
     for (const sql::AggregateCall& aggregate : sql::collectAggregates(select))
@@ -368,6 +378,17 @@ void analyzeAggregation(const sql::SelectStatement& select, const AnalysisOption
         stage.insert(aggregate.key);
         analyzed.aggregate_functions.push_back(std::move(description));
     }
+    return result_of_key;
+}
+
+void analyzeAggregation(const sql::SelectStatement& select, const AnalysisOptions& options,
+                        AnalyzedSelect& analyzed)
+{
+    std::set<std::string> stage;
+    const std::vector<std::pair<ExpressionPtr, std::string>> keys =
+        analyzeGroupKeys(select, options, analyzed, stage);
+    const std::map<std::string, std::string> result_of_key =
+        analyzeAggregateCalls(select, analyzed, stage);
 
     auto to_stage = [&](const ExpressionPtr& expression)
     {
