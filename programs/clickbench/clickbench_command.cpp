@@ -7,6 +7,7 @@
 #include <chrono>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <memory>
 
 #include "engine/common/exception.h"
@@ -17,6 +18,7 @@
 #include "programs/clickbench/query_file.h"
 #include "programs/clickbench/suite_verification.h"
 #include "programs/command_registry.h"
+#include "programs/setting_option.h"
 
 namespace granary::clickbench
 {
@@ -36,6 +38,8 @@ struct Options
     std::string machine;
     std::string table = "hits";
     size_t threads = 0;
+    /// Query settings for Granary's runs (--setting NAME=VALUE).
+    std::map<std::string, std::string, std::less<>> settings;
     size_t runs = 3;
     bool verify = false;
 };
@@ -43,9 +47,12 @@ struct Options
 class GranaryEngine final : public QueryEngine
 {
 public:
-    GranaryEngine(Session& session, size_t threads) : session_(session)
+    GranaryEngine(Session& session, size_t threads,
+                  std::map<std::string, std::string, std::less<>> settings)
+        : session_(session)
     {
         options_.threads = threads;
+        options_.settings = std::move(settings);
     }
 
     std::string name() const override { return "granary"; }
@@ -228,7 +235,7 @@ int runClickBench(const Options& options)
     const auto open_start = std::chrono::steady_clock::now();
     Session session(Session::openDatabase(options.data_dir));
     granary.load_seconds = secondsSince(open_start);
-    GranaryEngine granary_engine(session, options.threads);
+    GranaryEngine granary_engine(session, options.threads, options.settings);
     runEngine(granary_engine, queries, options, granary);
     granary.memory.end();
     printSuiteTable(std::cout, granary);
@@ -301,6 +308,7 @@ const programs::CommandRegistrar registrar{programs::Command{
                        "twin next to --queries (clickhouse-X → duckdb-X, X.sql → X.duckdb.sql) "
                        "or the same queries");
         app.add_option("--threads", options->threads, "Threads per query (0: all)");
+        programs::addSettingOption(app, options->settings);
         app.add_option("--runs", options->runs, "Runs per query, the first one cold")
             ->check(CLI::PositiveNumber);
         app.add_option("--json", options->json_file, "Write ClickBench's result JSON here");

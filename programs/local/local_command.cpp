@@ -22,6 +22,7 @@
 #include "engine/sql/statement_splitter.h"
 #include "engine/storage/database.h"
 #include "programs/command_registry.h"
+#include "programs/setting_option.h"
 
 namespace granary::programs
 {
@@ -208,23 +209,7 @@ std::function<int()> setupLocal(CLI::App& app)
     app.add_option("--profile-folded", options->profile_folded,
                    "Sample the query's threads every 10 ms of CPU time and write folded stacks "
                    "(flamegraph.pl input) of the last statement that took samples to this file");
-    app.add_option_function<std::vector<std::string>>(
-           "--setting",
-           [options](const std::vector<std::string>& assignments)
-           {
-               for (const std::string& assignment : assignments)
-               {
-                   const size_t equals = assignment.find('=');
-                   if (equals == std::string::npos)
-                   {
-                       throw CLI::ValidationError("--setting",
-                                                  "NAME=VALUE expected, got '" + assignment + "'");
-                   }
-                   options->settings[assignment.substr(0, equals)] = assignment.substr(equals + 1);
-               }
-           },
-           "A query setting NAME=VALUE (repeatable; docs/sql.md lists them)")
-        ->type_name("NAME=VALUE");
+    addSettingOption(app, options->settings);
     app.add_flag("--stats", options->stats,
                  "Print query statistics (phases, work/span, ProfileEvents) to stderr");
     return [options]
