@@ -67,6 +67,26 @@ size_t rowsWanted(const AnalyzedSelect& analyzed)
     return static_cast<size_t>(std::min<uint64_t>(*analyzed.limit + analyzed.offset, SIZE_MAX));
 }
 
+/// The column a top-N scan may skip morsels by: the leading ORDER BY column of a query with
+/// LIMIT and no aggregation, where it is an integer column of the sort key (granule bounds
+/// exist for it, and doubles keep its order); none otherwise.
+std::optional<std::string> topRowsSortKey(const AnalyzedSelect& analyzed, const TableSchema& schema)
+{
+    if (analyzed.aggregates || !analyzed.limit || analyzed.order_keys.empty())
+    {
+        return std::nullopt;
+    }
+    const auto* column = analyzed.order_keys[0]->as<sql::ColumnRef>();
+    const std::optional<size_t> index = column ? schema.indexOf(column->name) : std::nullopt;
+    if (!index || !isInteger(schema.columns[*index].type) ||
+        std::find(schema.sort_key.begin(), schema.sort_key.end(), column->name) ==
+            schema.sort_key.end())
+    {
+        return std::nullopt;
+    }
+    return column->name;
+}
+
 /// The N-th best value of the leading ORDER BY column among the rows kept so far, shared by
 /// the workers of a top-N scan: a morsel whose granule bounds are all worse holds no row of
 /// the result (ties keep earlier rows, so only strictly worse ones are left out) and is not
@@ -74,12 +94,11 @@ size_t rowsWanted(const AnalyzedSelect& analyzed)
 class TopRowsThreshold
 {
 public:
-    TopRowsThreshold(const TableScan& scan, const InputColumn& column, bool descending)
+    /// `column`: topRowsSortKey's.
+    TopRowsThreshold(const TableScan& scan, std::string column, bool descending)
         : scan_(scan),
-          column_(column.name),
+          column_(std::move(column)),
           descending_(descending),
-          enabled_(isInteger(column.type) && scan.morsels() > 0 &&
-                   scan.sortKeyBound(0, column.name, descending).has_value()),
           threshold_(descending ? -std::numeric_limits<double>::infinity()
                                 : std::numeric_limits<double>::infinity())
     {
@@ -88,10 +107,6 @@ public:
     /// Whether morsel `morsel` cannot enter the top rows (then counted as skipped).
     bool skip(size_t morsel)
     {
-        if (!enabled_)
-        {
-            return false;
-        }
         // The morsel's best value: its least when ascending, its greatest when descending.
         const double best = *scan_.sortKeyBound(morsel, column_, descending_);
         const double threshold = threshold_.load(std::memory_order_relaxed);
@@ -103,10 +118,6 @@ public:
     /// A morsel kept its N best rows; `values` row `row` is the N-th.
     void offer(const ColumnView& values, size_t row)
     {
-        if (!enabled_)
-        {
-            return;
-        }
         const double value = dispatchFixedType(
             values.type, [&]<typename T>(TypeTag<T>) { return double(values.valueAt<T>(row)); });
         double current = threshold_.load(std::memory_order_relaxed);
@@ -122,7 +133,6 @@ private:
     const TableScan& scan_;
     std::string column_;
     bool descending_;
-    bool enabled_;
     std::atomic<double> threshold_;
     std::atomic<size_t> skipped_{0};
 };
@@ -194,15 +204,16 @@ Block joinFragments(const TableScan& scan, const std::vector<std::optional<Block
     return rows;
 }
 
-Block collectRows(const TableScan& scan, const AnalyzedSelect& analyzed, QueryContext& context)
+Block collectRows(const TableScan& scan, const AnalyzedSelect& analyzed,
+                  const std::optional<std::string>& top_rows_sort_key, QueryContext& context)
 {
     const size_t wanted = rowsWanted(analyzed);
     const std::vector<size_t> order_columns = orderColumnsOf(scan, analyzed);
     const bool ordered = !order_columns.empty();
     std::optional<TopRowsThreshold> threshold;
-    if (ordered && wanted != SIZE_MAX)
+    if (top_rows_sort_key)
     {
-        threshold.emplace(scan, scan.columns()[order_columns[0]], analyzed.descending[0]);
+        threshold.emplace(scan, *top_rows_sort_key, analyzed.descending[0]);
     }
     std::vector<std::optional<Block>> fragments(scan.morsels());
     std::atomic<size_t> next_morsel{0};
@@ -341,8 +352,11 @@ SelectOutcome executeSelect(const sql::SelectStatement& select, const Table& tab
 {
     const TableSchema& schema = table.schema();
     const AnalyzedSelect analyzed = analyzeSelect(select, schema, settings.analysis);
+    // A top-N scan that can skip by sort-key bounds reads one granule per morsel: the bounds
+    // of a whole 8-granule morsel rarely rule it out where a granule's do.
+    const std::optional<std::string> top_rows_sort_key = topRowsSortKey(analyzed, schema);
     const TableScan scan(table.snapshot(), schema, analyzed.where, analyzed.scan_outputs, observer,
-                         condition_cache);
+                         condition_cache, top_rows_sort_key ? 1 : TableScan::kMorselGranules);
     Block stage;
     if (analyzed.aggregates)
     {
@@ -358,7 +372,7 @@ SelectOutcome executeSelect(const sql::SelectStatement& select, const Table& tab
     }
     else
     {
-        stage = collectRows(scan, analyzed, context);
+        stage = collectRows(scan, analyzed, top_rows_sort_key, context);
     }
     SelectOutcome outcome;
     outcome.block = finish(std::move(stage), analyzed);

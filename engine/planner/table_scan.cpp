@@ -37,7 +37,8 @@ struct ScanBuffers final : MorselBuffers
 
 TableScan::TableScan(std::shared_ptr<const TableSnapshot> snapshot, const TableSchema& schema,
                      const sql::ExpressionPtr& where, const std::vector<ScanOutput>& outputs,
-                     ScanObserver observer, QueryConditionCache* condition_cache)
+                     ScanObserver observer, QueryConditionCache* condition_cache,
+                     size_t morsel_granules)
     : snapshot_(std::move(snapshot)),
       schema_(schema),
       observer_(std::move(observer)),
@@ -85,10 +86,10 @@ TableScan::TableScan(std::shared_ptr<const TableSnapshot> snapshot, const TableS
     }
     read_columns_.assign(read.begin(), read.end());
     output_read_columns_.assign(output_read.begin(), output_read.end());
-    planRanges(GranulePruner(schema_, where));
+    planRanges(GranulePruner(schema_, where), morsel_granules);
 }
 
-void TableScan::planRanges(const GranulePruner& pruner)
+void TableScan::planRanges(const GranulePruner& pruner, size_t morsel_granules)
 {
     for (size_t p = 0; p < snapshot_->parts.size(); ++p)
     {
@@ -114,7 +115,7 @@ void TableScan::planRanges(const GranulePruner& pruner)
                 continue;
             }
             Range range{p, g, 0};
-            while (g < mask.size() && mask[g] && range.granules < kMorselGranules)
+            while (g < mask.size() && mask[g] && range.granules < morsel_granules)
             {
                 ++range.granules;
                 ++g;

@@ -39,10 +39,12 @@ public:
     static constexpr size_t kMorselGranules = 8;
 
     /// With a `condition_cache`, granules where an earlier scan with the same WHERE found no
-    /// row are skipped, and this scan records the granules where it finds none.
+    /// row are skipped, and this scan records the granules where it finds none. Morsels hold
+    /// at most `morsel_granules` granules.
     TableScan(std::shared_ptr<const TableSnapshot> snapshot, const TableSchema& schema,
               const sql::ExpressionPtr& where, const std::vector<ScanOutput>& outputs,
-              ScanObserver observer = {}, QueryConditionCache* condition_cache = nullptr);
+              ScanObserver observer = {}, QueryConditionCache* condition_cache = nullptr,
+              size_t morsel_granules = kMorselGranules);
 
     const std::vector<InputColumn>& columns() const override { return columns_; }
     size_t morsels() const override { return ranges_.size(); }
@@ -69,7 +71,7 @@ private:
         size_t granules = 0;
     };
 
-    void planRanges(const GranulePruner& pruner);
+    void planRanges(const GranulePruner& pruner, size_t morsel_granules);
     void reportProgress(size_t rows, size_t bytes) const;
     QueryConditionCacheKey cacheKey(const Part& part) const;
     /// Tells the condition cache which granules of the range had no row pass the filter.

@@ -19,7 +19,8 @@ namespace granary::oracle
 namespace
 {
 
-/// Five 64K-row morsels: the first ones read set a threshold the later ones can fall outside.
+/// 37 granules, each a morsel of a top-N scan by a sort-key column (five 64K-row morsels of
+/// other scans): the first ones read set a threshold the later ones can fall outside.
 constexpr size_t kRows = 300'000;
 
 const VisitsFixture& largeVisits()
