@@ -576,7 +576,7 @@ TEST(QuantileFunctions, AMillionSmallGroupsStaySmall)
         ASSERT_EQ(digested.valueAt<double>(row), double(middle));
     }
     // Three states that grow with their values, a key and the table's cells per group: far
-    // from a full sample's 64 KiB or a digest's 8 KiB.
+    // from a full sample's 64 KiB or a digest's 17.6 KiB.
     constexpr size_t kBytesPerGroup = 512;
     RecordProperty("peak_bytes_per_group", std::to_string(context.memory().peakBytes() / kGroups));
     EXPECT_LT(context.memory().peakBytes(), kGroups * kBytesPerGroup)
