@@ -90,7 +90,7 @@ std::optional<std::string> topRowsSortKey(const AnalyzedSelect& analyzed, const 
 /// The N-th best value of the leading ORDER BY column among the rows kept so far, shared by
 /// the workers of a top-N scan: a morsel whose granule bounds are all worse holds no row of
 /// the result (ties keep earlier rows, so only strictly worse ones are left out) and is not
-/// read. For integer columns of the sort key (Date and DateTime included); off otherwise.
+/// read. For the integer sort-key column topRowsSortKey names (Date and DateTime included).
 class TopRowsThreshold
 {
 public:
@@ -179,7 +179,7 @@ std::vector<uint32_t> keptRows(const std::vector<ColumnView>& columns, size_t ro
         keys.push_back({columns[order_columns[k]], analyzed.descending[k]});
     }
     keep = sortedPermutation(keys, rows, wanted);
-    if (threshold)
+    if (threshold && !keep.empty())  // LIMIT 0 keeps nothing, and offers nothing
     {
         threshold->offer(columns[order_columns[0]], keep.back());
     }

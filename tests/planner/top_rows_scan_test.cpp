@@ -51,6 +51,7 @@ const std::vector<std::string> kQueries = {
     "SELECT RegionID, WatchID FROM visits ORDER BY RegionID, WatchID LIMIT 6",
     "SELECT CounterID + 1 AS c FROM visits ORDER BY c LIMIT 3",
     "SELECT CounterID FROM visits WHERE CounterID < 3 ORDER BY CounterID DESC LIMIT 1000000",
+    "SELECT CounterID FROM visits ORDER BY CounterID LIMIT 0",
 };
 
 class TopRowsScan : public ::testing::TestWithParam<size_t>
