@@ -25,19 +25,26 @@ int compareValues(const T& left, const T& right)
     return left < right ? -1 : (right < left ? 1 : 0);
 }
 
+/// Row `row` of `column`, whose values are T (string_view for strings).
+template <typename T>
+T valueOf(const ColumnView& column, size_t row)
+{
+    if constexpr (std::is_same_v<T, std::string_view>)
+    {
+        return column.stringAt(row);
+    }
+    else
+    {
+        return column.valueAt<T>(row);
+    }
+}
+
 using RowComparator = int (*)(const ColumnView&, uint32_t, uint32_t);
 
 template <typename T>
 int compareRows(const ColumnView& column, uint32_t left, uint32_t right)
 {
-    if constexpr (std::is_same_v<T, std::string_view>)
-    {
-        return compareValues(column.stringAt(left), column.stringAt(right));
-    }
-    else
-    {
-        return compareValues(column.valueAt<T>(left), column.valueAt<T>(right));
-    }
+    return compareValues(valueOf<T>(column, left), valueOf<T>(column, right));
 }
 
 }  // namespace
@@ -82,17 +89,6 @@ std::vector<uint32_t> topCandidates(const SortKey& first, size_t rows, size_t li
     return dispatchType(first.column.type,
                         [&]<typename T>(TypeTag<T>)
                         {
-                            const auto value_at = [&](size_t row)
-                            {
-                                if constexpr (std::is_same_v<T, std::string_view>)
-                                {
-                                    return first.column.stringAt(row);
-                                }
-                                else
-                                {
-                                    return first.column.valueAt<T>(row);
-                                }
-                            };
                             const auto better = [&](const T& left, const T& right)
                             {
                                 const int order = compareValues(left, right);
@@ -101,7 +97,7 @@ std::vector<uint32_t> topCandidates(const SortKey& first, size_t rows, size_t li
                             std::vector<T> values(rows);
                             for (size_t row = 0; row < rows; ++row)
                             {
-                                values[row] = value_at(row);
+                                values[row] = valueOf<T>(first.column, row);
                             }
                             const auto boundary =
                                 values.begin() + static_cast<ptrdiff_t>(limit - 1);
@@ -110,7 +106,7 @@ std::vector<uint32_t> topCandidates(const SortKey& first, size_t rows, size_t li
                             std::vector<uint32_t> candidates;
                             for (size_t row = 0; row < rows; ++row)
                             {
-                                if (!better(worst_kept, value_at(row)))
+                                if (!better(worst_kept, valueOf<T>(first.column, row)))
                                 {
                                     candidates.push_back(static_cast<uint32_t>(row));
                                 }

@@ -36,6 +36,15 @@ void forEachKeptRun(const uint8_t* mask, size_t first, size_t count, OnRun&& on_
     }
 }
 
+/// Adds `rows` to a count state (count's uint64_t at the start of `state`).
+void addToCount(char* state, uint64_t rows)
+{
+    uint64_t count;
+    std::memcpy(&count, state, sizeof(count));
+    count += rows;
+    std::memcpy(state, &count, sizeof(count));
+}
+
 /// The mask is the last argument: the inner function's arguments are those before it.
 const uint8_t* maskOf(const ColumnView* arguments, size_t inner_arguments)
 {
@@ -59,10 +68,7 @@ void MaskedAggregateFunction::addBatch(const ColumnView* arguments, size_t first
         {
             const uint8_t kept = mask[first_row + i] != 0;
             char* state = places[i] + state_offset;
-            uint64_t rows;
-            std::memcpy(&rows, state, sizeof(rows));
-            rows += kept;
-            std::memcpy(state, &rows, sizeof(rows));
+            addToCount(state, kept);
             state[flag_] |= static_cast<char>(kept);
         }
         return;
@@ -90,10 +96,7 @@ void MaskedAggregateFunction::addBatchSinglePlace(const ColumnView* arguments, s
         {
             kept += mask[i] != 0;
         }
-        uint64_t rows;
-        std::memcpy(&rows, state, sizeof(rows));
-        rows += kept;
-        std::memcpy(state, &rows, sizeof(rows));
+        addToCount(state, kept);
         state[flag_] |= static_cast<char>(kept > 0);
         return;
     }

@@ -52,33 +52,23 @@ public:
     /// |rank error| at the median stays under the width of a centroid there.
     static constexpr double kRankErrorBound = std::numbers::pi / kCompression;
 
-    void add(double value)
-    {
-        if (buffer_.size() == kBufferValues)
-        {
-            compress();
-        }
-        buffer_.push_back(orderedBits(value));
-        ++total_weight_;
-    }
+    void add(double value) { addKey(orderedBits(value)); }
 
     void merge(const TDigest& other)
     {
         for (const uint64_t key : other.buffer_)
         {
-            add(fromOrderedBits(key));
+            addKey(key);
         }
         if (other.centroids_.empty())
         {
             return;
         }
         compress();
-        const auto by_mean = [](const Centroid& a, const Centroid& b)
-        { return a.mean < b.mean || (a.mean == b.mean && a.weight < b.weight); };
         Entries both;
         both.reserve(centroids_.size() + other.centroids_.size());
         std::merge(centroids_.begin(), centroids_.end(), other.centroids_.begin(),
-                   other.centroids_.end(), std::back_inserter(both), by_mean);
+                   other.centroids_.end(), std::back_inserter(both), byMean);
         total_weight_ += other.total_weight_ - other.buffer_.size();
         fold(both.data(), both.size());
         min_ = std::min(min_, other.min_);
@@ -181,9 +171,7 @@ public:
         }
         if (entries > 0)
         {
-            std::sort(read.begin(), read.end(),
-                      [](const Centroid& a, const Centroid& b)
-                      { return a.mean < b.mean || (a.mean == b.mean && a.weight < b.weight); });
+            std::sort(read.begin(), read.end(), byMean);
             digest.fold(read.data(), read.size());
             digest.min_ = min;
             digest.max_ = max;
@@ -193,6 +181,24 @@ public:
 
 private:
     using Entries = std::vector<Centroid, TrackedAllocator<Centroid>>;
+
+    /// A value (as orderedBits) into the buffer, which is folded in first when full.
+    void addKey(uint64_t key)
+    {
+        if (buffer_.size() == kBufferValues)
+        {
+            compress();
+        }
+        buffer_.push_back(key);
+        ++total_weight_;
+    }
+
+    /// Centroid order: by mean, ties by weight, so that the order (and the fold) depends only
+    /// on the centroids.
+    static bool byMean(const Centroid& a, const Centroid& b)
+    {
+        return a.mean < b.mean || (a.mean == b.mean && a.weight < b.weight);
+    }
 
     /// Folds centroids arriving in ascending order into as few as the scale function allows:
     /// each takes its successors while it spans at most 1 in k. A centroid's mean is the
