@@ -544,19 +544,8 @@ TEST(QuantileFunctions, AMillionSmallGroupsStaySmall)
 {
     constexpr size_t kGroups = 1'000'000;
     constexpr uint64_t kValuesPerGroup = 3;
-    Column keys(TypeId::UInt64);
-    Column values(TypeId::UInt64);
-    for (uint64_t value = 0; value < kValuesPerGroup; ++value)
-    {
-        for (uint64_t group = 0; group < kGroups; ++group)
-        {
-            keys.append(group);
-            values.append(group * 10 + value);
-        }
-    }
-    BlockView input;
-    input.add("k", keys.view());
-    input.add("v", values.view());
+    const Block table = testing::makeSmallGroupsTable(kGroups, kValuesPerGroup);
+    const BlockView input = BlockView::of(table);
     QueryContext context(2);
     const Block result = Aggregator({"k"}, {{"quantileExact", {"v"}, "e", "", {0.5}},
                                             {"quantile", {"v"}, "r", "", {0.5}},

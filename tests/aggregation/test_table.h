@@ -81,4 +81,25 @@ inline Block makeTestTable(size_t rows, const std::function<uint64_t(size_t)>& g
     return block;
 }
 
+/// `groups` groups (UInt64 key `k`) of `values_per_group` distinct UInt64 values `v` each
+/// (group * 10 + i), every group's rows spread over the whole table: the shape of the memory
+/// tests of states that grow with their values (a million small groups).
+inline Block makeSmallGroupsTable(uint64_t groups, uint64_t values_per_group)
+{
+    Column keys(TypeId::UInt64);
+    Column values(TypeId::UInt64);
+    for (uint64_t value = 0; value < values_per_group; ++value)
+    {
+        for (uint64_t group = 0; group < groups; ++group)
+        {
+            keys.append(group);
+            values.append(group * 10 + value);
+        }
+    }
+    Block block;
+    block.columns.push_back({"k", std::move(keys)});
+    block.columns.push_back({"v", std::move(values)});
+    return block;
+}
+
 }  // namespace granary::testing

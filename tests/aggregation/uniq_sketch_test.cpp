@@ -453,20 +453,9 @@ TEST(UniqSketch, GroupByMatchesExactCountsOnEveryMergePathAndThreadCount)
 TEST(UniqSketch, AMillionSmallGroupsStaySmall)
 {
     constexpr size_t kGroups = 1'000'000;
-    constexpr size_t kValuesPerGroup = 3;
-    Column keys(TypeId::UInt64);
-    Column values(TypeId::UInt64);
-    for (size_t value = 0; value < kValuesPerGroup; ++value)
-    {
-        for (size_t group = 0; group < kGroups; ++group)
-        {
-            keys.append(uint64_t{group});
-            values.append(uint64_t{group * 10 + value});
-        }
-    }
-    BlockView input;
-    input.add("k", keys.view());
-    input.add("v", values.view());
+    constexpr uint64_t kValuesPerGroup = 3;
+    const Block table = testing::makeSmallGroupsTable(kGroups, kValuesPerGroup);
+    const BlockView input = BlockView::of(table);
     QueryContext context(2);
     const Block result = Aggregator({"k"}, {{"uniq", {"v"}, "u"}, {"uniqCombined", {"v"}, "c"}})
                              .execute(input, context);
