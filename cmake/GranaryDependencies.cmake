@@ -67,6 +67,11 @@ if(NOT LZ4_FOUND)
     granary_missing_package("liblz4" "liblz4-dev")
 endif()
 
+pkg_check_modules(ZSTD QUIET IMPORTED_TARGET libzstd)
+if(NOT ZSTD_FOUND)
+    granary_missing_package("libzstd" "libzstd-dev")
+endif()
+
 pkg_check_modules(HWLOC QUIET IMPORTED_TARGET hwloc)
 if(NOT HWLOC_FOUND)
     granary_missing_package("hwloc" "libhwloc-dev")

@@ -10,7 +10,7 @@ BUILD_TYPE="${BUILD_TYPE:-Release}"
 GRANARY_PACKAGES=(
     cmake ninja-build g++ pkg-config
     libjemalloc-dev libabsl-dev libtbb-dev libgtest-dev libgmock-dev libbenchmark-dev libhyperscan-dev
-    libcli11-dev libfmt-dev nlohmann-json3-dev libre2-dev liblz4-dev libhwloc-dev libedit-dev
+    libcli11-dev libfmt-dev nlohmann-json3-dev libre2-dev liblz4-dev libzstd-dev libhwloc-dev libedit-dev
     clickhouse-client python3-clickhouse-driver clang libclang-rt-14-dev
 )
 

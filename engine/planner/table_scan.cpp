@@ -29,6 +29,7 @@ int64_t monotonicNanoseconds()
 struct ScanBuffers final : MorselBuffers
 {
     std::vector<uint32_t> selected;
+    std::vector<Column> decoded;   ///< Per table column read: its rows of an encoded part.
     std::vector<Column> gathered;  ///< Per table column the outputs read.
     std::vector<Column> computed;  ///< Per output.
 };
@@ -161,6 +162,10 @@ std::unique_ptr<MorselBuffers> TableScan::makeBuffers() const
 {
     auto buffers = std::make_unique<ScanBuffers>();
     buffers->computed.resize(outputs_.size());
+    for (size_t column : read_columns_)
+    {
+        buffers->decoded.emplace_back(schema_.columns[column].type);
+    }
     for (size_t column : output_read_columns_)
     {
         buffers->gathered.emplace_back(schema_.columns[column].type);
@@ -183,10 +188,11 @@ size_t TableScan::produce(size_t index, MorselBuffers* raw_buffers,
 
     BlockView input;
     size_t bytes = 0;
-    for (size_t column : read_columns_)
+    for (size_t i = 0; i < read_columns_.size(); ++i)
     {
-        input.add(schema_.columns[column].name, part.column(column).slice(first, rows));
-        bytes += part.columnBytes(column) / std::max<size_t>(part.rows(), 1) * rows;
+        const size_t column = read_columns_[i];
+        input.add(schema_.columns[column].name, part.read(column, first, rows, buffers.decoded[i]));
+        bytes += part.bytesOf(column, first, rows);
     }
 
     size_t passed = rows;

@@ -309,6 +309,10 @@ std::string formatCreateTable(const CreateTableStatement& create)
                       {
                           text += " DEFAULT " + formatExpression(*column.default_value);
                       }
+                      if (!column.codec.empty())
+                      {
+                          text += " CODEC(" + column.codec + ")";
+                      }
                       return text;
                   });
     if (!create.primary_key.empty())

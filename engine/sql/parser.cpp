@@ -533,7 +533,30 @@ private:
         {
             column.default_value = expression();
         }
+        if (acceptKeyword("CODEC"))
+        {
+            column.codec = codecSpecification();
+        }
         return column;
+    }
+
+    /// `(NAME)` or `(NAME(level))`, as written: the storage layer knows the codecs.
+    std::string codecSpecification()
+    {
+        expect(TokenKind::LeftParen);
+        std::string codec = expectName("codec name");
+        if (accept(TokenKind::LeftParen))
+        {
+            if (!atKind(TokenKind::Integer))
+            {
+                expecting("codec level");
+                fail();
+            }
+            codec += "(" + std::string(advance().text) + ")";
+            expect(TokenKind::RightParen);
+        }
+        expect(TokenKind::RightParen);
+        return codec;
     }
 
     TypeId dataType()

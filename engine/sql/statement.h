@@ -48,6 +48,7 @@ struct ColumnDefinition
     TypeId type = TypeId::String;
     bool not_null = false;  ///< Granary has no NULLs: kept only to format the statement back.
     ExpressionPtr default_value;
+    std::string codec;  ///< As written in `CODEC(...)` ("ZSTD(3)"); empty: the default.
 };
 
 /// A `SETTINGS name = value` entry.

@@ -1,5 +1,6 @@
 #include "engine/storage/part.h"
 
+#include <algorithm>
 #include <atomic>
 #include <functional>
 #include <string>
@@ -20,6 +21,9 @@ void checkIndex(size_t index, size_t count, const char* what)
     }
 }
 
+static_assert(Part::kGranuleRows == EncodedColumn::kBlockRows,
+              "an encoded block holds one granule");
+
 uint64_t nextPartId()
 {
     static std::atomic<uint64_t> next{1};
@@ -35,7 +39,7 @@ Part::Part(PartContents contents)
 {
 }
 
-ColumnView Part::column(size_t column_index) const
+void Part::checkOnFirstUse(size_t column_index) const
 {
     checkIndex(column_index, contents_.columns.size(), "column");
     if (!contents_.first_use_checks.empty())
@@ -43,7 +47,44 @@ ColumnView Part::column(size_t column_index) const
         std::call_once(checked_[column_index], contents_.first_use_checks[column_index],
                        std::cref(contents_));
     }
-    return contents_.columns[column_index];
+}
+
+bool Part::isEncoded(size_t column_index) const
+{
+    checkIndex(column_index, contents_.columns.size(), "column");
+    return column_index < contents_.encoded.size() && contents_.encoded[column_index] != nullptr;
+}
+
+ColumnView Part::read(size_t column_index, size_t first_row, size_t rows, Column& buffer) const
+{
+    checkOnFirstUse(column_index);
+    if (first_row % kGranuleRows != 0 || first_row + rows > this->rows())
+    {
+        throw Exception(ErrorCode::kLogicalError, "part read of rows " + std::to_string(first_row) +
+                                                      " + " + std::to_string(rows) +
+                                                      " is not granule-aligned within the part");
+    }
+    if (!isEncoded(column_index))
+    {
+        return contents_.columns[column_index].slice(first_row, rows);
+    }
+    buffer.clear();
+    const size_t first_granule = first_row / kGranuleRows;
+    const size_t end_granule = (first_row + rows + kGranuleRows - 1) / kGranuleRows;
+    contents_.encoded[column_index]->read(first_granule, end_granule - first_granule, buffer);
+    // A read ending inside a granule decodes the whole granule: the view ends at the rows.
+    return buffer.view().slice(0, rows);
+}
+
+size_t Part::bytesOf(size_t column_index, size_t first_row, size_t rows) const
+{
+    if (!isEncoded(column_index))
+    {
+        return columnBytes(column_index) / std::max<size_t>(this->rows(), 1) * rows;
+    }
+    const size_t first_granule = first_row / kGranuleRows;
+    const size_t end_granule = (first_row + rows + kGranuleRows - 1) / kGranuleRows;
+    return contents_.encoded[column_index]->bytes(first_granule, end_granule - first_granule);
 }
 
 size_t Part::columnBytes(size_t column_index) const

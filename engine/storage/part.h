@@ -9,17 +9,21 @@
 
 #include "engine/columns/column.h"
 #include "engine/columns/column_view.h"
+#include "engine/storage/encoded_column.h"
 #include "engine/storage/storage_files.h"
 
 namespace granary
 {
 
 /// What a part's data lives in and how to read it: column views over owned columns (in-memory
-/// databases) or over memory-mapped files, plus the granule bounds of each sort-key column.
+/// databases) or over memory-mapped raw files, or encoded columns over memory-mapped files,
+/// plus the granule bounds of each sort-key column.
 struct PartContents
 {
     size_t rows = 0;
-    std::vector<ColumnView> columns;
+    std::vector<ColumnView> columns;  ///< Views without data for encoded columns.
+    /// Per column, its encoded form; null for a column held as values.
+    std::vector<std::unique_ptr<const EncodedColumn>> encoded;
     std::vector<size_t> column_bytes;
     std::vector<Column> granule_min;  ///< One column per sort-key column.
     std::vector<Column> granule_max;
@@ -44,18 +48,27 @@ public:
     uint64_t id() const { return id_; }
     size_t granules() const { return (rows() + kGranuleRows - 1) / kGranuleRows; }
     size_t columnCount() const { return contents_.columns.size(); }
+    TypeId columnType(size_t column_index) const { return contents_.columns.at(column_index).type; }
 
-    /// The whole part's column (strings: chars + rows + 1 offsets). The first call for a
-    /// column of a part read from disk verifies its checksum (kCorruptedData naming the file).
-    ColumnView column(size_t column_index) const;
-    /// Bytes of that column (for bytes_read).
+    /// Rows [first_row, first_row + rows) of a column, first_row a multiple of kGranuleRows:
+    /// a view of the part's memory, or of `buffer` (a column of the column's type, replaced)
+    /// into which an encoded column is decoded. The first read of a column of a part read
+    /// from disk verifies its checksum (kCorruptedData naming the file).
+    ColumnView read(size_t column_index, size_t first_row, size_t rows, Column& buffer) const;
+    /// Bytes of those rows on disk or in memory (for bytes_read).
+    size_t bytesOf(size_t column_index, size_t first_row, size_t rows) const;
+    /// Bytes of the whole column.
     size_t columnBytes(size_t column_index) const;
+    /// Whether the column is stored encoded (reads decode it).
+    bool isEncoded(size_t column_index) const;
     /// Per-granule minimum / maximum of sort-key column k (k indexes schema.sort_key): one
     /// value per granule, of the column's type, in the order of value_order.h.
     ColumnView granuleMin(size_t sort_key_index) const;
     ColumnView granuleMax(size_t sort_key_index) const;
 
 private:
+    void checkOnFirstUse(size_t column_index) const;
+
     PartContents contents_;
     std::unique_ptr<std::once_flag[]> checked_;
     uint64_t id_;

@@ -11,6 +11,7 @@
 
 #include "engine/common/exception.h"
 #include "engine/exec/executor.h"
+#include "engine/storage/column_files.h"
 #include "engine/storage/storage_files.h"
 
 namespace granary
@@ -18,26 +19,13 @@ namespace granary
 namespace
 {
 
-constexpr int kFormatVersion = 1;
+/// 1: raw columns only; 2: the metadata names the columns' layout (raw or encoded).
+constexpr int kFormatVersion = 2;
 constexpr const char* kMetadataFile = "metadata.json";
-
-/// Built by appending: GCC 12 warns falsely (-Wrestrict) about `"c" + std::to_string(n)`.
-std::string fileName(char prefix, size_t index, std::string_view suffix)
-{
-    std::string name(1, prefix);
-    name += std::to_string(index);
-    name += suffix;
-    return name;
-}
-
-std::string columnFile(size_t column, std::string_view suffix)
-{
-    return fileName('c', column, suffix);
-}
 
 std::string marksFile(size_t key)
 {
-    return fileName('k', key, ".marks");
+    return partFileName('k', key, ".marks");
 }
 
 [[noreturn]] void corrupted(const std::filesystem::path& file, const std::string& problem)
@@ -119,6 +107,7 @@ struct FileRecord
 struct PartMetadata
 {
     size_t rows = 0;
+    PartFormat format = PartFormat::kRaw;
     std::map<std::string, FileRecord> files;
 
     static PartMetadata read(const std::filesystem::path& directory)
@@ -128,11 +117,18 @@ struct PartMetadata
         try
         {
             const nlohmann::json json = nlohmann::json::parse(readWholeFile(path));
-            if (json.at("format_version").get<int>() != kFormatVersion)
+            const int version = json.at("format_version").get<int>();
+            if (version < 1 || version > kFormatVersion)
             {
-                corrupted(path, "unknown format version");
+                corrupted(path, "format version " + std::to_string(version) +
+                                    " is not one this version reads (1 to " +
+                                    std::to_string(kFormatVersion) + ")");
             }
             metadata.rows = json.at("rows").get<size_t>();
+            if (version >= 2)
+            {
+                metadata.format = partFormatFromName(json.at("storage_format").get<std::string>());
+            }
             for (const auto& [name, record] : json.at("files").items())
             {
                 metadata.files[name] = {record.at("size").get<uint64_t>(),
@@ -141,6 +137,14 @@ struct PartMetadata
         }
         catch (const nlohmann::json::exception& error)
         {
+            corrupted(path, error.what());
+        }
+        catch (const Exception& error)
+        {
+            if (error.code() == ErrorCode::kCorruptedData)
+            {
+                throw;
+            }
             corrupted(path, error.what());
         }
         return metadata;
@@ -187,76 +191,6 @@ void verifyChecksum(const std::filesystem::path& file, const MappedFile& mapped,
 /// reused, and whole granules keep the bounds appendable chunk by chunk.
 constexpr size_t kWriteChunkRows = 2 * Part::kGranuleRows;
 
-/// The files of one column of a part being written, fed the column's rows in the part's order
-/// as consecutive views; appends the granule bounds of each view (whole granules but for the
-/// last view) to `minimums` and `maximums` when they are given (a sort-key column).
-class ColumnFileWriter
-{
-public:
-    ColumnFileWriter(const std::filesystem::path& directory, size_t index, TypeId type,
-                     Column* minimums, Column* maximums)
-        : minimums_(minimums), maximums_(maximums)
-    {
-        if (!isString(type))
-        {
-            names_ = {columnFile(index, ".bin")};
-            files_.emplace_back(std::make_unique<ChecksummedFileWriter>(directory / names_[0]));
-            return;
-        }
-        names_ = {columnFile(index, ".chars"), columnFile(index, ".offsets")};
-        for (const std::string& name : names_)
-        {
-            files_.emplace_back(std::make_unique<ChecksummedFileWriter>(directory / name));
-        }
-        const uint64_t first_offset = 0;
-        files_[1]->append({reinterpret_cast<const char*>(&first_offset), sizeof(first_offset)});
-    }
-
-    void append(const ColumnView& view)
-    {
-        if (minimums_ != nullptr)
-        {
-            computeGranuleBounds(view, *minimums_, *maximums_);
-        }
-        if (!isString(view.type))
-        {
-            files_[0]->append(fixedBytes(view));
-            return;
-        }
-        // The view's offsets start anywhere; the file's continue from the chars before.
-        ChecksummedFileWriter& chars = *files_[0];
-        const uint64_t first = view.offsets[0];
-        const uint64_t base = chars.size();
-        file_offsets_.resize(view.rows);
-        for (size_t row = 0; row < view.rows; ++row)
-        {
-            file_offsets_[row] = view.offsets[row + 1] - first + base;
-        }
-        chars.append({view.chars + first, view.offsets[view.rows] - first});
-        files_[1]->append(
-            {reinterpret_cast<const char*>(file_offsets_.data()), view.rows * sizeof(uint64_t)});
-    }
-
-    /// Closes the files; returns their names and records.
-    std::vector<std::pair<std::string, FileRecord>> close()
-    {
-        std::vector<std::pair<std::string, FileRecord>> written;
-        for (size_t file = 0; file < files_.size(); ++file)
-        {
-            files_[file]->close();
-            written.push_back({names_[file], {files_[file]->size(), files_[file]->checksum()}});
-        }
-        return written;
-    }
-
-private:
-    std::vector<std::string> names_;
-    std::vector<std::unique_ptr<ChecksummedFileWriter>> files_;
-    std::vector<uint64_t> file_offsets_;
-    Column* minimums_;
-    Column* maximums_;
-};
-
 }  // namespace
 
 /// The files of a part being written: one writer per column and the granule bounds of the
@@ -265,25 +199,37 @@ class PartFilesWriter
 {
 public:
     PartFilesWriter(const TableSchema& schema, const std::filesystem::path& directory)
-        : directory_(directory), key_columns_(schema.sortKeyColumns())
+        : directory_(directory),
+          format_(schema.part_format),
+          key_columns_(schema.sortKeyColumns()),
+          key_of_column_(schema.columns.size())
     {
-        std::vector<std::optional<size_t>> key_of_column(schema.columns.size());
         for (size_t key = 0; key < key_columns_.size(); ++key)
         {
-            key_of_column[key_columns_[key]] = key;
+            key_of_column_[key_columns_[key]] = key;
             granule_min_.emplace_back(schema.columns[key_columns_[key]].type);
             granule_max_.emplace_back(schema.columns[key_columns_[key]].type);
         }
         for (size_t index = 0; index < schema.columns.size(); ++index)
         {
-            const std::optional<size_t> key = key_of_column[index];
-            columns_.push_back(std::make_unique<ColumnFileWriter>(
-                directory, index, schema.columns[index].type, key ? &granule_min_[*key] : nullptr,
-                key ? &granule_max_[*key] : nullptr));
+            const ColumnSchema& column = schema.columns[index];
+            columns_.push_back(
+                format_ == PartFormat::kRaw
+                    ? makeRawColumnWriter(directory, index, column.type)
+                    : makeEncodedColumnWriter(directory, index, column.type, column.codec));
         }
     }
 
-    ColumnFileWriter& column(size_t index) { return *columns_[index]; }
+    /// The next rows of column `index` (views of whole granules but for the last one); a
+    /// sort-key column's granule bounds are taken on the way.
+    void append(size_t index, const ColumnView& view)
+    {
+        if (const std::optional<size_t> key = key_of_column_[index])
+        {
+            computeGranuleBounds(view, granule_min_[*key], granule_max_[*key]);
+        }
+        columns_[index]->append(view);
+    }
 
     void finish(size_t rows)
     {
@@ -291,11 +237,11 @@ public:
         auto record = [&](const std::string& name, const FileRecord& file) {
             files[name] = {{"size", file.size}, {"checksum", file.checksum}};
         };
-        for (const std::unique_ptr<ColumnFileWriter>& column : columns_)
+        for (const std::unique_ptr<ColumnFilesWriter>& column : columns_)
         {
-            for (const auto& [name, file] : column->close())
+            for (const WrittenFile& file : column->close())
             {
-                record(name, file);
+                record(file.name, {file.size, file.checksum});
             }
         }
         for (size_t key = 0; key < key_columns_.size(); ++key)
@@ -323,8 +269,10 @@ public:
         {
             syncFile(directory_ / name);
         }
-        const nlohmann::json metadata = {
-            {"format_version", kFormatVersion}, {"rows", rows}, {"files", files}};
+        const nlohmann::json metadata = {{"format_version", kFormatVersion},
+                                         {"rows", rows},
+                                         {"storage_format", partFormatName(format_)},
+                                         {"files", files}};
         const std::string text = metadata.dump(1);
         writeFileDurably(directory_ / kMetadataFile, {std::span<const char>(text)});
         syncDirectory(directory_);
@@ -332,10 +280,12 @@ public:
 
 private:
     std::filesystem::path directory_;
+    PartFormat format_;
     std::vector<size_t> key_columns_;
+    std::vector<std::optional<size_t>> key_of_column_;
     std::vector<Column> granule_min_;
     std::vector<Column> granule_max_;
-    std::vector<std::unique_ptr<ColumnFileWriter>> columns_;
+    std::vector<std::unique_ptr<ColumnFilesWriter>> columns_;
 };
 
 namespace
@@ -375,7 +325,7 @@ void writePartFiles(const SortedRows& rows, const TableSchema& schema,
                               rows.gather(index, begin, end, chunk);
                               view = chunk.view();
                           }
-                          writer.column(index).append(*view);
+                          writer.append(index, *view);
                       }
                   });
     writer.finish(rows.rows());
@@ -419,7 +369,8 @@ void SortedPartWriter::append(const std::vector<ColumnView>& columns, bool paral
                   {
                       for (size_t begin = 0; begin < rows; begin += kWriteChunkRows)
                       {
-                          writer_->column(index).append(
+                          writer_->append(
+                              index,
                               columns[index].slice(begin, std::min(rows - begin, kWriteChunkRows)));
                       }
                   });
@@ -447,6 +398,62 @@ std::vector<ColumnView> SortedPartWriter::lastKeyViews() const
     return views;
 }
 
+namespace
+{
+
+/// Maps a column's files into `contents` (its view, or its encoded form, and its bytes);
+/// returns the names of the files it mapped.
+std::vector<std::string> openColumn(const std::filesystem::path& directory,
+                                    const PartMetadata& metadata, size_t index, TypeId type,
+                                    PartContents& contents)
+{
+    const size_t rows = metadata.rows;
+    std::vector<std::string> names;
+    // The mapping's memory stays where it is when the MappedFile moves.
+    auto map = [&](const std::string& name, std::optional<uint64_t> expected_size)
+    {
+        names.push_back(name);
+        contents.mapped_files.push_back(metadata.map(directory, name, expected_size));
+        return std::string_view(contents.mapped_files.back().data(),
+                                contents.mapped_files.back().size());
+    };
+    if (metadata.format == PartFormat::kEncoded)
+    {
+        const std::string blocks_name = columnFileName(index, ".blocks");
+        const std::string_view blocks = map(blocks_name, std::nullopt);
+        const std::string_view block_index = map(columnFileName(index, ".index"), std::nullopt);
+        const std::string_view dictionary =
+            isString(type) ? map(columnFileName(index, ".dict"), std::nullopt) : std::string_view();
+        contents.encoded.push_back(std::make_unique<const EncodedColumn>(
+            directory / blocks_name, rows, blocks, block_index, dictionary));
+        contents.columns.push_back(ColumnView{type, rows, nullptr, nullptr, nullptr});
+        contents.column_bytes.push_back(blocks.size() + block_index.size() + dictionary.size());
+        return names;
+    }
+    contents.encoded.push_back(nullptr);
+    if (isString(type))
+    {
+        const std::string offsets_name = columnFileName(index, ".offsets");
+        const std::string chars_name = columnFileName(index, ".chars");
+        const std::string_view offsets = map(offsets_name, (rows + 1) * sizeof(uint64_t));
+        const std::string_view chars = map(chars_name, std::nullopt);
+        const auto* offset_values = reinterpret_cast<const uint64_t*>(offsets.data());
+        if (offset_values[0] != 0 || offset_values[rows] != chars.size())
+        {
+            corrupted(directory / offsets_name, "offsets do not match " + chars_name);
+        }
+        contents.columns.push_back(ColumnView::ofStrings(chars.data(), offset_values, rows));
+        contents.column_bytes.push_back(chars.size() + offsets.size());
+        return names;
+    }
+    const std::string_view values = map(columnFileName(index, ".bin"), rows * fixedWidth(type));
+    contents.columns.push_back(ColumnView{type, rows, values.data(), nullptr, nullptr});
+    contents.column_bytes.push_back(values.size());
+    return names;
+}
+
+}  // namespace
+
 std::shared_ptr<const Part> openPartFiles(const std::filesystem::path& directory,
                                           const TableSchema& schema, bool verified)
 {
@@ -456,43 +463,16 @@ std::shared_ptr<const Part> openPartFiles(const std::filesystem::path& directory
     const size_t rows = metadata.rows;
     for (size_t index = 0; index < schema.columns.size(); ++index)
     {
-        const TypeId type = schema.columns[index].type;
-        std::vector<std::pair<std::string, size_t>> checked_files;  // name, mapped_files index
-        if (isString(type))
-        {
-            const std::string offsets_name = columnFile(index, ".offsets");
-            const std::string chars_name = columnFile(index, ".chars");
-            MappedFile offsets =
-                metadata.map(directory, offsets_name, (rows + 1) * sizeof(uint64_t));
-            MappedFile chars = metadata.map(directory, chars_name, std::nullopt);
-            const auto* offset_values = reinterpret_cast<const uint64_t*>(offsets.data());
-            if (offset_values[0] != 0 || offset_values[rows] != chars.size())
-            {
-                corrupted(directory / offsets_name, "offsets do not match " + chars_name);
-            }
-            contents.columns.push_back(ColumnView::ofStrings(chars.data(), offset_values, rows));
-            contents.column_bytes.push_back(chars.size() + offsets.size());
-            checked_files.emplace_back(offsets_name, contents.mapped_files.size());
-            contents.mapped_files.push_back(std::move(offsets));
-            checked_files.emplace_back(chars_name, contents.mapped_files.size());
-            contents.mapped_files.push_back(std::move(chars));
-        }
-        else
-        {
-            const std::string name = columnFile(index, ".bin");
-            MappedFile values = metadata.map(directory, name, rows * fixedWidth(type));
-            contents.columns.push_back(ColumnView{type, rows, values.data(), nullptr, nullptr});
-            contents.column_bytes.push_back(values.size());
-            checked_files.emplace_back(name, contents.mapped_files.size());
-            contents.mapped_files.push_back(std::move(values));
-        }
+        const size_t first_file = contents.mapped_files.size();
+        const std::vector<std::string> names =
+            openColumn(directory, metadata, index, schema.columns[index].type, contents);
         if (!verified)
         {
             std::vector<std::tuple<std::filesystem::path, size_t, uint64_t>> checks;
-            for (const auto& [name, mapped_index] : checked_files)
+            for (size_t file = 0; file < names.size(); ++file)
             {
-                checks.emplace_back(directory / name, mapped_index,
-                                    metadata.record(directory, name).checksum);
+                checks.emplace_back(directory / names[file], first_file + file,
+                                    metadata.record(directory, names[file]).checksum);
             }
             contents.first_use_checks.push_back(
                 [checks](const PartContents& part)

@@ -49,9 +49,14 @@ nlohmann::json schemaJson(const std::string& name, const TableSchema& schema)
     nlohmann::json columns = nlohmann::json::array();
     for (const ColumnSchema& column : schema.columns)
     {
-        columns.push_back({{"name", column.name}, {"type", typeName(column.type)}});
+        columns.push_back({{"name", column.name},
+                           {"type", typeName(column.type)},
+                           {"codec", column.codec.toString()}});
     }
-    return {{"name", name}, {"columns", columns}, {"sort_key", schema.sort_key}};
+    return {{"name", name},
+            {"columns", columns},
+            {"sort_key", schema.sort_key},
+            {"storage_format", partFormatName(schema.part_format)}};
 }
 
 std::pair<std::string, TableSchema> parseSchema(const std::filesystem::path& path)
@@ -68,8 +73,12 @@ std::pair<std::string, TableSchema> parseSchema(const std::filesystem::path& pat
             {
                 corrupted(path, "unknown type " + type);
             }
-            schema.columns.push_back({column.at("name").get<std::string>(), *type_id});
+            // Tables from before codecs and encoded parts: LZ4, raw parts.
+            schema.columns.push_back(
+                {column.at("name").get<std::string>(), *type_id,
+                 encoding::CodecChoice::parse(column.value("codec", std::string("LZ4")))});
         }
+        schema.part_format = partFormatFromName(json.value("storage_format", std::string("raw")));
         schema.sort_key = json.at("sort_key").get<std::vector<std::string>>();
         for (const std::string& key : schema.sort_key)
         {
@@ -82,6 +91,15 @@ std::pair<std::string, TableSchema> parseSchema(const std::filesystem::path& pat
     }
     catch (const nlohmann::json::exception& error)
     {
+        corrupted(path, error.what());
+    }
+    catch (const Exception& error)
+    {
+        // A codec or a storage format this version does not know.
+        if (error.code() == ErrorCode::kCorruptedData)
+        {
+            throw;
+        }
         corrupted(path, error.what());
     }
 }

@@ -40,7 +40,64 @@ std::vector<std::string> keyColumnNames(const std::vector<sql::ExpressionPtr>& k
     return names;
 }
 
+encoding::CodecChoice columnCodec(const sql::ColumnDefinition& column)
+{
+    if (column.codec.empty())
+    {
+        return {};
+    }
+    try
+    {
+        return encoding::CodecChoice::parse(column.codec);
+    }
+    catch (const Exception& error)
+    {
+        throw Exception(error.code(), "column '" + column.name + "': " + error.what());
+    }
+}
+
+PartFormat partFormatSetting(const std::vector<sql::Setting>& settings)
+{
+    PartFormat format = PartFormat::kEncoded;
+    // Other MergeTree settings (ClickBench's fsync_after_insert...) are accepted and ignored.
+    for (const sql::Setting& setting : settings)
+    {
+        if (setting.name != "storage_format")
+        {
+            continue;
+        }
+        const auto* name = std::get_if<std::string>(&setting.value);
+        if (name == nullptr)
+        {
+            throw Exception(ErrorCode::kBadArguments,
+                            "storage_format must be 'raw' or 'compressed'");
+        }
+        format = partFormatFromName(*name);
+    }
+    return format;
+}
+
 }  // namespace
+
+std::string_view partFormatName(PartFormat format)
+{
+    return format == PartFormat::kRaw ? "raw" : "compressed";
+}
+
+PartFormat partFormatFromName(std::string_view name)
+{
+    if (name == "raw")
+    {
+        return PartFormat::kRaw;
+    }
+    if (name == "compressed")
+    {
+        return PartFormat::kEncoded;
+    }
+    throw Exception(
+        ErrorCode::kBadArguments,
+        "storage_format must be 'raw' or 'compressed', not '" + std::string(name) + "'");
+}
 
 std::optional<size_t> TableSchema::indexOf(std::string_view column) const
 {
@@ -85,21 +142,23 @@ TableSchema TableSchema::fromCreate(const sql::CreateTableStatement& statement)
             throw Exception(ErrorCode::kBadArguments,
                             "column '" + column.name + "' is defined twice");
         }
-        schema.columns.push_back({column.name, column.type});
+        schema.columns.push_back({column.name, column.type, columnCodec(column)});
     }
     schema.sort_key = keyColumnNames(
         statement.order_by.empty() ? statement.primary_key : statement.order_by, schema);
+    schema.part_format = partFormatSetting(statement.settings);
     return schema;
 }
 
 bool operator==(const ColumnSchema& left, const ColumnSchema& right)
 {
-    return left.name == right.name && left.type == right.type;
+    return left.name == right.name && left.type == right.type && left.codec == right.codec;
 }
 
 bool operator==(const TableSchema& left, const TableSchema& right)
 {
-    return left.columns == right.columns && left.sort_key == right.sort_key;
+    return left.columns == right.columns && left.sort_key == right.sort_key &&
+           left.part_format == right.part_format;
 }
 
 }  // namespace granary

@@ -8,6 +8,7 @@
 
 #include "engine/columns/types.h"
 #include "engine/sql/statement.h"
+#include "engine/storage/encoding/block_codec.h"
 
 namespace granary
 {
@@ -16,7 +17,21 @@ struct ColumnSchema
 {
     std::string name;
     TypeId type;
+    /// The codec over the column's encoded blocks (`CODEC(...)`; LZ4 by default).
+    encoding::CodecChoice codec;
 };
+
+/// How a table's parts lay their columns out on disk (in-memory tables keep columns as they
+/// are). `SETTINGS storage_format = 'raw' | 'compressed'` in CREATE TABLE.
+enum class PartFormat
+{
+    kRaw,      ///< The values as they lie in memory, mapped by queries without copying.
+    kEncoded,  ///< Per granule the cheapest encoding, with the column's codec (encoded_column.h).
+};
+
+std::string_view partFormatName(PartFormat format);
+/// Throws kBadArguments for a name that is neither 'raw' nor 'compressed'.
+PartFormat partFormatFromName(std::string_view name);
 
 /// A table's columns and the key its parts are sorted by.
 struct TableSchema
@@ -24,14 +39,16 @@ struct TableSchema
     std::vector<ColumnSchema> columns;
     /// From ORDER BY, else PRIMARY KEY: bare column names only.
     std::vector<std::string> sort_key;
+    PartFormat part_format = PartFormat::kEncoded;
 
     /// Exact, case-sensitive.
     std::optional<size_t> indexOf(std::string_view column) const;
     /// Column indexes of the sort key, in key order.
     std::vector<size_t> sortKeyColumns() const;
 
-    /// Throws kBadArguments for a duplicate column, kUnknownColumn for a key naming no column,
-    /// kNotImplemented for a key that is an expression; each message names the culprit.
+    /// Throws kBadArguments for a duplicate column or an unknown setting value, kUnknownColumn
+    /// for a key naming no column, kNotImplemented for a key that is an expression,
+    /// kUnknownCompressionMethod for a codec; each message names the culprit.
     static TableSchema fromCreate(const sql::CreateTableStatement& statement);
 };
 

@@ -174,16 +174,28 @@ double loadIntoDuckDb(Session& session, DuckDbClient& client, const Options& opt
         columns.add(column.name, ColumnView{column.type, 0, nullptr, nullptr, nullptr});
     }
     client.createTable(options.table, columns);
-    std::vector<BlockView> parts;
+    // Parts are read in pieces of whole granules, so that encoded columns are decoded
+    // through buffers of one piece, not the whole table at once.
+    constexpr size_t kPieceRows = 16 * Part::kGranuleRows;
+    std::vector<Column> buffers;
+    for (const BlockView::Entry& column : columns.columns)
+    {
+        buffers.emplace_back(column.column.type);
+    }
     for (const std::shared_ptr<const Part>& part : snapshot->parts)
     {
-        BlockView& view = parts.emplace_back();
-        for (size_t index = 0; index < columns.columns.size(); ++index)
+        for (size_t first = 0; first < part->rows(); first += kPieceRows)
         {
-            view.add(columns.columns[index].name, part->column(index));
+            const size_t rows = std::min(kPieceRows, part->rows() - first);
+            BlockView piece;
+            for (size_t index = 0; index < columns.columns.size(); ++index)
+            {
+                piece.add(columns.columns[index].name,
+                          part->read(index, first, rows, buffers[index]));
+            }
+            client.append(options.table, {piece});
         }
     }
-    client.append(options.table, parts);
     return secondsSince(start);
 }
 

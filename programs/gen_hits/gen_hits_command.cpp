@@ -41,6 +41,7 @@ struct GenHitsOptions
     uint64_t seed = 1;
     size_t threads = std::max(1U, std::thread::hardware_concurrency());
     std::string format = "native";
+    std::string storage_format = "compressed";
     bool check = false;
 };
 
@@ -146,13 +147,14 @@ class NativeSink : public ChunkSink
 {
 public:
     NativeSink(SpareBlocks& spares, const std::filesystem::path& dir, size_t threads,
-               size_t chunks_per_part)
+               size_t chunks_per_part, const std::string& storage_format)
         : ChunkSink(spares),
           database_(Database::open(dir)),
           threads_(threads),
           chunks_per_part_(chunks_per_part)
     {
-        const sql::Statement statement = sql::parseStatement(datagen::hitsCreateTableSql());
+        const sql::Statement statement = sql::parseStatement(
+            datagen::hitsCreateTableSql() + " SETTINGS storage_format = '" + storage_format + "'");
         database_->createTable(std::get<sql::CreateTableStatement>(statement));
         table_ = database_->table("hits");
         insert_ = std::make_unique<TableInsert>(*table_);
@@ -254,7 +256,7 @@ std::unique_ptr<ChunkSink> makeSink(const GenHitsOptions& options,
                           datagen::HitsGenerator::kChunkRows <=
                       Table::kMaxPartRows);
         return std::make_unique<NativeSink>(spares, dir, std::max<size_t>(1, options.threads),
-                                            generator.groupChunks());
+                                            generator.groupChunks(), options.storage_format);
     }
     if (options.format == "none")
     {
@@ -375,6 +377,10 @@ std::function<int()> setupGenHits(CLI::App& app)
     app.add_option(
            "--format", options->format,
            "native (Granary data directory), tsv, csv (DIR/hits.tsv or .csv), none (discard)")
+        ->capture_default_str();
+    app.add_option("--storage-format", options->storage_format,
+                   "native only: compressed (per granule the cheapest encoding, LZ4) or raw")
+        ->check(CLI::IsMember({"compressed", "raw"}))
         ->capture_default_str();
     app.add_flag("--check", options->check,
                  "Measure the published statistics on the rows and print them");

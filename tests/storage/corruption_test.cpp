@@ -1,8 +1,10 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "engine/common/exception.h"
+#include "engine/storage/storage_files.h"
 #include "storage_test_support.h"
 
 namespace granary::storage_test
@@ -10,21 +12,25 @@ namespace granary::storage_test
 namespace
 {
 
-/// A database with one part of kAllTypesTable; each test damages one of its files.
+/// A database with one part of kAllTypesTable (encoded, the default, or raw as a test's
+/// fixture asks); each test damages one of its files.
 class Corruption : public ::testing::Test
 {
 protected:
+    virtual std::string createStatement() const { return kAllTypesTable; }
+
     void SetUp() override
     {
         auto database = Database::open(folder_.path());
-        database->createTable(parseCreate(kAllTypesTable));
+        database->createTable(parseCreate(createStatement()));
         database->insert("t", {randomAllTypesBlock(20000, 21)});
         part_ = folder_.path() / "t" / "part_1";
         ASSERT_TRUE(std::filesystem::exists(part_ / "metadata.json"));
     }
 
-    /// Opening and reading every column fails with kCorruptedData naming `file`.
-    void expectCorrupted(const std::filesystem::path& file)
+    /// Opening the database and reading every column fails with kCorruptedData whose message
+    /// holds `fragment`.
+    void expectCorruptedNaming(const std::string& fragment)
     {
         try
         {
@@ -33,17 +39,20 @@ protected:
             {
                 for (size_t column = 0; column < part->columnCount(); ++column)
                 {
-                    part->column(column);
+                    WholeColumn read(*part, column);
                 }
             }
-            FAIL() << "no error for damaged " << file;
+            FAIL() << "no error naming " << fragment;
         }
         catch (const Exception& error)
         {
             EXPECT_EQ(error.code(), ErrorCode::kCorruptedData) << error.what();
-            EXPECT_NE(std::string(error.what()).find(file.filename().string()), std::string::npos)
-                << error.what();
+            EXPECT_NE(std::string(error.what()).find(fragment), std::string::npos) << error.what();
         }
+    }
+    void expectCorrupted(const std::filesystem::path& file)
+    {
+        expectCorruptedNaming(file.filename().string());
     }
 
     static void overwrite(const std::filesystem::path& file, size_t offset, std::string_view bytes)
@@ -57,19 +66,28 @@ protected:
     std::filesystem::path part_;
 };
 
-TEST_F(Corruption, TruncatedColumnFile)
+class RawCorruption : public Corruption
+{
+protected:
+    std::string createStatement() const override
+    {
+        return std::string(kAllTypesTable) + " SETTINGS storage_format = 'raw'";
+    }
+};
+
+TEST_F(RawCorruption, TruncatedColumnFile)
 {
     std::filesystem::resize_file(part_ / "c3.bin", 100);
     expectCorrupted(part_ / "c3.bin");
 }
 
-TEST_F(Corruption, TruncatedStringOffsets)
+TEST_F(RawCorruption, TruncatedStringOffsets)
 {
     std::filesystem::resize_file(part_ / "c12.offsets", 8);
     expectCorrupted(part_ / "c12.offsets");
 }
 
-TEST_F(Corruption, EmptiedStringChars)
+TEST_F(RawCorruption, EmptiedStringChars)
 {
     std::filesystem::resize_file(part_ / "c12.chars", 0);
     expectCorrupted(part_ / "c12.chars");
@@ -81,7 +99,7 @@ TEST_F(Corruption, DeletedMarksFile)
     expectCorrupted(part_ / "k1.marks");
 }
 
-TEST_F(Corruption, DeletedColumnFile)
+TEST_F(RawCorruption, DeletedColumnFile)
 {
     std::filesystem::remove(part_ / "c0.bin");
     expectCorrupted(part_ / "c0.bin");
@@ -93,13 +111,13 @@ TEST_F(Corruption, GarbledMetadata)
     expectCorrupted(part_ / "metadata.json");
 }
 
-TEST_F(Corruption, FlippedBytesInAColumnAreCaughtByItsChecksum)
+TEST_F(RawCorruption, FlippedBytesInAColumnAreCaughtByItsChecksum)
 {
     overwrite(part_ / "c7.bin", 4000, "\x5a\xa5\x5a\xa5");
     expectCorrupted(part_ / "c7.bin");
 }
 
-TEST_F(Corruption, FlippedBytesInStringsAreCaughtByTheirChecksum)
+TEST_F(RawCorruption, FlippedBytesInStringsAreCaughtByTheirChecksum)
 {
     overwrite(part_ / "c12.chars", 10, "\x01\x02\x03");
     expectCorrupted(part_ / "c12.chars");
@@ -127,6 +145,76 @@ TEST_F(Corruption, PartListedInManifestButMissing)
 {
     std::filesystem::remove_all(part_);
     expectCorrupted(part_ / "metadata.json");
+}
+
+TEST_F(Corruption, TruncatedBlocksFile)
+{
+    std::filesystem::resize_file(part_ / "c3.blocks", 100);
+    expectCorrupted(part_ / "c3.blocks");
+}
+
+TEST_F(Corruption, TruncatedBlockIndex)
+{
+    std::filesystem::resize_file(part_ / "c3.index", 8);
+    expectCorrupted(part_ / "c3.index");
+}
+
+TEST_F(Corruption, DeletedDictionary)
+{
+    std::filesystem::remove(part_ / "c12.dict");
+    expectCorrupted(part_ / "c12.dict");
+}
+
+TEST_F(Corruption, FlippedBytesInBlocksAreCaughtByTheirChecksum)
+{
+    overwrite(part_ / "c7.blocks", 40, "\x5a\xa5\x5a\xa5");
+    expectCorrupted(part_ / "c7.blocks");
+}
+
+TEST_F(Corruption, FlippedBytesInADictionaryAreCaughtByItsChecksum)
+{
+    overwrite(part_ / "c12.dict", 20, "\x01\x02\x03");
+    expectCorrupted(part_ / "c12.dict");
+}
+
+/// Damage the checksum cannot see (the metadata rewritten to match): the block decoder itself
+/// refuses, naming the file and the granule.
+class ConsistentlyDamagedBlocks : public Corruption
+{
+protected:
+    void damageConsistently(const std::string& file, size_t offset, std::string_view bytes)
+    {
+        overwrite(part_ / file, offset, bytes);
+        const std::string contents = readWholeFile(part_ / file);
+        nlohmann::json metadata = nlohmann::json::parse(readWholeFile(part_ / "metadata.json"));
+        metadata["files"][file]["checksum"] = fileChecksum(contents.data(), contents.size());
+        std::ofstream(part_ / "metadata.json", std::ios::trunc) << metadata.dump();
+    }
+};
+
+TEST_F(ConsistentlyDamagedBlocks, WrongRowCount)
+{
+    // The first block's row count (bytes 4..7 of its header).
+    damageConsistently("c3.blocks", 4, std::string("\x01\x00\x00\x00", 4));
+    expectCorruptedNaming("granule ");
+}
+
+TEST_F(ConsistentlyDamagedBlocks, UnknownEncoding)
+{
+    damageConsistently("c5.blocks", 0, "\x77");
+    expectCorruptedNaming("granule ");
+}
+
+TEST_F(ConsistentlyDamagedBlocks, UnknownCodec)
+{
+    damageConsistently("c12.blocks", 1, "\x09");
+    expectCorruptedNaming("granule ");
+}
+
+TEST_F(ConsistentlyDamagedBlocks, StoredSizePastTheBlock)
+{
+    damageConsistently("c9.blocks", 8, std::string("\xff\xff\x00\x00", 4));
+    expectCorruptedNaming("granule ");
 }
 
 }  // namespace

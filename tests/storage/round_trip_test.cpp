@@ -43,8 +43,10 @@ TEST_P(RoundTrip, InsertedValuesReadBackIdenticalAndSorted)
         for (const auto& part : snapshot->parts)
         {
             EXPECT_LE(part->rows(), Table::kMaxPartRows);
-            const ColumnView keys = part->column(k);
-            const ColumnView strings = part->column(s);
+            const WholeColumn key_column(*part, k);
+            const WholeColumn string_column(*part, s);
+            const ColumnView keys = key_column.view();
+            const ColumnView strings = string_column.view();
             for (size_t row = 1; row < part->rows(); ++row)
             {
                 const auto previous =
@@ -110,8 +112,10 @@ TEST_P(RoundTrip, GranuleBoundsEqualNaiveMinMaxOfEachSlice)
     ASSERT_EQ(snapshot->parts.size(), 1u);
     const auto& part = *snapshot->parts[0];
     EXPECT_EQ(part.granules(), (50000 + 8191) / 8192);
-    const ColumnView keys = part.column(*table->schema().indexOf("k"));
-    const ColumnView strings = part.column(*table->schema().indexOf("s"));
+    const WholeColumn key_column(part, *table->schema().indexOf("k"));
+    const WholeColumn string_column(part, *table->schema().indexOf("s"));
+    const ColumnView keys = key_column.view();
+    const ColumnView strings = string_column.view();
     for (size_t granule = 0; granule < part.granules(); ++granule)
     {
         const size_t begin = granule * Part::kGranuleRows;

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstring>
 #include <filesystem>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -147,15 +148,35 @@ inline std::vector<std::string> sortedRows(const std::vector<Block>& blocks)
     return all;
 }
 
+/// A part's column read whole (decoded, when the part is encoded).
+class WholeColumn
+{
+public:
+    WholeColumn(const Part& part, size_t column)
+        : buffer_(part.columnType(column)), view_(part.read(column, 0, part.rows(), buffer_))
+    {
+    }
+    WholeColumn(const WholeColumn&) = delete;
+    WholeColumn& operator=(const WholeColumn&) = delete;
+
+    const ColumnView& view() const { return view_; }
+
+private:
+    Column buffer_;
+    ColumnView view_;
+};
+
 inline std::vector<std::string> sortedRows(const TableSnapshot& snapshot)
 {
     std::vector<std::string> all;
     for (const auto& part : snapshot.parts)
     {
+        std::vector<std::unique_ptr<WholeColumn>> columns;
         std::vector<ColumnView> views;
         for (size_t column = 0; column < part->columnCount(); ++column)
         {
-            views.push_back(part->column(column));
+            columns.push_back(std::make_unique<WholeColumn>(*part, column));
+            views.push_back(columns.back()->view());
         }
         const std::vector<std::string> rows = sortedRows(views, part->rows());
         all.insert(all.end(), rows.begin(), rows.end());

@@ -168,9 +168,9 @@ TEST(TextLoader, SubsetOfColumnsFillsTheOthersWithDefaults)
     options.columns = {"b", "c"};
     EXPECT_EQ(loadText(*database, "t", input, options), 2u);
     const auto& part = *database->table("t")->snapshot()->parts.at(0);
-    EXPECT_EQ(part.column(0).valueAt<uint8_t>(1), 0);
-    EXPECT_EQ(part.column(1).stringAt(1), "y");
-    EXPECT_EQ(part.column(2).valueAt<int32_t>(1), -3);
+    EXPECT_EQ(WholeColumn(part, 0).view().valueAt<uint8_t>(1), 0);
+    EXPECT_EQ(WholeColumn(part, 1).view().stringAt(1), "y");
+    EXPECT_EQ(WholeColumn(part, 2).view().valueAt<int32_t>(1), -3);
 }
 
 TEST(TextLoader, FormatNames)

@@ -1,0 +1,54 @@
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/columns/column_view.h"
+#include "engine/storage/encoding/block_codec.h"
+
+namespace granary
+{
+
+/// A file of a part as its metadata records it.
+struct WrittenFile
+{
+    std::string name;
+    uint64_t size = 0;
+    uint64_t checksum = 0;
+};
+
+/// The files of one column of a part being written, fed the column's rows in the part's order
+/// as consecutive views of any length.
+class ColumnFilesWriter
+{
+public:
+    virtual ~ColumnFilesWriter() = default;
+    virtual void append(const ColumnView& view) = 0;
+    /// Writes what is buffered and closes the files (not yet durable: the part syncs them all).
+    virtual std::vector<WrittenFile> close() = 0;
+};
+
+/// `<prefix><index><suffix>`: the name of a file in a part's folder ("c3.bin", "k0.marks").
+std::string partFileName(char prefix, size_t index, std::string_view suffix);
+/// `c<column><suffix>`: a column's file.
+inline std::string columnFileName(size_t column, std::string_view suffix)
+{
+    return partFileName('c', column, suffix);
+}
+
+/// The raw layout: `c<i>.bin` (fixed width) or `c<i>.chars` + `c<i>.offsets` (rows + 1
+/// uint64 offsets).
+std::unique_ptr<ColumnFilesWriter> makeRawColumnWriter(const std::filesystem::path& directory,
+                                                       size_t column, TypeId type);
+
+/// The encoded layout (encoded_column.h): `c<i>.blocks`, `c<i>.index` and, for strings,
+/// `c<i>.dict`.
+std::unique_ptr<ColumnFilesWriter> makeEncodedColumnWriter(const std::filesystem::path& directory,
+                                                           size_t column, TypeId type,
+                                                           const encoding::CodecChoice& codec);
+
+}  // namespace granary

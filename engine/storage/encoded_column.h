@@ -1,0 +1,44 @@
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <string_view>
+
+#include "engine/columns/column.h"
+#include "engine/columns/column_view.h"
+
+namespace granary
+{
+
+/// One column of a part in the encoded layout: one block per granule (encoding/column_block.h)
+/// in `c<i>.blocks`, the granules + 1 block offsets in `c<i>.index` (uint64), and for a string
+/// column the part's dictionary in `c<i>.dict` (entry count, count + 1 uint64 offsets, bytes).
+/// Reads decode whole granules into the caller's column, so scans reuse their buffers.
+class EncodedColumn
+{
+public:
+    /// Rows per block: the part's granule (part_files.cpp checks that they agree).
+    static constexpr size_t kBlockRows = 8192;
+
+    /// Views of the mapped files, which must outlive this object. Checks the index and the
+    /// dictionary's layout now, the blocks as they are read; every problem is
+    /// Exception(kCorruptedData) naming the file (and the granule).
+    EncodedColumn(const std::filesystem::path& blocks_file, size_t rows, std::string_view blocks,
+                  std::string_view index, std::string_view dictionary);
+
+    /// Appends the rows of granules [first_granule, first_granule + granules) to `out`.
+    void read(size_t first_granule, size_t granules, Column& out) const;
+    /// Bytes those granules take on disk.
+    size_t bytes(size_t first_granule, size_t granules) const;
+    size_t granules() const { return granules_; }
+
+private:
+    std::filesystem::path blocks_file_;
+    size_t rows_;
+    size_t granules_;
+    std::string_view blocks_;
+    const uint64_t* block_offsets_;
+    ColumnView dictionary_;
+};
+
+}  // namespace granary

@@ -1,0 +1,387 @@
+#include "engine/storage/encoding/column_block.h"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <span>
+
+#include "engine/common/exception.h"
+#include "engine/storage/encoding/packed_ints.h"
+
+namespace granary::encoding
+{
+namespace
+{
+
+[[noreturn]] void corrupted(const std::string& problem)
+{
+    throw Exception(ErrorCode::kCorruptedData, problem);
+}
+
+/// Calls f(TypeTag<U>{}) with the unsigned integer as wide as `type`'s values: blocks move
+/// fixed-width values as bits of that width.
+template <typename F>
+decltype(auto) dispatchWidth(TypeId type, F&& f)
+{
+    switch (fixedWidth(type))
+    {
+        case 1:
+            return f(TypeTag<uint8_t>{});
+        case 2:
+            return f(TypeTag<uint16_t>{});
+        case 4:
+            return f(TypeTag<uint32_t>{});
+        default:
+            return f(TypeTag<uint64_t>{});
+    }
+}
+
+/// The values as 64-bit integers: signed ones sign-extended (so that frames and deltas of
+/// small negative values stay small), others zero-extended (floats as their bits).
+void widen(const ColumnView& rows, std::vector<uint64_t>& out)
+{
+    out.resize(rows.rows);
+    if (isSignedInteger(rows.type))
+    {
+        dispatchFixedType(rows.type,
+                          [&]<typename T>(TypeTag<T>)
+                          {
+                              for (size_t row = 0; row < rows.rows; ++row)
+                              {
+                                  out[row] = uint64_t(int64_t(rows.valueAt<T>(row)));
+                              }
+                          });
+        return;
+    }
+    dispatchWidth(rows.type,
+                  [&]<typename U>(TypeTag<U>)
+                  {
+                      const auto* values = static_cast<const U*>(rows.data);
+                      for (size_t row = 0; row < rows.rows; ++row)
+                      {
+                          out[row] = values[row];
+                      }
+                  });
+}
+
+void appendBytes(std::string& out, const void* bytes, size_t size)
+{
+    out.append(static_cast<const char*>(bytes), size);
+}
+
+Encoding encodeFixed(const ColumnView& rows, EncodeScratch& scratch)
+{
+    std::string& payload = scratch.payload;
+    const size_t width = fixedWidth(rows.type);
+    std::vector<uint64_t>& values = scratch.values;
+    widen(rows, values);
+    if (std::all_of(values.begin(), values.end(),
+                    [&](uint64_t value) { return value == values[0]; }))
+    {
+        appendBytes(payload, rows.data, width);
+        return Encoding::kConstant;
+    }
+    const size_t plain_bytes = rows.rows * width;
+    if (!isInteger(rows.type))
+    {
+        appendBytes(payload, rows.data, plain_bytes);
+        return Encoding::kPlain;
+    }
+    const PackedInts frame = PackedInts::frameOf(values, isSignedInteger(rows.type));
+    const size_t frame_bytes = frame.serializedBytes(values.size());
+    // Differences of neighbours, for sorted or slowly changing values.
+    const uint64_t first = values[0];
+    for (size_t row = values.size() - 1; row > 0; --row)
+    {
+        values[row] -= values[row - 1];
+    }
+    const std::span<const uint64_t> deltas(values.data() + 1, values.size() - 1);
+    const PackedInts delta_frame = PackedInts::frameOf(deltas, true);
+    const size_t delta_bytes = sizeof(first) + delta_frame.serializedBytes(deltas.size());
+    const bool frame_fits = frame.width <= PackedInts::kMaxWidth;
+    const bool delta_fits = delta_frame.width <= PackedInts::kMaxWidth;
+    if (delta_fits && delta_bytes < plain_bytes && (!frame_fits || delta_bytes < frame_bytes))
+    {
+        appendBytes(payload, &first, sizeof(first));
+        delta_frame.pack(deltas, payload);
+        return Encoding::kDelta;
+    }
+    if (frame_fits && frame_bytes < plain_bytes)
+    {
+        widen(rows, values);
+        frame.pack(values, payload);
+        return Encoding::kFrameOfReference;
+    }
+    appendBytes(payload, rows.data, plain_bytes);
+    return Encoding::kPlain;
+}
+
+Encoding encodeStrings(const ColumnView& rows, StringDictionaryBuilder* dictionary,
+                       EncodeScratch& scratch)
+{
+    std::string& payload = scratch.payload;
+    const std::string_view first = rows.stringAt(0);
+    bool constant = true;
+    std::vector<uint64_t>& lengths = scratch.values;
+    lengths.resize(rows.rows);
+    for (size_t row = 0; row < rows.rows; ++row)
+    {
+        lengths[row] = rows.offsets[row + 1] - rows.offsets[row];
+        constant = constant && rows.stringAt(row) == first;
+    }
+    if (constant)
+    {
+        payload.append(first);
+        return Encoding::kConstant;
+    }
+    const PackedInts length_frame = PackedInts::frameOf(lengths, false);
+    const size_t chars = rows.offsets[rows.rows] - rows.offsets[0];
+    const size_t plain_bytes = length_frame.serializedBytes(rows.rows) + chars;
+    if (dictionary != nullptr)
+    {
+        if (const auto codes = dictionary->tryCode(rows, plain_bytes))
+        {
+            PackedInts::frameOf(*codes, false).pack(*codes, payload);
+            return Encoding::kDictionary;
+        }
+    }
+    length_frame.pack(lengths, payload);
+    payload.append(rows.chars + rows.offsets[0], chars);
+    return Encoding::kPlain;
+}
+
+void writeHeader(const BlockHeader& header, std::string& out)
+{
+    char bytes[BlockHeader::kBytes] = {};
+    bytes[0] = char(header.encoding);
+    bytes[1] = char(header.codec);
+    std::memcpy(bytes + 4, &header.rows, sizeof(uint32_t));
+    std::memcpy(bytes + 8, &header.stored_bytes, sizeof(uint32_t));
+    std::memcpy(bytes + 12, &header.payload_bytes, sizeof(uint32_t));
+    out.append(bytes, sizeof(bytes));
+}
+
+template <typename U>
+void decodeFixed(Encoding encoding, std::string_view payload, size_t rows, U* out)
+{
+    auto expect_size = [&](size_t size)
+    {
+        if (payload.size() != size)
+        {
+            corrupted("block payload of " + std::to_string(payload.size()) + " bytes where " +
+                      std::to_string(size) + " were expected");
+        }
+    };
+    switch (encoding)
+    {
+        case Encoding::kPlain:
+            expect_size(rows * sizeof(U));
+            std::memcpy(out, payload.data(), payload.size());
+            return;
+        case Encoding::kConstant:
+        {
+            expect_size(sizeof(U));
+            U value;
+            std::memcpy(&value, payload.data(), sizeof(U));
+            std::fill(out, out + rows, value);
+            return;
+        }
+        case Encoding::kFrameOfReference:
+            expect_size(unpackInts(payload.data(), payload.size(), rows, out));
+            return;
+        case Encoding::kDelta:
+        {
+            uint64_t first = 0;
+            if (payload.size() < sizeof(first) || rows == 0)
+            {
+                corrupted("delta block cut short");
+            }
+            std::memcpy(&first, payload.data(), sizeof(first));
+            expect_size(sizeof(first) + unpackInts(payload.data() + sizeof(first),
+                                                   payload.size() - sizeof(first), rows - 1,
+                                                   out + 1));
+            out[0] = U(first);
+            for (size_t row = 1; row < rows; ++row)
+            {
+                out[row] = U(out[row] + out[row - 1]);
+            }
+            return;
+        }
+        default:
+            corrupted("encoding " + std::to_string(int(encoding)) + " in a fixed-width column");
+    }
+}
+
+/// Appends `rows` strings of the given lengths (read by `length_of(row)`), their bytes
+/// copied by `copy(row, destination)`.
+template <typename LengthOf, typename Copy>
+void appendStrings(Column& out, size_t rows, LengthOf length_of, Copy copy)
+{
+    const size_t old_rows = out.size();
+    const uint64_t old_chars = out.mutableOffsets()[old_rows];
+    uint64_t chars = 0;
+    for (size_t row = 0; row < rows; ++row)
+    {
+        chars += length_of(row);
+    }
+    out.resizeStringsUninitialized(old_rows + rows, old_chars + chars);
+    uint64_t* offsets = out.mutableOffsets() + old_rows;
+    char* destination = out.mutableChars();
+    for (size_t row = 0; row < rows; ++row)
+    {
+        offsets[row + 1] = offsets[row] + length_of(row);
+        copy(row, destination + offsets[row]);
+    }
+}
+
+void decodeStrings(Encoding encoding, std::string_view payload, size_t rows,
+                   const ColumnView& dictionary, Column& out)
+{
+    thread_local std::vector<uint64_t> numbers;
+    numbers.resize(rows);
+    switch (encoding)
+    {
+        case Encoding::kConstant:
+            appendStrings(
+                out, rows, [&](size_t) { return payload.size(); },
+                [&](size_t, char* to) { std::memcpy(to, payload.data(), payload.size()); });
+            return;
+        case Encoding::kPlain:
+        {
+            const size_t packed = unpackInts(payload.data(), payload.size(), rows, numbers.data());
+            const char* chars = payload.data() + packed;
+            uint64_t total = 0;
+            for (const uint64_t length : numbers)
+            {
+                total += length;
+            }
+            if (total != payload.size() - packed)
+            {
+                corrupted("string lengths do not add up to the block's bytes");
+            }
+            uint64_t position = 0;
+            appendStrings(
+                out, rows, [&](size_t row) { return numbers[row]; },
+                [&](size_t row, char* to)
+                {
+                    std::memcpy(to, chars + position, numbers[row]);
+                    position += numbers[row];
+                });
+            return;
+        }
+        case Encoding::kDictionary:
+        {
+            if (unpackInts(payload.data(), payload.size(), rows, numbers.data()) != payload.size())
+            {
+                corrupted("dictionary block longer than its codes");
+            }
+            for (const uint64_t code : numbers)
+            {
+                if (code >= dictionary.rows)
+                {
+                    corrupted("dictionary code " + std::to_string(code) + " past the " +
+                              std::to_string(dictionary.rows) + " entries");
+                }
+            }
+            appendStrings(
+                out, rows,
+                [&](size_t row)
+                { return dictionary.offsets[numbers[row] + 1] - dictionary.offsets[numbers[row]]; },
+                [&](size_t row, char* to)
+                {
+                    const std::string_view entry = dictionary.stringAt(numbers[row]);
+                    std::memcpy(to, entry.data(), entry.size());
+                });
+            return;
+        }
+        default:
+            corrupted("encoding " + std::to_string(int(encoding)) + " in a string column");
+    }
+}
+
+}  // namespace
+
+void encodeBlock(const ColumnView& rows, const CodecChoice& codec,
+                 StringDictionaryBuilder* dictionary, EncodeScratch& scratch, std::string& out)
+{
+    if (rows.rows == 0 || rows.rows > std::numeric_limits<uint32_t>::max())
+    {
+        throw Exception(ErrorCode::kLogicalError,
+                        "a block holds 1 to 2^32 - 1 rows, not " + std::to_string(rows.rows));
+    }
+    scratch.payload.clear();
+    BlockHeader header;
+    header.rows = uint32_t(rows.rows);
+    header.encoding =
+        isString(rows.type) ? encodeStrings(rows, dictionary, scratch) : encodeFixed(rows, scratch);
+    header.payload_bytes = uint32_t(scratch.payload.size());
+    header.codec = compressPayload(scratch.payload, codec, scratch.compressed);
+    const std::string& stored = header.codec == Codec::kNone ? scratch.payload : scratch.compressed;
+    header.stored_bytes = uint32_t(stored.size());
+    writeHeader(header, out);
+    out.append(stored);
+}
+
+BlockHeader readBlockHeader(std::string_view bytes)
+{
+    if (bytes.size() < BlockHeader::kBytes)
+    {
+        corrupted("block header cut short");
+    }
+    BlockHeader header;
+    header.encoding = Encoding(bytes[0]);
+    header.codec = Codec(bytes[1]);
+    std::memcpy(&header.rows, bytes.data() + 4, sizeof(uint32_t));
+    std::memcpy(&header.stored_bytes, bytes.data() + 8, sizeof(uint32_t));
+    std::memcpy(&header.payload_bytes, bytes.data() + 12, sizeof(uint32_t));
+    if (header.stored_bytes > bytes.size() - BlockHeader::kBytes)
+    {
+        corrupted("block of " + std::to_string(header.stored_bytes) + " bytes runs past its end");
+    }
+    return header;
+}
+
+size_t decodeBlock(std::string_view bytes, size_t expected_rows, const ColumnView& dictionary,
+                   Column& out)
+{
+    const BlockHeader header = readBlockHeader(bytes);
+    if (header.rows != expected_rows)
+    {
+        corrupted("block of " + std::to_string(header.rows) + " rows where " +
+                  std::to_string(expected_rows) + " were expected");
+    }
+    std::string_view payload = bytes.substr(BlockHeader::kBytes, header.stored_bytes);
+    // Every fixed-width encoding is at most the plain values and a frame's header.
+    constexpr size_t kMaxFixedOverhead = 64;
+    if (!plausiblePayloadSize(header.codec, payload, header.payload_bytes) ||
+        (!isString(out.type()) &&
+         header.payload_bytes > header.rows * fixedWidth(out.type()) + kMaxFixedOverhead))
+    {
+        corrupted("block claims " + std::to_string(header.payload_bytes) + " bytes from " +
+                  std::to_string(header.stored_bytes));
+    }
+    thread_local std::string decompressed;
+    if (header.codec != Codec::kNone)
+    {
+        decompressed.resize(header.payload_bytes);
+        decompressPayload(header.codec, payload, decompressed.data(), header.payload_bytes);
+        payload = decompressed;
+    }
+    if (isString(out.type()))
+    {
+        decodeStrings(header.encoding, payload, header.rows, dictionary, out);
+    }
+    else
+    {
+        const size_t old_rows = out.size();
+        out.resizeFixedUninitialized(old_rows + header.rows);
+        dispatchWidth(out.type(),
+                      [&]<typename U>(TypeTag<U>) {
+                          decodeFixed(header.encoding, payload, header.rows,
+                                      out.mutableData<U>() + old_rows);
+                      });
+    }
+    return BlockHeader::kBytes + header.stored_bytes;
+}
+
+}  // namespace granary::encoding

@@ -1,0 +1,63 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/columns/column.h"
+#include "engine/columns/column_view.h"
+#include "engine/storage/encoding/block_codec.h"
+#include "engine/storage/encoding/string_dictionary.h"
+
+namespace granary::encoding
+{
+
+/// How a block's values are laid out before the codec.
+enum class Encoding : uint8_t
+{
+    kPlain = 0,             ///< Fixed: the values. String: packed lengths, then the bytes.
+    kConstant = 1,          ///< One value for every row.
+    kFrameOfReference = 2,  ///< Integers: PackedInts of the values.
+    kDelta = 3,             ///< Integers: the first value, then PackedInts of the differences.
+    kDictionary = 4,        ///< Strings: PackedInts of codes into the part's dictionary.
+};
+
+/// What precedes every block: its encoding, its codec, its row count, the bytes that follow
+/// (stored) and those they decompress to (payload). Little-endian, kBytes bytes.
+struct BlockHeader
+{
+    static constexpr size_t kBytes = 16;
+
+    Encoding encoding = Encoding::kPlain;
+    Codec codec = Codec::kNone;
+    uint32_t rows = 0;
+    uint32_t stored_bytes = 0;
+    uint32_t payload_bytes = 0;
+};
+
+/// Reused across the blocks one writer encodes.
+struct EncodeScratch
+{
+    std::vector<uint64_t> values;
+    std::string payload;
+    std::string compressed;
+};
+
+/// Appends one block holding every row of `rows` (at most 2^32 - 1 of them) to `out`, in the
+/// cheapest encoding, compressed by `codec` where that pays. String blocks are coded against
+/// `dictionary` when that is cheaper than storing their strings.
+void encodeBlock(const ColumnView& rows, const CodecChoice& codec,
+                 StringDictionaryBuilder* dictionary, EncodeScratch& scratch, std::string& out);
+
+/// Decodes the block at the start of `bytes` (of `expected_rows` rows; a string column's
+/// dictionary entries in `dictionary`), appending its rows to `out`. Returns the bytes the
+/// block took. Throws Exception(kCorruptedData) describing what does not fit.
+size_t decodeBlock(std::string_view bytes, size_t expected_rows, const ColumnView& dictionary,
+                   Column& out);
+
+/// The encoding of the block at the start of `bytes` (for statistics and tests).
+BlockHeader readBlockHeader(std::string_view bytes);
+
+}  // namespace granary::encoding
