@@ -29,6 +29,9 @@ namespace
 struct Options
 {
     std::filesystem::path data_dir;
+    /// Another data directory of the same table (raw parts against compressed ones...), run
+    /// after data_dir and compared with it.
+    std::filesystem::path baseline_dir;
     std::filesystem::path queries_file;
     std::filesystem::path duckdb_queries_file;
     std::filesystem::path json_file;
@@ -48,14 +51,15 @@ class GranaryEngine final : public QueryEngine
 {
 public:
     GranaryEngine(Session& session, size_t threads,
-                  std::map<std::string, std::string, std::less<>> settings)
-        : session_(session)
+                  std::map<std::string, std::string, std::less<>> settings,
+                  std::string name = "granary")
+        : session_(session), name_(std::move(name))
     {
         options_.threads = threads;
         options_.settings = std::move(settings);
     }
 
-    std::string name() const override { return "granary"; }
+    std::string name() const override { return name_; }
 
     TimedResult run(std::string_view sql) override
     {
@@ -70,6 +74,7 @@ public:
 
 private:
     Session& session_;
+    std::string name_;
     QueryOptions options_;
 };
 
@@ -182,32 +187,63 @@ double loadIntoDuckDb(Session& session, DuckDbClient& client, const Options& opt
     {
         buffers.emplace_back(column.column.type);
     }
-    for (const std::shared_ptr<const Part>& part : snapshot->parts)
-    {
-        for (size_t first = 0; first < part->rows(); first += kPieceRows)
-        {
-            const size_t rows = std::min(kPieceRows, part->rows() - first);
-            BlockView piece;
-            for (size_t index = 0; index < columns.columns.size(); ++index)
-            {
-                piece.add(columns.columns[index].name,
-                          part->read(index, first, rows, buffers[index]));
-            }
-            client.append(options.table, {piece});
-        }
-    }
+    client.append(options.table,
+                  [&](const std::function<void(const BlockView&)>& append_block)
+                  {
+                      for (const std::shared_ptr<const Part>& part : snapshot->parts)
+                      {
+                          for (size_t first = 0; first < part->rows(); first += kPieceRows)
+                          {
+                              const size_t rows = std::min(kPieceRows, part->rows() - first);
+                              BlockView piece;
+                              for (size_t index = 0; index < columns.columns.size(); ++index)
+                              {
+                                  piece.add(columns.columns[index].name,
+                                            part->read(index, first, rows, buffers[index]));
+                              }
+                              append_block(piece);
+                          }
+                      }
+                  });
     return secondsSince(start);
+}
+
+/// The data directory's database, opened in `load_seconds`. Session::openDatabase would
+/// create a missing folder: a mistyped directory must not pass.
+std::unique_ptr<Session> openDataDirectory(const std::filesystem::path& directory,
+                                           double& load_seconds)
+{
+    if (std::error_code error; !std::filesystem::is_directory(directory, error))
+    {
+        throw Exception(ErrorCode::kCannotOpenFile,
+                        "data directory " + directory.string() + " does not exist");
+    }
+    const auto start = std::chrono::steady_clock::now();
+    auto session = std::make_unique<Session>(Session::openDatabase(directory));
+    load_seconds = secondsSince(start);
+    return session;
+}
+
+/// The suite on the baseline directory, compared with `granary`'s run of it.
+void runBaseline(const Options& options, const std::vector<std::string>& queries,
+                 const SuiteRun& granary)
+{
+    SuiteRun baseline;
+    baseline.memory = PhaseMemory::begin();
+    const std::unique_ptr<Session> session =
+        openDataDirectory(options.baseline_dir, baseline.load_seconds);
+    GranaryEngine engine(*session, options.threads, options.settings, "baseline");
+    runEngine(engine, queries, options, baseline);
+    baseline.memory.end();
+    std::cout << fmt::format("\ngranary: {} ({} bytes); baseline: {} ({} bytes)\n",
+                             options.data_dir.string(), directoryBytes(options.data_dir),
+                             options.baseline_dir.string(), directoryBytes(options.baseline_dir));
+    printComparisonTable(std::cout, granary, baseline, {});
 }
 
 int runClickBench(const Options& options)
 {
     const bool compare = options.verify || options.compare == "duckdb";
-    // Session::openDatabase would create a missing folder: a mistyped --data must not pass.
-    if (std::error_code error; !std::filesystem::is_directory(options.data_dir, error))
-    {
-        throw Exception(ErrorCode::kCannotOpenFile,
-                        "data directory " + options.data_dir.string() + " does not exist");
-    }
     const std::vector<std::string> queries = options.queries_file.empty()
                                                  ? splitQueries(defaultQueries())
                                                  : readQueryFile(options.queries_file);
@@ -244,13 +280,17 @@ int runClickBench(const Options& options)
 
     SuiteRun granary;
     granary.memory = PhaseMemory::begin();
-    const auto open_start = std::chrono::steady_clock::now();
-    Session session(Session::openDatabase(options.data_dir));
-    granary.load_seconds = secondsSince(open_start);
+    const std::unique_ptr<Session> granary_session =
+        openDataDirectory(options.data_dir, granary.load_seconds);
+    Session& session = *granary_session;
     GranaryEngine granary_engine(session, options.threads, options.settings);
     runEngine(granary_engine, queries, options, granary);
     granary.memory.end();
     printSuiteTable(std::cout, granary);
+    if (!options.baseline_dir.empty())
+    {
+        runBaseline(options, queries, granary);
+    }
 
     ReportInfo info;
     info.date = todayDate();
@@ -313,6 +353,9 @@ const programs::CommandRegistrar registrar{programs::Command{
     {
         auto options = std::make_shared<Options>();
         app.add_option("--data", options->data_dir, "Data directory holding the table")->required();
+        app.add_option("--baseline-data", options->baseline_dir,
+                       "Another data directory of the same table (e.g. raw parts): the suite "
+                       "runs on it too, and the times are compared with --data's");
         app.add_option("--queries", options->queries_file,
                        "Query file (';'-separated or one per line); default: Granary's suite");
         app.add_option("--duckdb-queries", options->duckdb_queries_file,

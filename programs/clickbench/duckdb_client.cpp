@@ -424,11 +424,22 @@ void DuckDbClient::createTable(std::string_view table, const BlockView& block)
 
 void DuckDbClient::append(std::string_view table, const std::vector<BlockView>& blocks)
 {
+    append(table,
+           [&](const std::function<void(const BlockView&)>& append_block)
+           {
+               for (const BlockView& block : blocks)
+               {
+                   append_block(block);
+               }
+           });
+}
+
+void DuckDbClient::append(
+    std::string_view table,
+    const std::function<void(const std::function<void(const BlockView&)>&)>& write_blocks)
+{
     TableAppender appender(api_, connection_, std::string(table));
-    for (const BlockView& block : blocks)
-    {
-        appender.append(block);
-    }
+    write_blocks([&](const BlockView& block) { appender.append(block); });
     appender.close();
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,6 +36,12 @@ public:
     /// through one DuckDB appender, one vector of rows per data chunk. Values are moved as
     /// numbers, never as text, so ClickHouse's zero date (1970-01-01) loads as itself.
     void append(std::string_view table, const std::vector<BlockView>& blocks);
+    /// The same for blocks made one at a time: `write_blocks` is called once with a function
+    /// that appends a block (valid only during the call), so that the caller can reuse its
+    /// buffers between blocks and still commit once.
+    void append(
+        std::string_view table,
+        const std::function<void(const std::function<void(const BlockView&)>&)>& write_blocks);
 
 private:
     DuckDbApi api_;

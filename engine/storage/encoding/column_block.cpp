@@ -36,84 +36,97 @@ decltype(auto) dispatchWidth(TypeId type, F&& f)
     }
 }
 
-/// The values as 64-bit integers: signed ones sign-extended (so that frames and deltas of
-/// small negative values stay small), others zero-extended (floats as their bits).
-void widen(const ColumnView& rows, std::vector<uint64_t>& out)
-{
-    out.resize(rows.rows);
-    if (isSignedInteger(rows.type))
-    {
-        dispatchFixedType(rows.type,
-                          [&]<typename T>(TypeTag<T>)
-                          {
-                              for (size_t row = 0; row < rows.rows; ++row)
-                              {
-                                  out[row] = uint64_t(int64_t(rows.valueAt<T>(row)));
-                              }
-                          });
-        return;
-    }
-    dispatchWidth(rows.type,
-                  [&]<typename U>(TypeTag<U>)
-                  {
-                      const auto* values = static_cast<const U*>(rows.data);
-                      for (size_t row = 0; row < rows.rows; ++row)
-                      {
-                          out[row] = values[row];
-                      }
-                  });
-}
-
 void appendBytes(std::string& out, const void* bytes, size_t size)
 {
     out.append(static_cast<const char*>(bytes), size);
 }
 
-Encoding encodeFixed(const ColumnView& rows, EncodeScratch& scratch)
+/// Integers of type T (Date and DateTime included) in the cheapest of constant, frame of
+/// reference, delta and plain. Bounds are found in T itself, so the loops vectorize; frames
+/// and deltas are taken modulo T's width (U arithmetic), as the decoder narrows.
+template <typename T>
+Encoding encodeIntegers(const T* values, size_t rows, std::string& payload)
 {
-    std::string& payload = scratch.payload;
-    const size_t width = fixedWidth(rows.type);
-    std::vector<uint64_t>& values = scratch.values;
-    widen(rows, values);
-    if (std::all_of(values.begin(), values.end(),
-                    [&](uint64_t value) { return value == values[0]; }))
+    using U = std::make_unsigned_t<T>;
+    using S = std::make_signed_t<T>;
+    T low = values[0];
+    T high = values[0];
+    for (size_t row = 1; row < rows; ++row)
     {
-        appendBytes(payload, rows.data, width);
+        low = std::min(low, values[row]);
+        high = std::max(high, values[row]);
+    }
+    if (low == high)
+    {
+        appendBytes(payload, values, sizeof(T));
         return Encoding::kConstant;
     }
-    const size_t plain_bytes = rows.rows * width;
-    if (!isInteger(rows.type))
+    // Differences of neighbours as signed values of T's width, for sorted or slowly changing
+    // values.
+    S delta_low = std::numeric_limits<S>::max();
+    S delta_high = std::numeric_limits<S>::min();
+    for (size_t row = 1; row < rows; ++row)
     {
-        appendBytes(payload, rows.data, plain_bytes);
-        return Encoding::kPlain;
+        const S delta = S(U(U(values[row]) - U(values[row - 1])));
+        delta_low = std::min(delta_low, delta);
+        delta_high = std::max(delta_high, delta);
     }
-    const PackedInts frame = PackedInts::frameOf(values, isSignedInteger(rows.type));
-    const size_t frame_bytes = frame.serializedBytes(values.size());
-    // Differences of neighbours, for sorted or slowly changing values.
-    const uint64_t first = values[0];
-    for (size_t row = values.size() - 1; row > 0; --row)
-    {
-        values[row] -= values[row - 1];
-    }
-    const std::span<const uint64_t> deltas(values.data() + 1, values.size() - 1);
-    const PackedInts delta_frame = PackedInts::frameOf(deltas, true);
-    const size_t delta_bytes = sizeof(first) + delta_frame.serializedBytes(deltas.size());
+    const PackedInts frame{uint64_t(U(low)), unsigned(std::bit_width(U(U(high) - U(low))))};
+    const PackedInts delta_frame{uint64_t(U(delta_low)),
+                                 unsigned(std::bit_width(U(U(delta_high) - U(delta_low))))};
+    const size_t plain_bytes = rows * sizeof(T);
+    const size_t frame_bytes = frame.serializedBytes(rows);
+    const size_t delta_bytes = sizeof(uint64_t) + delta_frame.serializedBytes(rows - 1);
     const bool frame_fits = frame.width <= PackedInts::kMaxWidth;
     const bool delta_fits = delta_frame.width <= PackedInts::kMaxWidth;
     if (delta_fits && delta_bytes < plain_bytes && (!frame_fits || delta_bytes < frame_bytes))
     {
+        const uint64_t first = uint64_t(U(values[0]));
         appendBytes(payload, &first, sizeof(first));
-        delta_frame.pack(deltas, payload);
+        delta_frame.packOffsets(
+            rows - 1,
+            [&](size_t i) { return uint64_t(U(U(values[i + 1]) - U(values[i]) - U(delta_low))); },
+            payload);
         return Encoding::kDelta;
     }
     if (frame_fits && frame_bytes < plain_bytes)
     {
-        widen(rows, values);
-        frame.pack(values, payload);
+        frame.packOffsets(
+            rows, [&](size_t i) { return uint64_t(U(U(values[i]) - U(low))); }, payload);
         return Encoding::kFrameOfReference;
     }
-    appendBytes(payload, rows.data, plain_bytes);
+    appendBytes(payload, values, plain_bytes);
     return Encoding::kPlain;
+}
+
+Encoding encodeFixed(const ColumnView& rows, EncodeScratch& scratch)
+{
+    std::string& payload = scratch.payload;
+    if (isInteger(rows.type))
+    {
+        return dispatchFixedType(rows.type,
+                                 [&]<typename T>(TypeTag<T>) {
+                                     if constexpr (std::is_integral_v<T>)
+                                     {
+                                         return encodeIntegers(static_cast<const T*>(rows.data),
+                                                               rows.rows, payload);
+                                     }
+                                     else
+                                     {
+                                         return Encoding::kPlain;  // Not reached: integers only.
+                                     }
+                                 });
+    }
+    // Floats: constant when every value has the same bits (NaN and -0 included), else plain.
+    const size_t width = fixedWidth(rows.type);
+    const char* bytes = static_cast<const char*>(rows.data);
+    bool constant = true;
+    for (size_t row = 1; row < rows.rows && constant; ++row)
+    {
+        constant = std::memcmp(bytes, bytes + row * width, width) == 0;
+    }
+    appendBytes(payload, bytes, constant ? width : rows.rows * width);
+    return constant ? Encoding::kConstant : Encoding::kPlain;
 }
 
 Encoding encodeStrings(const ColumnView& rows, StringDictionaryBuilder* dictionary,
@@ -137,9 +150,11 @@ Encoding encodeStrings(const ColumnView& rows, StringDictionaryBuilder* dictiona
     const PackedInts length_frame = PackedInts::frameOf(lengths, false);
     const size_t chars = rows.offsets[rows.rows] - rows.offsets[0];
     const size_t plain_bytes = length_frame.serializedBytes(rows.rows) + chars;
-    if (dictionary != nullptr)
+    if (dictionary != nullptr && scratch.dictionary.shouldTry())
     {
-        if (const auto codes = dictionary->tryCode(rows, plain_bytes))
+        const auto codes = dictionary->tryCode(rows, plain_bytes);
+        scratch.dictionary.record(codes.has_value());
+        if (codes)
         {
             PackedInts::frameOf(*codes, false).pack(*codes, payload);
             return Encoding::kDictionary;
@@ -315,7 +330,12 @@ void encodeBlock(const ColumnView& rows, const CodecChoice& codec,
     header.encoding =
         isString(rows.type) ? encodeStrings(rows, dictionary, scratch) : encodeFixed(rows, scratch);
     header.payload_bytes = uint32_t(scratch.payload.size());
-    header.codec = compressPayload(scratch.payload, codec, scratch.compressed);
+    header.codec = Codec::kNone;
+    if (codec.codec != Codec::kNone && scratch.codec.shouldTry())
+    {
+        header.codec = compressPayload(scratch.payload, codec, scratch.compressed);
+        scratch.codec.record(header.codec != Codec::kNone);
+    }
     const std::string& stored = header.codec == Codec::kNone ? scratch.payload : scratch.compressed;
     header.stored_bytes = uint32_t(stored.size());
     writeHeader(header, out);

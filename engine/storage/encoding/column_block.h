@@ -37,12 +37,34 @@ struct BlockHeader
     uint32_t payload_bytes = 0;
 };
 
-/// Reused across the blocks one writer encodes.
+/// Sampling of a costly attempt that keeps failing on a column (a codec on random bits, a
+/// dictionary on unique strings): after kMissesBeforeSampling misses in a row it is tried on
+/// one block in kSamplingInterval only, until it succeeds again.
+class AttemptSampler
+{
+public:
+    static constexpr unsigned kMissesBeforeSampling = 4;
+    static constexpr unsigned kSamplingInterval = 16;
+
+    bool shouldTry()
+    {
+        return misses_ < kMissesBeforeSampling || ++skipped_ % kSamplingInterval == 0;
+    }
+    void record(bool success) { misses_ = success ? 0 : misses_ + 1; }
+
+private:
+    unsigned misses_ = 0;
+    unsigned skipped_ = 0;
+};
+
+/// What one column writer keeps across its blocks: reused buffers and the samplers.
 struct EncodeScratch
 {
     std::vector<uint64_t> values;
     std::string payload;
     std::string compressed;
+    AttemptSampler codec;
+    AttemptSampler dictionary;
 };
 
 /// Appends one block holding every row of `rows` (at most 2^32 - 1 of them) to `out`, in the

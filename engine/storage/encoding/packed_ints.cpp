@@ -79,27 +79,6 @@ PackedInts PackedInts::frameOf(std::span<const uint64_t> values, bool signed_ord
     return frame;
 }
 
-void PackedInts::pack(std::span<const uint64_t> values, std::string& out) const
-{
-    const size_t start = out.size();
-    out.resize(start + serializedBytes(values.size()), '\0');
-    char* header = out.data() + start;
-    std::memcpy(header, &base, sizeof(base));
-    header[8] = char(width);
-    char* bits = header + kHeaderBytes;
-    if (width == 0)
-    {
-        return;
-    }
-    for (size_t i = 0; i < values.size(); ++i)
-    {
-        const size_t bit = i * width;
-        uint64_t word = load64(bits + bit / 8);
-        word |= (values[i] - base) << (bit % 8);
-        std::memcpy(bits + bit / 8, &word, sizeof(word));
-    }
-}
-
 template <typename U>
 size_t unpackInts(const char* bytes, size_t size, size_t count, U* out)
 {

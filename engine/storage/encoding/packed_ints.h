@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <string>
 
@@ -31,8 +32,49 @@ struct PackedInts
     }
 
     /// Appends the header and the packed values to `out`.
-    void pack(std::span<const uint64_t> values, std::string& out) const;
+    void pack(std::span<const uint64_t> values, std::string& out) const
+    {
+        packOffsets(values.size(), [&](size_t i) { return values[i] - base; }, out);
+    }
+    /// The same for `count` values given as `offset_of(i)` = value i - base (callers that
+    /// compute them in a narrower type).
+    template <typename OffsetOf>
+    void packOffsets(size_t count, OffsetOf offset_of, std::string& out) const;
 };
+
+template <typename OffsetOf>
+void PackedInts::packOffsets(size_t count, OffsetOf offset_of, std::string& out) const
+{
+    const size_t start = out.size();
+    out.resize(start + serializedBytes(count), '\0');
+    char* header = out.data() + start;
+    std::memcpy(header, &base, sizeof(base));
+    header[8] = char(width);
+    if (width == 0)
+    {
+        return;
+    }
+    // Bits gather in a register written out once per 64: storing each value into memory the
+    // previous one just wrote would stall on every value.
+    char* word_out = header + kHeaderBytes;
+    uint64_t word = 0;
+    unsigned used = 0;
+    for (size_t i = 0; i < count; ++i)
+    {
+        const uint64_t bits = offset_of(i);
+        word |= bits << used;
+        used += width;
+        if (used >= 64)
+        {
+            std::memcpy(word_out, &word, sizeof(word));
+            word_out += sizeof(word);
+            used -= 64;
+            word = used == 0 ? 0 : bits >> (width - used);
+        }
+    }
+    // The padding after the packed bytes takes the rest of this word.
+    std::memcpy(word_out, &word, sizeof(word));
+}
 
 /// Reads a serialized PackedInts of `count` values starting at `bytes`, of `size` bytes at
 /// most; writes `base + packed` narrowed to U (wrapping, as the writer widened). Returns the
