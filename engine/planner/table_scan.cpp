@@ -85,7 +85,23 @@ TableScan::TableScan(std::shared_ptr<const TableSnapshot> snapshot, const TableS
             output_read.insert(*schema_.indexOf(column));
         }
     }
-    read_columns_.assign(read.begin(), read.end());
+    // The filter's columns come first: the others are read only when some row passes.
+    for (const bool by_filter : {true, false})
+    {
+        for (const size_t column : read)
+        {
+            const bool filter_reads =
+                filter_ && std::ranges::count(filter_->columns(), schema_.columns[column].name) > 0;
+            if (filter_reads == by_filter)
+            {
+                read_columns_.push_back(column);
+            }
+        }
+        if (by_filter)
+        {
+            filter_read_columns_ = read_columns_.size();
+        }
+    }
     output_read_columns_.assign(output_read.begin(), output_read.end());
     planRanges(GranulePruner(schema_, where), morsel_granules);
 }
@@ -188,12 +204,17 @@ size_t TableScan::produce(size_t index, MorselBuffers* raw_buffers,
 
     BlockView input;
     size_t bytes = 0;
-    for (size_t i = 0; i < read_columns_.size(); ++i)
+    auto read_columns = [&](size_t begin, size_t end)
     {
-        const size_t column = read_columns_[i];
-        input.add(schema_.columns[column].name, part.read(column, first, rows, buffers.decoded[i]));
-        bytes += part.bytesOf(column, first, rows);
-    }
+        for (size_t i = begin; i < end; ++i)
+        {
+            const size_t column = read_columns_[i];
+            input.add(schema_.columns[column].name,
+                      part.read(column, first, rows, buffers.decoded[i]));
+            bytes += part.bytesOf(column, first, rows);
+        }
+    };
+    read_columns(0, filter_read_columns_);
 
     size_t passed = rows;
     const BlockView* evaluated = &input;
@@ -207,18 +228,26 @@ size_t TableScan::produce(size_t index, MorselBuffers* raw_buffers,
         {
             rememberEmptyGranules(range, rows, buffers.selected);
         }
-        if (passed < rows)
+    }
+    // Columns only the outputs read: when no row passed, not even decoded.
+    if (passed > 0)
+    {
+        read_columns(filter_read_columns_, read_columns_.size());
+    }
+    if (passed < rows)
+    {
+        for (size_t i = 0; i < output_read_columns_.size(); ++i)
         {
-            for (size_t i = 0; i < output_read_columns_.size(); ++i)
+            const std::string& name = schema_.columns[output_read_columns_[i]].name;
+            Column& column = buffers.gathered[i];
+            column.clear();
+            if (passed > 0)
             {
-                const std::string& name = schema_.columns[output_read_columns_[i]].name;
-                Column& column = buffers.gathered[i];
-                column.clear();
                 gatherRows(*input.find(name), 0, buffers.selected, column);
-                gathered.add(name, column.view());
             }
-            evaluated = &gathered;
+            gathered.add(name, column.view());
         }
+        evaluated = &gathered;
     }
 
     out.clear();

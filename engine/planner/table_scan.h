@@ -83,8 +83,10 @@ private:
     std::optional<CompiledExpression> filter_;
     std::vector<CompiledExpression> outputs_;
     std::vector<InputColumn> columns_;
-    /// Table columns the filter or the outputs read, and those the outputs read.
+    /// Table columns the filter or the outputs read (the filter's first, filter_read_columns_
+    /// of them), and those the outputs read.
     std::vector<size_t> read_columns_;
+    size_t filter_read_columns_ = 0;
     std::vector<size_t> output_read_columns_;
     std::vector<Range> ranges_;
     size_t rows_to_read_ = 0;

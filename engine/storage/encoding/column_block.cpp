@@ -160,7 +160,9 @@ Encoding encodeStrings(const ColumnView& rows, StringDictionaryBuilder* dictiona
             return Encoding::kDictionary;
         }
     }
-    length_frame.pack(lengths, payload);
+    // The lengths stay outside the codec, so that the reader knows where each string goes
+    // and decompresses the bytes straight into its column.
+    length_frame.pack(lengths, scratch.prefix);
     payload.append(rows.chars + rows.offsets[0], chars);
     return Encoding::kPlain;
 }
@@ -249,6 +251,34 @@ void appendStrings(Column& out, size_t rows, LengthOf length_of, Copy copy)
     }
 }
 
+/// A plain string block: the packed lengths, then the bytes through the block's codec,
+/// decompressed into `out`'s chars where they belong.
+void decodePlainStrings(const BlockHeader& header, std::string_view stored, Column& out)
+{
+    thread_local std::vector<uint64_t> lengths;
+    lengths.resize(header.rows);
+    const size_t packed = unpackInts(stored.data(), stored.size(), header.rows, lengths.data());
+    const std::string_view bytes = stored.substr(packed);
+    uint64_t total = 0;
+    for (const uint64_t length : lengths)
+    {
+        total += length;
+    }
+    if (total != header.payload_bytes || !plausiblePayloadSize(header.codec, bytes, total))
+    {
+        corrupted("string lengths do not add up to the block's bytes");
+    }
+    const size_t old_rows = out.size();
+    const uint64_t old_chars = out.mutableOffsets()[old_rows];
+    out.resizeStringsUninitialized(old_rows + header.rows, old_chars + total);
+    uint64_t* offsets = out.mutableOffsets() + old_rows;
+    for (size_t row = 0; row < header.rows; ++row)
+    {
+        offsets[row + 1] = offsets[row] + lengths[row];
+    }
+    decompressPayload(header.codec, bytes, out.mutableChars() + old_chars, total);
+}
+
 void decodeStrings(Encoding encoding, std::string_view payload, size_t rows,
                    const ColumnView& dictionary, Column& out)
 {
@@ -261,29 +291,6 @@ void decodeStrings(Encoding encoding, std::string_view payload, size_t rows,
                 out, rows, [&](size_t) { return payload.size(); },
                 [&](size_t, char* to) { std::memcpy(to, payload.data(), payload.size()); });
             return;
-        case Encoding::kPlain:
-        {
-            const size_t packed = unpackInts(payload.data(), payload.size(), rows, numbers.data());
-            const char* chars = payload.data() + packed;
-            uint64_t total = 0;
-            for (const uint64_t length : numbers)
-            {
-                total += length;
-            }
-            if (total != payload.size() - packed)
-            {
-                corrupted("string lengths do not add up to the block's bytes");
-            }
-            uint64_t position = 0;
-            appendStrings(
-                out, rows, [&](size_t row) { return numbers[row]; },
-                [&](size_t row, char* to)
-                {
-                    std::memcpy(to, chars + position, numbers[row]);
-                    position += numbers[row];
-                });
-            return;
-        }
         case Encoding::kDictionary:
         {
             if (unpackInts(payload.data(), payload.size(), rows, numbers.data()) != payload.size())
@@ -324,6 +331,7 @@ void encodeBlock(const ColumnView& rows, const CodecChoice& codec,
         throw Exception(ErrorCode::kLogicalError,
                         "a block holds 1 to 2^32 - 1 rows, not " + std::to_string(rows.rows));
     }
+    scratch.prefix.clear();
     scratch.payload.clear();
     BlockHeader header;
     header.rows = uint32_t(rows.rows);
@@ -337,8 +345,9 @@ void encodeBlock(const ColumnView& rows, const CodecChoice& codec,
         scratch.codec.record(header.codec != Codec::kNone);
     }
     const std::string& stored = header.codec == Codec::kNone ? scratch.payload : scratch.compressed;
-    header.stored_bytes = uint32_t(stored.size());
+    header.stored_bytes = uint32_t(scratch.prefix.size() + stored.size());
     writeHeader(header, out);
+    out.append(scratch.prefix);
     out.append(stored);
 }
 
@@ -371,6 +380,11 @@ size_t decodeBlock(std::string_view bytes, size_t expected_rows, const ColumnVie
                   std::to_string(expected_rows) + " were expected");
     }
     std::string_view payload = bytes.substr(BlockHeader::kBytes, header.stored_bytes);
+    if (isString(out.type()) && header.encoding == Encoding::kPlain)
+    {
+        decodePlainStrings(header, payload, out);
+        return BlockHeader::kBytes + header.stored_bytes;
+    }
     // Every fixed-width encoding is at most the plain values and a frame's header.
     constexpr size_t kMaxFixedOverhead = 64;
     if (!plausiblePayloadSize(header.codec, payload, header.payload_bytes) ||

@@ -17,7 +17,7 @@ namespace granary::encoding
 /// How a block's values are laid out before the codec.
 enum class Encoding : uint8_t
 {
-    kPlain = 0,             ///< Fixed: the values. String: packed lengths, then the bytes.
+    kPlain = 0,  ///< Fixed: the values. String: packed lengths (before the codec), the bytes.
     kConstant = 1,          ///< One value for every row.
     kFrameOfReference = 2,  ///< Integers: PackedInts of the values.
     kDelta = 3,             ///< Integers: the first value, then PackedInts of the differences.
@@ -25,7 +25,8 @@ enum class Encoding : uint8_t
 };
 
 /// What precedes every block: its encoding, its codec, its row count, the bytes that follow
-/// (stored) and those they decompress to (payload). Little-endian, kBytes bytes.
+/// (stored: an uncompressed prefix, if the encoding has one, then the codec's stream) and
+/// those the stream decompresses to (payload). Little-endian, kBytes bytes.
 struct BlockHeader
 {
     static constexpr size_t kBytes = 16;
@@ -61,6 +62,7 @@ private:
 struct EncodeScratch
 {
     std::vector<uint64_t> values;
+    std::string prefix;  ///< Stored before the codec's stream, uncompressed.
     std::string payload;
     std::string compressed;
     AttemptSampler codec;
