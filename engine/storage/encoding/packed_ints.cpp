@@ -20,7 +20,7 @@ uint64_t load64(const char* at)
 }
 
 /// Eight values of W bits fill exactly W bytes: unrolled by eight, every shift and offset is a
-/// constant.
+/// constant. Groups of up to 16 bytes are loaded once (one or two words) and cut in registers.
 template <typename U, unsigned W>
 void unpackWidth(const char* bits, size_t count, uint64_t base, U* out)
 {
@@ -29,10 +29,32 @@ void unpackWidth(const char* bits, size_t count, uint64_t base, U* out)
     for (; i + 8 <= count; i += 8)
     {
         const char* group = bits + i / 8 * W;
-#pragma GCC unroll 8
-        for (unsigned j = 0; j < 8; ++j)
+        if constexpr (W <= 8)
         {
-            out[i + j] = U(base + ((load64(group + j * W / 8) >> (j * W % 8)) & kMask));
+            const uint64_t word = load64(group);
+#pragma GCC unroll 8
+            for (unsigned j = 0; j < 8; ++j)
+            {
+                out[i + j] = U(base + ((word >> (j * W)) & kMask));
+            }
+        }
+        else if constexpr (W <= 16)
+        {
+            const unsigned __int128 word =
+                (static_cast<unsigned __int128>(load64(group + 8)) << 64) | load64(group);
+#pragma GCC unroll 8
+            for (unsigned j = 0; j < 8; ++j)
+            {
+                out[i + j] = U(base + (uint64_t(word >> (j * W)) & kMask));
+            }
+        }
+        else
+        {
+#pragma GCC unroll 8
+            for (unsigned j = 0; j < 8; ++j)
+            {
+                out[i + j] = U(base + ((load64(group + j * W / 8) >> (j * W % 8)) & kMask));
+            }
         }
     }
     for (; i < count; ++i)
