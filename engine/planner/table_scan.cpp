@@ -229,21 +229,30 @@ size_t TableScan::produce(size_t index, MorselBuffers* raw_buffers,
             rememberEmptyGranules(range, rows, buffers.selected);
         }
     }
-    // Columns only the outputs read: when no row passed, not even decoded.
-    if (passed > 0)
+    // The columns only the outputs read: read whole when every row passed, else only the
+    // granules that hold the passing rows (none when no row passed).
+    if (passed == rows)
     {
         read_columns(filter_read_columns_, read_columns_.size());
     }
-    if (passed < rows)
+    else
     {
         for (size_t i = 0; i < output_read_columns_.size(); ++i)
         {
-            const std::string& name = schema_.columns[output_read_columns_[i]].name;
+            const size_t table_column = output_read_columns_[i];
+            const std::string& name = schema_.columns[table_column].name;
             Column& column = buffers.gathered[i];
             column.clear();
-            if (passed > 0)
+            if (const std::optional<ColumnView> decoded = input.find(name))
             {
-                gatherRows(*input.find(name), 0, buffers.selected, column);
+                gatherRows(*decoded, 0, buffers.selected, column);
+            }
+            else
+            {
+                const size_t position =
+                    std::ranges::find(read_columns_, table_column) - read_columns_.begin();
+                bytes += part.gather(table_column, first, buffers.selected,
+                                     buffers.decoded[position], column);
             }
             gathered.add(name, column.view());
         }

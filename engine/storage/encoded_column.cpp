@@ -205,22 +205,35 @@ void EncodedColumn::read(size_t first_granule, size_t granules, Column& out) con
 {
     for (size_t granule = first_granule; granule < first_granule + granules; ++granule)
     {
-        const size_t begin = block_offsets_[granule];
-        const size_t rows = std::min(kBlockRows, rows_ - granule * kBlockRows);
-        try
+        decode(granule, out, nullptr);
+    }
+}
+
+void EncodedColumn::gather(size_t granule, std::span<const uint32_t> rows, Column& scratch,
+                           Column& out) const
+{
+    const encoding::BlockSelection selection{rows, scratch};
+    decode(granule, out, &selection);
+}
+
+void EncodedColumn::decode(size_t granule, Column& out,
+                           const encoding::BlockSelection* selection) const
+{
+    const size_t begin = block_offsets_[granule];
+    const size_t rows = std::min(kBlockRows, rows_ - granule * kBlockRows);
+    try
+    {
+        encoding::decodeBlock(blocks_.substr(begin, block_offsets_[granule + 1] - begin), rows,
+                              dictionary_, out, selection);
+    }
+    catch (const Exception& error)
+    {
+        if (error.code() != ErrorCode::kCorruptedData &&
+            error.code() != ErrorCode::kUnknownCompressionMethod)
         {
-            encoding::decodeBlock(blocks_.substr(begin, block_offsets_[granule + 1] - begin), rows,
-                                  dictionary_, out);
+            throw;
         }
-        catch (const Exception& error)
-        {
-            if (error.code() != ErrorCode::kCorruptedData &&
-                error.code() != ErrorCode::kUnknownCompressionMethod)
-            {
-                throw;
-            }
-            corrupted(blocks_file_, "granule " + std::to_string(granule) + ": " + error.what());
-        }
+        corrupted(blocks_file_, "granule " + std::to_string(granule) + ": " + error.what());
     }
 }
 

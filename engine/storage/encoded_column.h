@@ -2,10 +2,12 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <span>
 #include <string_view>
 
 #include "engine/columns/column.h"
 #include "engine/columns/column_view.h"
+#include "engine/storage/encoding/column_block.h"
 
 namespace granary
 {
@@ -28,11 +30,17 @@ public:
 
     /// Appends the rows of granules [first_granule, first_granule + granules) to `out`.
     void read(size_t first_granule, size_t granules, Column& out) const;
+    /// Appends rows `rows` (ascending, within the granule) of one granule to `out`; `scratch`
+    /// (of the column's type) takes blocks that must be decoded whole.
+    void gather(size_t granule, std::span<const uint32_t> rows, Column& scratch, Column& out) const;
     /// Bytes those granules take on disk.
     size_t bytes(size_t first_granule, size_t granules) const;
     size_t granules() const { return granules_; }
 
 private:
+    /// Decodes one granule's block, naming the file and the granule in corruption errors.
+    void decode(size_t granule, Column& out, const encoding::BlockSelection* selection) const;
+
     std::filesystem::path blocks_file_;
     size_t rows_;
     size_t granules_;

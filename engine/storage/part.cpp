@@ -5,6 +5,7 @@
 #include <functional>
 #include <string>
 
+#include "engine/columns/gather.h"
 #include "engine/common/exception.h"
 
 namespace granary
@@ -74,6 +75,41 @@ ColumnView Part::read(size_t column_index, size_t first_row, size_t rows, Column
     contents_.encoded[column_index]->read(first_granule, end_granule - first_granule, buffer);
     // A read ending inside a granule decodes the whole granule: the view ends at the rows.
     return buffer.view().slice(0, rows);
+}
+
+size_t Part::gather(size_t column_index, size_t first_row, std::span<const uint32_t> selected,
+                    Column& buffer, Column& out) const
+{
+    checkOnFirstUse(column_index);
+    if (selected.empty())
+    {
+        return 0;
+    }
+    if (!isEncoded(column_index))
+    {
+        gatherRows(contents_.columns[column_index], first_row, selected, out);
+        return bytesOf(column_index, first_row, selected.back() + 1);
+    }
+    const EncodedColumn& encoded = *contents_.encoded[column_index];
+    thread_local std::vector<uint32_t> granule_offsets;
+    size_t bytes = 0;
+    // One granule at a time: the selected rows in it are gathered from its decoded block.
+    for (auto begin = selected.begin(); begin != selected.end();)
+    {
+        const size_t granule = (first_row + *begin) / kGranuleRows;
+        const size_t granule_first_row = granule * kGranuleRows;
+        const uint32_t granule_end = uint32_t(granule_first_row + kGranuleRows - first_row);
+        const auto end = std::lower_bound(begin, selected.end(), granule_end);
+        bytes += encoded.bytes(granule, 1);
+        granule_offsets.clear();
+        for (auto row = begin; row != end; ++row)
+        {
+            granule_offsets.push_back(uint32_t(first_row + *row - granule_first_row));
+        }
+        encoded.gather(granule, granule_offsets, buffer, out);
+        begin = end;
+    }
+    return bytes;
 }
 
 size_t Part::bytesOf(size_t column_index, size_t first_row, size_t rows) const

@@ -5,6 +5,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <vector>
 
 #include "engine/columns/column.h"
@@ -55,6 +56,10 @@ public:
     /// into which an encoded column is decoded. The first read of a column of a part read
     /// from disk verifies its checksum (kCorruptedData naming the file).
     ColumnView read(size_t column_index, size_t first_row, size_t rows, Column& buffer) const;
+    /// Appends rows first_row + selected[i] (ascending) of a column to `out`, decoding into
+    /// `buffer` only the granules that hold them; returns the bytes of what was read.
+    size_t gather(size_t column_index, size_t first_row, std::span<const uint32_t> selected,
+                  Column& buffer, Column& out) const;
     /// Bytes of those rows on disk or in memory (for bytes_read).
     size_t bytesOf(size_t column_index, size_t first_row, size_t rows) const;
     /// Bytes of the whole column.

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/columns/gather.h"
 #include "engine/common/exception.h"
 #include "engine/storage/encoding/column_block.h"
 #include "engine/storage/encoding/packed_ints.h"
@@ -51,16 +52,31 @@ std::vector<Encoding> expectRoundTrip(const Column& column, const CodecChoice& c
                     bytes);
     }
     Column decoded(column.type());
+    Column selected(column.type());
+    Column decode_scratch(column.type());
+    std::vector<uint32_t> selected_rows;  // Of the whole column: every third row of each block.
     std::vector<Encoding> encodings;
     size_t position = 0;
-    for (const size_t rows : block_rows)
+    for (size_t block_index = 0; block_index < block_rows.size(); ++block_index)
     {
+        const size_t rows = block_rows[block_index];
         const std::string_view block = std::string_view(bytes).substr(position);
         encodings.push_back(readBlockHeader(block).encoding);
+        std::vector<uint32_t> selection;
+        for (uint32_t row = block_index % 3; row < rows; row += 3)
+        {
+            selection.push_back(row);
+            selected_rows.push_back(uint32_t(block_index * kBlockRows + row));
+        }
+        const BlockSelection rows_to_read{selection, decode_scratch};
+        decodeBlock(block, rows, dictionary.values().view(), selected, &rows_to_read);
         position += decodeBlock(block, rows, dictionary.values().view(), decoded);
     }
     EXPECT_EQ(position, bytes.size());
     EXPECT_EQ(valuesOf(decoded.view()), valuesOf(column.view()));
+    Column expected_selection(column.type());
+    gatherRows(column.view(), 0, selected_rows, expected_selection);
+    EXPECT_EQ(valuesOf(selected.view()), valuesOf(expected_selection.view()));
     return encodings;
 }
 

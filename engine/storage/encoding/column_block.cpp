@@ -5,6 +5,7 @@
 #include <limits>
 #include <span>
 
+#include "engine/columns/gather.h"
 #include "engine/common/exception.h"
 #include "engine/storage/encoding/packed_ints.h"
 
@@ -105,7 +106,8 @@ Encoding encodeFixed(const ColumnView& rows, EncodeScratch& scratch)
     if (isInteger(rows.type))
     {
         return dispatchFixedType(rows.type,
-                                 [&]<typename T>(TypeTag<T>) {
+                                 [&]<typename T>(TypeTag<T>)
+                                 {
                                      if constexpr (std::is_integral_v<T>)
                                      {
                                          return encodeIntegers(static_cast<const T*>(rows.data),
@@ -279,16 +281,20 @@ void decodePlainStrings(const BlockHeader& header, std::string_view stored, Colu
     decompressPayload(header.codec, bytes, out.mutableChars() + old_chars, total);
 }
 
+/// A constant or dictionary string block; appends the rows of `selection` only when it is not
+/// empty (the values are looked up per row, so other rows cost nothing).
 void decodeStrings(Encoding encoding, std::string_view payload, size_t rows,
-                   const ColumnView& dictionary, Column& out)
+                   const ColumnView& dictionary, std::span<const uint32_t> selection, Column& out)
 {
     thread_local std::vector<uint64_t> numbers;
     numbers.resize(rows);
+    const size_t appended = selection.empty() ? rows : selection.size();
+    auto source_row = [&](size_t row) { return selection.empty() ? row : selection[row]; };
     switch (encoding)
     {
         case Encoding::kConstant:
             appendStrings(
-                out, rows, [&](size_t) { return payload.size(); },
+                out, appended, [&](size_t) { return payload.size(); },
                 [&](size_t, char* to) { std::memcpy(to, payload.data(), payload.size()); });
             return;
         case Encoding::kDictionary:
@@ -306,12 +312,15 @@ void decodeStrings(Encoding encoding, std::string_view payload, size_t rows,
                 }
             }
             appendStrings(
-                out, rows,
+                out, appended,
                 [&](size_t row)
-                { return dictionary.offsets[numbers[row] + 1] - dictionary.offsets[numbers[row]]; },
+                {
+                    const uint64_t code = numbers[source_row(row)];
+                    return dictionary.offsets[code + 1] - dictionary.offsets[code];
+                },
                 [&](size_t row, char* to)
                 {
-                    const std::string_view entry = dictionary.stringAt(numbers[row]);
+                    const std::string_view entry = dictionary.stringAt(numbers[source_row(row)]);
                     std::memcpy(to, entry.data(), entry.size());
                 });
             return;
@@ -319,6 +328,38 @@ void decodeStrings(Encoding encoding, std::string_view payload, size_t rows,
         default:
             corrupted("encoding " + std::to_string(int(encoding)) + " in a string column");
     }
+}
+
+/// Every encoding but plain strings: the payload after the codec, then the values.
+void decodeValues(const BlockHeader& header, std::string_view payload, const ColumnView& dictionary,
+                  std::span<const uint32_t> selection, Column& out)
+{
+    // Every fixed-width encoding is at most the plain values and a frame's header.
+    constexpr size_t kMaxFixedOverhead = 64;
+    if (!plausiblePayloadSize(header.codec, payload, header.payload_bytes) ||
+        (!isString(out.type()) &&
+         header.payload_bytes > header.rows * fixedWidth(out.type()) + kMaxFixedOverhead))
+    {
+        corrupted("block claims " + std::to_string(header.payload_bytes) + " bytes from " +
+                  std::to_string(header.stored_bytes));
+    }
+    thread_local std::string decompressed;
+    if (header.codec != Codec::kNone)
+    {
+        decompressed.resize(header.payload_bytes);
+        decompressPayload(header.codec, payload, decompressed.data(), header.payload_bytes);
+        payload = decompressed;
+    }
+    if (isString(out.type()))
+    {
+        decodeStrings(header.encoding, payload, header.rows, dictionary, selection, out);
+        return;
+    }
+    const size_t old_rows = out.size();
+    out.resizeFixedUninitialized(old_rows + header.rows);
+    dispatchWidth(
+        out.type(), [&]<typename U>(TypeTag<U>)
+        { decodeFixed(header.encoding, payload, header.rows, out.mutableData<U>() + old_rows); });
 }
 
 }  // namespace
@@ -371,7 +412,7 @@ BlockHeader readBlockHeader(std::string_view bytes)
 }
 
 size_t decodeBlock(std::string_view bytes, size_t expected_rows, const ColumnView& dictionary,
-                   Column& out)
+                   Column& out, const BlockSelection* selection)
 {
     const BlockHeader header = readBlockHeader(bytes);
     if (header.rows != expected_rows)
@@ -379,41 +420,35 @@ size_t decodeBlock(std::string_view bytes, size_t expected_rows, const ColumnVie
         corrupted("block of " + std::to_string(header.rows) + " rows where " +
                   std::to_string(expected_rows) + " were expected");
     }
-    std::string_view payload = bytes.substr(BlockHeader::kBytes, header.stored_bytes);
-    if (isString(out.type()) && header.encoding == Encoding::kPlain)
+    if (selection != nullptr && !selection->rows.empty() && selection->rows.back() >= header.rows)
     {
-        decodePlainStrings(header, payload, out);
+        throw Exception(ErrorCode::kLogicalError, "block selection past the block's rows");
+    }
+    if (selection != nullptr && selection->rows.empty())
+    {
         return BlockHeader::kBytes + header.stored_bytes;
     }
-    // Every fixed-width encoding is at most the plain values and a frame's header.
-    constexpr size_t kMaxFixedOverhead = 64;
-    if (!plausiblePayloadSize(header.codec, payload, header.payload_bytes) ||
-        (!isString(out.type()) &&
-         header.payload_bytes > header.rows * fixedWidth(out.type()) + kMaxFixedOverhead))
+    std::string_view payload = bytes.substr(BlockHeader::kBytes, header.stored_bytes);
+    // Blocks whose rows cannot be read one by one are decoded whole, then gathered.
+    const bool direct = isString(out.type()) && header.encoding != Encoding::kPlain;
+    Column& decoded = selection != nullptr && !direct ? selection->scratch : out;
+    if (&decoded != &out)
     {
-        corrupted("block claims " + std::to_string(header.payload_bytes) + " bytes from " +
-                  std::to_string(header.stored_bytes));
+        decoded.clear();
     }
-    thread_local std::string decompressed;
-    if (header.codec != Codec::kNone)
+    if (isString(out.type()) && header.encoding == Encoding::kPlain)
     {
-        decompressed.resize(header.payload_bytes);
-        decompressPayload(header.codec, payload, decompressed.data(), header.payload_bytes);
-        payload = decompressed;
-    }
-    if (isString(out.type()))
-    {
-        decodeStrings(header.encoding, payload, header.rows, dictionary, out);
+        decodePlainStrings(header, payload, decoded);
     }
     else
     {
-        const size_t old_rows = out.size();
-        out.resizeFixedUninitialized(old_rows + header.rows);
-        dispatchWidth(out.type(),
-                      [&]<typename U>(TypeTag<U>) {
-                          decodeFixed(header.encoding, payload, header.rows,
-                                      out.mutableData<U>() + old_rows);
-                      });
+        decodeValues(header, payload, dictionary,
+                     selection != nullptr && direct ? selection->rows : std::span<const uint32_t>(),
+                     decoded);
+    }
+    if (&decoded != &out)
+    {
+        gatherRows(decoded.view(), 0, selection->rows, out);
     }
     return BlockHeader::kBytes + header.stored_bytes;
 }

@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,8 +18,8 @@ namespace granary::encoding
 /// How a block's values are laid out before the codec.
 enum class Encoding : uint8_t
 {
-    kPlain = 0,  ///< Fixed: the values. String: packed lengths (before the codec), the bytes.
-    kConstant = 1,          ///< One value for every row.
+    kPlain = 0,     ///< Fixed: the values. String: packed lengths (before the codec), the bytes.
+    kConstant = 1,  ///< One value for every row.
     kFrameOfReference = 2,  ///< Integers: PackedInts of the values.
     kDelta = 3,             ///< Integers: the first value, then PackedInts of the differences.
     kDictionary = 4,        ///< Strings: PackedInts of codes into the part's dictionary.
@@ -75,11 +76,20 @@ struct EncodeScratch
 void encodeBlock(const ColumnView& rows, const CodecChoice& codec,
                  StringDictionaryBuilder* dictionary, EncodeScratch& scratch, std::string& out);
 
+/// Some rows of a block (ascending), and a column of the block's type for decoding blocks that
+/// cannot be read row by row.
+struct BlockSelection
+{
+    std::span<const uint32_t> rows;
+    Column& scratch;
+};
+
 /// Decodes the block at the start of `bytes` (of `expected_rows` rows; a string column's
-/// dictionary entries in `dictionary`), appending its rows to `out`. Returns the bytes the
-/// block took. Throws Exception(kCorruptedData) describing what does not fit.
+/// dictionary entries in `dictionary`), appending its rows to `out` (only the selected ones
+/// with a `selection`: dictionary and constant string blocks copy no other string). Returns
+/// the bytes the block took. Throws Exception(kCorruptedData) describing what does not fit.
 size_t decodeBlock(std::string_view bytes, size_t expected_rows, const ColumnView& dictionary,
-                   Column& out);
+                   Column& out, const BlockSelection* selection = nullptr);
 
 /// The encoding of the block at the start of `bytes` (for statistics and tests).
 BlockHeader readBlockHeader(std::string_view bytes);
