@@ -20,7 +20,7 @@ std::span<const HitsColumnInfo> hitsSchema()
     return kSchema;
 }
 
-std::string hitsCreateTableSql()
+std::string hitsCreateTableSql(std::string_view string_codec)
 {
     std::string sql = "CREATE TABLE hits\n(\n";
     for (const HitsColumnInfo& column : kSchema)
@@ -29,6 +29,12 @@ std::string hitsCreateTableSql()
         sql += column.name;
         sql += ' ';
         sql += typeName(column.type);
+        if (column.type == TypeId::String && !string_codec.empty())
+        {
+            sql += " CODEC(";
+            sql += string_codec;
+            sql += ')';
+        }
         sql += ",\n";
     }
     sql += "    PRIMARY KEY (CounterID, EventDate, UserID, EventTime, WatchID)\n)";

@@ -140,7 +140,8 @@ struct HitsColumnInfo
 /// The 105 columns in table order.
 std::span<const HitsColumnInfo> hitsSchema();
 
-/// CREATE TABLE hits (...) in Granary's SQL, primary key as ClickBench's.
-std::string hitsCreateTableSql();
+/// CREATE TABLE hits (...) in Granary's SQL, primary key as ClickBench's; String columns get
+/// `CODEC(string_codec)` when it is not empty.
+std::string hitsCreateTableSql(std::string_view string_codec = {});
 
 }  // namespace granary::datagen

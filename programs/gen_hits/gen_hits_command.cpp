@@ -42,6 +42,7 @@ struct GenHitsOptions
     size_t threads = std::max(1U, std::thread::hardware_concurrency());
     std::string format = "native";
     std::string storage_format = "compressed";
+    std::string string_codec;
     bool check = false;
 };
 
@@ -147,14 +148,15 @@ class NativeSink : public ChunkSink
 {
 public:
     NativeSink(SpareBlocks& spares, const std::filesystem::path& dir, size_t threads,
-               size_t chunks_per_part, const std::string& storage_format)
+               size_t chunks_per_part, const GenHitsOptions& options)
         : ChunkSink(spares),
           database_(Database::open(dir)),
           threads_(threads),
           chunks_per_part_(chunks_per_part)
     {
         const sql::Statement statement = sql::parseStatement(
-            datagen::hitsCreateTableSql() + " SETTINGS storage_format = '" + storage_format + "'");
+            datagen::hitsCreateTableSql(options.string_codec) + " SETTINGS storage_format = '" +
+            options.storage_format + "'");
         database_->createTable(std::get<sql::CreateTableStatement>(statement));
         table_ = database_->table("hits");
         insert_ = std::make_unique<TableInsert>(*table_);
@@ -256,7 +258,7 @@ std::unique_ptr<ChunkSink> makeSink(const GenHitsOptions& options,
                           datagen::HitsGenerator::kChunkRows <=
                       Table::kMaxPartRows);
         return std::make_unique<NativeSink>(spares, dir, std::max<size_t>(1, options.threads),
-                                            generator.groupChunks(), options.storage_format);
+                                            generator.groupChunks(), options);
     }
     if (options.format == "none")
     {
@@ -382,6 +384,9 @@ std::function<int()> setupGenHits(CLI::App& app)
                    "native only: compressed (per granule the cheapest encoding, LZ4) or raw")
         ->check(CLI::IsMember({"compressed", "raw"}))
         ->capture_default_str();
+    app.add_option("--string-codec", options->string_codec,
+                   "native, compressed only: the codec of the String columns (LZ4, ZSTD(level), "
+                   "NONE; default LZ4)");
     app.add_flag("--check", options->check,
                  "Measure the published statistics on the rows and print them");
     return [options] { return runGenHits(*options); };
