@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The sanitizer stage: builds the suites that parse what hosts hand over (the Arrow importer's
-# fuzz test, the partial-state fuzz test) with AddressSanitizer and UBSan in a build of their
-# own, which compiles granary_core alone (no SQL or storage) without optimization (the
-# quickest build; the tests are small), and runs them.
+# fuzz test, the partial-state fuzz test) and what disks hand back (the compressed-block
+# decoder's round trips and damaged-block fuzz) with AddressSanitizer and UBSan in a build of
+# their own, which compiles granary_core and those modules alone (no SQL, no tables) without
+# optimization (the quickest build; the tests are small), and runs them.
 # Usage: tests/sanitized_fuzz.sh BUILD_DIR SOURCE_DIR TARGET...
 set -euo pipefail
 build="$1"

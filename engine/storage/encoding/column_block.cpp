@@ -231,6 +231,16 @@ void decodeFixed(Encoding encoding, std::string_view payload, size_t rows, U* ou
     }
 }
 
+/// memcpy for string bytes: an empty column's chars may be a null pointer, which memcpy must
+/// not see even for no bytes.
+void copyBytes(char* to, const char* from, size_t size)
+{
+    if (size > 0)
+    {
+        std::memcpy(to, from, size);
+    }
+}
+
 /// Appends `rows` strings of the given lengths (read by `length_of(row)`), their bytes
 /// copied by `copy(row, destination)`.
 template <typename LengthOf, typename Copy>
@@ -295,7 +305,7 @@ void decodeStrings(Encoding encoding, std::string_view payload, size_t rows,
         case Encoding::kConstant:
             appendStrings(
                 out, appended, [&](size_t) { return payload.size(); },
-                [&](size_t, char* to) { std::memcpy(to, payload.data(), payload.size()); });
+                [&](size_t, char* to) { copyBytes(to, payload.data(), payload.size()); });
             return;
         case Encoding::kDictionary:
         {
@@ -321,7 +331,7 @@ void decodeStrings(Encoding encoding, std::string_view payload, size_t rows,
                 [&](size_t row, char* to)
                 {
                     const std::string_view entry = dictionary.stringAt(numbers[source_row(row)]);
-                    std::memcpy(to, entry.data(), entry.size());
+                    copyBytes(to, entry.data(), entry.size());
                 });
             return;
         }
