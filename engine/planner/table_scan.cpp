@@ -25,16 +25,16 @@ int64_t monotonicNanoseconds()
         .count();
 }
 
+}  // namespace
+
 /// A worker's memory between morsels: the rows that passed the filter and computed columns.
-struct ScanBuffers final : MorselBuffers
+struct TableScan::ScanBuffers final : MorselBuffers
 {
     std::vector<uint32_t> selected;
     std::vector<Column> decoded;   ///< Per table column read: its rows of an encoded part.
     std::vector<Column> gathered;  ///< Per table column the outputs read.
     std::vector<Column> computed;  ///< Per output.
 };
-
-}  // namespace
 
 TableScan::TableScan(std::shared_ptr<const TableSnapshot> snapshot, const TableSchema& schema,
                      const sql::ExpressionPtr& where, const std::vector<ScanOutput>& outputs,
@@ -189,6 +189,54 @@ std::unique_ptr<MorselBuffers> TableScan::makeBuffers() const
     return buffers;
 }
 
+/// One morsel's rows as the scan reads them: its part, its first row and row count.
+struct TableScan::MorselRows
+{
+    const Part& part;
+    size_t first;
+    size_t rows;
+};
+
+size_t TableScan::readColumns(const MorselRows& morsel, size_t begin, size_t end,
+                              ScanBuffers& buffers, BlockView& input) const
+{
+    size_t bytes = 0;
+    for (size_t i = begin; i < end; ++i)
+    {
+        const size_t column = read_columns_[i];
+        input.add(schema_.columns[column].name,
+                  morsel.part.read(column, morsel.first, morsel.rows, buffers.decoded[i]));
+        bytes += morsel.part.bytesOf(column, morsel.first, morsel.rows);
+    }
+    return bytes;
+}
+
+size_t TableScan::gatherOutputColumns(const MorselRows& morsel, const BlockView& input,
+                                      ScanBuffers& buffers, BlockView& gathered) const
+{
+    size_t bytes = 0;
+    for (size_t i = 0; i < output_read_columns_.size(); ++i)
+    {
+        const size_t table_column = output_read_columns_[i];
+        const std::string& name = schema_.columns[table_column].name;
+        Column& column = buffers.gathered[i];
+        column.clear();
+        if (const std::optional<ColumnView> decoded = input.find(name))
+        {
+            gatherRows(*decoded, 0, buffers.selected, column);
+        }
+        else
+        {
+            const size_t position =
+                std::ranges::find(read_columns_, table_column) - read_columns_.begin();
+            bytes += morsel.part.gather(table_column, morsel.first, buffers.selected,
+                                        buffers.decoded[position], column);
+        }
+        gathered.add(name, column.view());
+    }
+    return bytes;
+}
+
 size_t TableScan::produce(size_t index, MorselBuffers* raw_buffers,
                           std::vector<ColumnView>& out) const
 {
@@ -200,62 +248,33 @@ size_t TableScan::produce(size_t index, MorselBuffers* raw_buffers,
     const Range& range = ranges_[index];
     const Part& part = *snapshot_->parts[range.part];
     const size_t first = range.first_granule * Part::kGranuleRows;
-    const size_t rows = std::min(range.granules * Part::kGranuleRows, part.rows() - first);
+    const MorselRows morsel{part, first,
+                            std::min(range.granules * Part::kGranuleRows, part.rows() - first)};
 
     BlockView input;
-    size_t bytes = 0;
-    auto read_columns = [&](size_t begin, size_t end)
-    {
-        for (size_t i = begin; i < end; ++i)
-        {
-            const size_t column = read_columns_[i];
-            input.add(schema_.columns[column].name,
-                      part.read(column, first, rows, buffers.decoded[i]));
-            bytes += part.bytesOf(column, first, rows);
-        }
-    };
-    read_columns(0, filter_read_columns_);
-
-    size_t passed = rows;
-    const BlockView* evaluated = &input;
-    BlockView gathered;
+    size_t bytes = readColumns(morsel, 0, filter_read_columns_, buffers, input);
+    size_t passed = morsel.rows;
     if (filter_)
     {
         buffers.selected.clear();
-        filterRows(*filter_, input, 0, rows, buffers.selected);
+        filterRows(*filter_, input, 0, morsel.rows, buffers.selected);
         passed = buffers.selected.size();
         if (condition_cache_)
         {
-            rememberEmptyGranules(range, rows, buffers.selected);
+            rememberEmptyGranules(range, morsel.rows, buffers.selected);
         }
     }
     // The columns only the outputs read: read whole when every row passed, else only the
     // granules that hold the passing rows (none when no row passed).
-    if (passed == rows)
+    const BlockView* evaluated = &input;
+    BlockView gathered;
+    if (passed == morsel.rows)
     {
-        read_columns(filter_read_columns_, read_columns_.size());
+        bytes += readColumns(morsel, filter_read_columns_, read_columns_.size(), buffers, input);
     }
     else
     {
-        for (size_t i = 0; i < output_read_columns_.size(); ++i)
-        {
-            const size_t table_column = output_read_columns_[i];
-            const std::string& name = schema_.columns[table_column].name;
-            Column& column = buffers.gathered[i];
-            column.clear();
-            if (const std::optional<ColumnView> decoded = input.find(name))
-            {
-                gatherRows(*decoded, 0, buffers.selected, column);
-            }
-            else
-            {
-                const size_t position =
-                    std::ranges::find(read_columns_, table_column) - read_columns_.begin();
-                bytes += part.gather(table_column, first, buffers.selected,
-                                     buffers.decoded[position], column);
-            }
-            gathered.add(name, column.view());
-        }
+        bytes += gatherOutputColumns(morsel, input, buffers, gathered);
         evaluated = &gathered;
     }
 
@@ -264,7 +283,7 @@ size_t TableScan::produce(size_t index, MorselBuffers* raw_buffers,
     {
         out.push_back(outputs_[i].evaluate(*evaluated, 0, passed, buffers.computed[i]));
     }
-    reportProgress(rows, bytes);
+    reportProgress(morsel.rows, bytes);
     return passed;
 }
 

@@ -71,7 +71,17 @@ private:
         size_t granules = 0;
     };
 
+    struct ScanBuffers;
+    struct MorselRows;
+
     void planRanges(const GranulePruner& pruner, size_t morsel_granules);
+    /// Reads columns read_columns_[begin, end) of the morsel into `input`; returns their bytes.
+    size_t readColumns(const MorselRows& morsel, size_t begin, size_t end, ScanBuffers& buffers,
+                       BlockView& input) const;
+    /// The columns the outputs read, at the passing rows (buffers.selected): gathered from
+    /// `input` where the filter read them, else from the part; returns the bytes read.
+    size_t gatherOutputColumns(const MorselRows& morsel, const BlockView& input,
+                               ScanBuffers& buffers, BlockView& gathered) const;
     void reportProgress(size_t rows, size_t bytes) const;
     QueryConditionCacheKey cacheKey(const Part& part) const;
     /// Tells the condition cache which granules of the range had no row pass the filter.
