@@ -31,6 +31,7 @@ int64_t monotonicNanoseconds()
 struct TableScan::ScanBuffers final : MorselBuffers
 {
     std::vector<uint32_t> selected;
+    std::vector<uint32_t> codes;   ///< A dictionary-coded granule's codes.
     std::vector<Column> decoded;   ///< Per table column read: its rows of an encoded part.
     std::vector<Column> gathered;  ///< Per table column the outputs read.
     std::vector<Column> computed;  ///< Per output.
@@ -104,6 +105,38 @@ TableScan::TableScan(std::shared_ptr<const TableSnapshot> snapshot, const TableS
     }
     output_read_columns_.assign(output_read.begin(), output_read.end());
     planRanges(GranulePruner(schema_, where), morsel_granules);
+    evaluateFilterOnDictionaries();
+}
+
+void TableScan::evaluateFilterOnDictionaries()
+{
+    if (!filter_ || filter_read_columns_ != 1 || !isString(schema_.columns[read_columns_[0]].type))
+    {
+        return;
+    }
+    const size_t column = read_columns_[0];
+    dictionary_filter_column_ = column;
+    entry_passes_.resize(snapshot_->parts.size());
+    std::vector<uint32_t> passing;
+    for (const Range& range : ranges_)
+    {
+        std::vector<uint8_t>& passes = entry_passes_[range.part];
+        const std::optional<ColumnView> dictionary =
+            snapshot_->parts[range.part]->dictionary(column);
+        if (!passes.empty() || !dictionary)
+        {
+            continue;
+        }
+        BlockView entries;
+        entries.add(schema_.columns[column].name, *dictionary);
+        passing.clear();
+        filterRows(*filter_, entries, 0, dictionary->rows, passing);
+        passes.assign(dictionary->rows, 0);
+        for (const uint32_t entry : passing)
+        {
+            passes[entry] = 1;
+        }
+    }
 }
 
 void TableScan::planRanges(const GranulePruner& pruner, size_t morsel_granules)
@@ -204,11 +237,55 @@ size_t TableScan::readColumns(const MorselRows& morsel, size_t begin, size_t end
     for (size_t i = begin; i < end; ++i)
     {
         const size_t column = read_columns_[i];
+        if (input.find(schema_.columns[column].name))
+        {
+            continue;
+        }
         input.add(schema_.columns[column].name,
                   morsel.part.read(column, morsel.first, morsel.rows, buffers.decoded[i]));
         bytes += morsel.part.bytesOf(column, morsel.first, morsel.rows);
     }
     return bytes;
+}
+
+bool TableScan::filterByDictionary(const Range& range, const MorselRows& morsel,
+                                   ScanBuffers& buffers, size_t& bytes) const
+{
+    if (!dictionary_filter_column_ || entry_passes_[range.part].empty())
+    {
+        return false;
+    }
+    const size_t column = *dictionary_filter_column_;
+    const std::vector<uint8_t>& passes = entry_passes_[range.part];
+    for (size_t g = 0; g < range.granules; ++g)
+    {
+        const uint32_t offset = uint32_t(g * Part::kGranuleRows);
+        const size_t rows = std::min(Part::kGranuleRows, morsel.rows - offset);
+        bytes += morsel.part.bytesOf(column, morsel.first + offset, rows);
+        if (morsel.part.readCodes(column, range.first_granule + g, buffers.codes))
+        {
+            for (uint32_t row = 0; row < rows; ++row)
+            {
+                if (passes[buffers.codes[row]] != 0)
+                {
+                    buffers.selected.push_back(offset + row);
+                }
+            }
+            continue;
+        }
+        // A granule of the part stored otherwise (its strings were mostly new): filtered as
+        // decoded values.
+        BlockView granule;
+        granule.add(schema_.columns[column].name,
+                    morsel.part.read(column, morsel.first + offset, rows, buffers.decoded[0]));
+        const size_t before = buffers.selected.size();
+        filterRows(*filter_, granule, 0, rows, buffers.selected);
+        for (size_t i = before; i < buffers.selected.size(); ++i)
+        {
+            buffers.selected[i] += offset;
+        }
+    }
+    return true;
 }
 
 size_t TableScan::gatherOutputColumns(const MorselRows& morsel, const BlockView& input,
@@ -252,12 +329,16 @@ size_t TableScan::produce(size_t index, MorselBuffers* raw_buffers,
                             std::min(range.granules * Part::kGranuleRows, part.rows() - first)};
 
     BlockView input;
-    size_t bytes = readColumns(morsel, 0, filter_read_columns_, buffers, input);
+    size_t bytes = 0;
     size_t passed = morsel.rows;
     if (filter_)
     {
         buffers.selected.clear();
-        filterRows(*filter_, input, 0, morsel.rows, buffers.selected);
+        if (!filterByDictionary(range, morsel, buffers, bytes))
+        {
+            bytes += readColumns(morsel, 0, filter_read_columns_, buffers, input);
+            filterRows(*filter_, input, 0, morsel.rows, buffers.selected);
+        }
         passed = buffers.selected.size();
         if (condition_cache_)
         {
@@ -270,7 +351,7 @@ size_t TableScan::produce(size_t index, MorselBuffers* raw_buffers,
     BlockView gathered;
     if (passed == morsel.rows)
     {
-        bytes += readColumns(morsel, filter_read_columns_, read_columns_.size(), buffers, input);
+        bytes += readColumns(morsel, 0, read_columns_.size(), buffers, input);
     }
     else
     {

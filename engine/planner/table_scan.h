@@ -75,7 +75,15 @@ private:
     struct MorselRows;
 
     void planRanges(const GranulePruner& pruner, size_t morsel_granules);
-    /// Reads columns read_columns_[begin, end) of the morsel into `input`; returns their bytes.
+    /// For a filter of one String column: per part read, a byte per entry of the column's
+    /// dictionary, 1 where the filter holds.
+    void evaluateFilterOnDictionaries();
+    /// Fills buffers.selected from the codes of the granules coded against a dictionary
+    /// (decoding and filtering the others) when the filter allows it; adds the bytes read.
+    bool filterByDictionary(const Range& range, const MorselRows& morsel, ScanBuffers& buffers,
+                            size_t& bytes) const;
+    /// Reads columns read_columns_[begin, end) of the morsel into `input` (those it does not
+    /// hold yet); returns their bytes.
     size_t readColumns(const MorselRows& morsel, size_t begin, size_t end, ScanBuffers& buffers,
                        BlockView& input) const;
     /// The columns the outputs read, at the passing rows (buffers.selected): gathered from
@@ -97,6 +105,10 @@ private:
     /// of them), and those the outputs read.
     std::vector<size_t> read_columns_;
     size_t filter_read_columns_ = 0;
+    /// The one String column a filter reads, when it has one, and per part its dictionary's
+    /// verdicts (empty for parts without a dictionary).
+    std::optional<size_t> dictionary_filter_column_;
+    std::vector<std::vector<uint8_t>> entry_passes_;
     std::vector<size_t> output_read_columns_;
     std::vector<Range> ranges_;
     size_t rows_to_read_ = 0;

@@ -216,15 +216,14 @@ void EncodedColumn::gather(size_t granule, std::span<const uint32_t> rows, Colum
     decode(granule, out, &selection);
 }
 
-void EncodedColumn::decode(size_t granule, Column& out,
-                           const encoding::BlockSelection* selection) const
+template <typename DecodeBlock>
+auto EncodedColumn::decodeGranule(size_t granule, DecodeBlock decode_block) const
 {
     const size_t begin = block_offsets_[granule];
     const size_t rows = std::min(kBlockRows, rows_ - granule * kBlockRows);
     try
     {
-        encoding::decodeBlock(blocks_.substr(begin, block_offsets_[granule + 1] - begin), rows,
-                              dictionary_, out, selection);
+        return decode_block(blocks_.substr(begin, block_offsets_[granule + 1] - begin), rows);
     }
     catch (const Exception& error)
     {
@@ -235,6 +234,20 @@ void EncodedColumn::decode(size_t granule, Column& out,
         }
         corrupted(blocks_file_, "granule " + std::to_string(granule) + ": " + error.what());
     }
+}
+
+void EncodedColumn::decode(size_t granule, Column& out,
+                           const encoding::BlockSelection* selection) const
+{
+    decodeGranule(granule, [&](std::string_view block, size_t rows)
+                  { encoding::decodeBlock(block, rows, dictionary_, out, selection); });
+}
+
+bool EncodedColumn::readCodes(size_t granule, std::vector<uint32_t>& codes) const
+{
+    return decodeGranule(
+        granule, [&](std::string_view block, size_t rows)
+        { return encoding::decodeDictionaryCodes(block, rows, dictionary_.rows, codes); });
 }
 
 size_t EncodedColumn::bytes(size_t first_granule, size_t granules) const

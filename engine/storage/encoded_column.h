@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <span>
 #include <string_view>
+#include <vector>
 
 #include "engine/columns/column.h"
 #include "engine/columns/column_view.h"
@@ -33,6 +34,11 @@ public:
     /// Appends rows `rows` (ascending, within the granule) of one granule to `out`; `scratch`
     /// (of the column's type) takes blocks that must be decoded whole.
     void gather(size_t granule, std::span<const uint32_t> rows, Column& scratch, Column& out) const;
+    /// When the granule's block is coded against the part's dictionary, replaces `codes` with
+    /// its codes and returns true.
+    bool readCodes(size_t granule, std::vector<uint32_t>& codes) const;
+    /// A string column's dictionary (no entries for other columns).
+    const ColumnView& dictionary() const { return dictionary_; }
     /// Bytes those granules take on disk.
     size_t bytes(size_t first_granule, size_t granules) const;
     size_t granules() const { return granules_; }
@@ -40,6 +46,10 @@ public:
 private:
     /// Decodes one granule's block, naming the file and the granule in corruption errors.
     void decode(size_t granule, Column& out, const encoding::BlockSelection* selection) const;
+    /// Calls `decode_block(block bytes, rows)`, naming the file and the granule in corruption
+    /// errors.
+    template <typename DecodeBlock>
+    auto decodeGranule(size_t granule, DecodeBlock decode_block) const;
 
     std::filesystem::path blocks_file_;
     size_t rows_;

@@ -112,6 +112,22 @@ size_t Part::gather(size_t column_index, size_t first_row, std::span<const uint3
     return bytes;
 }
 
+std::optional<ColumnView> Part::dictionary(size_t column_index) const
+{
+    if (!isEncoded(column_index) || contents_.encoded[column_index]->dictionary().rows == 0)
+    {
+        return std::nullopt;
+    }
+    checkOnFirstUse(column_index);
+    return contents_.encoded[column_index]->dictionary();
+}
+
+bool Part::readCodes(size_t column_index, size_t granule, std::vector<uint32_t>& codes) const
+{
+    checkOnFirstUse(column_index);
+    return isEncoded(column_index) && contents_.encoded[column_index]->readCodes(granule, codes);
+}
+
 size_t Part::bytesOf(size_t column_index, size_t first_row, size_t rows) const
 {
     if (!isEncoded(column_index))

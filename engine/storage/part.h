@@ -5,6 +5,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -60,6 +61,11 @@ public:
     /// `buffer` only the granules that hold them; returns the bytes of what was read.
     size_t gather(size_t column_index, size_t first_row, std::span<const uint32_t> selected,
                   Column& buffer, Column& out) const;
+    /// The part's dictionary of an encoded String column; nothing for other columns.
+    std::optional<ColumnView> dictionary(size_t column_index) const;
+    /// When the granule of an encoded column is coded against its dictionary, replaces
+    /// `codes` with the rows' codes and returns true; else returns false.
+    bool readCodes(size_t column_index, size_t granule, std::vector<uint32_t>& codes) const;
     /// Bytes of those rows on disk or in memory (for bytes_read).
     size_t bytesOf(size_t column_index, size_t first_row, size_t rows) const;
     /// Bytes of the whole column.

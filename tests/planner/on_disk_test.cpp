@@ -80,6 +80,13 @@ TEST_P(OnDiskFormats, LoadReopenAndQuery)
         "SELECT Title, Referer, ResolutionWidth FROM visits WHERE CounterID = 7 AND "
         "URL LIKE '%google%' ORDER BY Title, Referer, ResolutionWidth",
         "SELECT count(*), sum(ResolutionWidth) FROM visits WHERE WatchID = 0",
+        // Filters of one String column: evaluated once per dictionary entry where a granule
+        // is coded against the part's dictionary.
+        "SELECT count(*), min(SearchPhrase) FROM visits WHERE SearchPhrase <> ''",
+        "SELECT SearchPhrase, count(*) AS c FROM visits WHERE SearchPhrase LIKE '%a%' "
+        "GROUP BY SearchPhrase ORDER BY c DESC, SearchPhrase LIMIT 7",
+        "SELECT count(*), sum(ResolutionWidth) FROM visits WHERE MobilePhoneModel IN ('iPad', '') OR "
+        "length(MobilePhoneModel) > 5",
         "SELECT count(*), sum(ResolutionWidth), min(EventTime), max(EventDate), "
         "avg(UserID) FROM visits",
         "SELECT SearchPhrase, count(*) AS c, min(URL), count(DISTINCT UserID) FROM visits "

@@ -340,26 +340,35 @@ void decodeStrings(Encoding encoding, std::string_view payload, size_t rows,
     }
 }
 
-/// Every encoding but plain strings: the payload after the codec, then the values.
-void decodeValues(const BlockHeader& header, std::string_view payload, const ColumnView& dictionary,
-                  std::span<const uint32_t> selection, Column& out)
+/// The payload of a block other than plain strings, checked and decompressed (into a buffer
+/// of the calling thread, valid until its next call).
+std::string_view decompressedPayload(const BlockHeader& header, std::string_view payload,
+                                     TypeId type)
 {
     // Every fixed-width encoding is at most the plain values and a frame's header.
     constexpr size_t kMaxFixedOverhead = 64;
     if (!plausiblePayloadSize(header.codec, payload, header.payload_bytes) ||
-        (!isString(out.type()) &&
-         header.payload_bytes > header.rows * fixedWidth(out.type()) + kMaxFixedOverhead))
+        (!isString(type) &&
+         header.payload_bytes > header.rows * fixedWidth(type) + kMaxFixedOverhead))
     {
         corrupted("block claims " + std::to_string(header.payload_bytes) + " bytes from " +
                   std::to_string(header.stored_bytes));
     }
     thread_local std::string decompressed;
-    if (header.codec != Codec::kNone)
+    if (header.codec == Codec::kNone)
     {
-        decompressed.resize(header.payload_bytes);
-        decompressPayload(header.codec, payload, decompressed.data(), header.payload_bytes);
-        payload = decompressed;
+        return payload;
     }
+    decompressed.resize(header.payload_bytes);
+    decompressPayload(header.codec, payload, decompressed.data(), header.payload_bytes);
+    return decompressed;
+}
+
+/// Every encoding but plain strings: the payload after the codec, then the values.
+void decodeValues(const BlockHeader& header, std::string_view stored, const ColumnView& dictionary,
+                  std::span<const uint32_t> selection, Column& out)
+{
+    const std::string_view payload = decompressedPayload(header, stored, out.type());
     if (isString(out.type()))
     {
         decodeStrings(header.encoding, payload, header.rows, dictionary, selection, out);
@@ -400,6 +409,37 @@ void encodeBlock(const ColumnView& rows, const CodecChoice& codec,
     writeHeader(header, out);
     out.append(scratch.prefix);
     out.append(stored);
+}
+
+bool decodeDictionaryCodes(std::string_view bytes, size_t expected_rows, size_t dictionary_entries,
+                           std::vector<uint32_t>& codes)
+{
+    const BlockHeader header = readBlockHeader(bytes);
+    if (header.encoding != Encoding::kDictionary)
+    {
+        return false;
+    }
+    if (header.rows != expected_rows)
+    {
+        corrupted("block of " + std::to_string(header.rows) + " rows where " +
+                  std::to_string(expected_rows) + " were expected");
+    }
+    const std::string_view payload = decompressedPayload(
+        header, bytes.substr(BlockHeader::kBytes, header.stored_bytes), TypeId::String);
+    codes.resize(header.rows);
+    if (unpackInts(payload.data(), payload.size(), header.rows, codes.data()) != payload.size())
+    {
+        corrupted("dictionary block longer than its codes");
+    }
+    for (const uint32_t code : codes)
+    {
+        if (code >= dictionary_entries)
+        {
+            corrupted("dictionary code " + std::to_string(code) + " past the " +
+                      std::to_string(dictionary_entries) + " entries");
+        }
+    }
+    return true;
 }
 
 BlockHeader readBlockHeader(std::string_view bytes)
