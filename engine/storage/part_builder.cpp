@@ -120,37 +120,42 @@ void SortedRows::gather(size_t column, size_t begin, size_t end, Column& into) c
     }
     // Every row is overwritten: resizing only zero-fills what a reused buffer gains.
     into.resizeFixed(count);
-    dispatchFixedType(into.type(),
-                      [&]<typename T>(TypeTag<T>)
-                      {
-                          T* to = into.mutableData<T>();
-                          if (order_.empty())
-                          {
-                              forEachRun(begin, end,
-                                         [&](size_t piece, size_t first, size_t run, size_t at) {
-                                             std::memcpy(
-                                                 to + at,
-                                                 pieces_[piece][column].values<T>().data() + first,
-                                                 run * sizeof(T));
-                                         });
-                              return;
-                          }
-                          std::vector<const T*> sources;
-                          for (const std::vector<ColumnView>& piece : pieces_)
-                          {
-                              sources.push_back(piece[column].values<T>().data());
-                          }
-                          const SourceRow* order = order_.data() + begin;
-                          for (size_t row = 0; row < count; ++row)
-                          {
-                              if (row + kPrefetchRows < count)
-                              {
-                                  const SourceRow ahead = order[row + kPrefetchRows];
-                                  __builtin_prefetch(sources[ahead.piece] + ahead.row);
-                              }
-                              to[row] = sources[order[row].piece][order[row].row];
-                          }
-                      });
+    dispatchFixedType(
+        into.type(),
+        [&]<typename T>(TypeTag<T>)
+        {
+            T* to = into.mutableData<T>();
+            if (order_.empty())
+            {
+                forEachRun(begin, end,
+                           [&](size_t piece, size_t first, size_t run, size_t at)
+                           {
+                               // A piece without rows may have no buffer.
+                               if (run > 0)
+                               {
+                                   std::memcpy(to + at,
+                                               pieces_[piece][column].values<T>().data() + first,
+                                               run * sizeof(T));
+                               }
+                           });
+                return;
+            }
+            std::vector<const T*> sources;
+            for (const std::vector<ColumnView>& piece : pieces_)
+            {
+                sources.push_back(piece[column].values<T>().data());
+            }
+            const SourceRow* order = order_.data() + begin;
+            for (size_t row = 0; row < count; ++row)
+            {
+                if (row + kPrefetchRows < count)
+                {
+                    const SourceRow ahead = order[row + kPrefetchRows];
+                    __builtin_prefetch(sources[ahead.piece] + ahead.row);
+                }
+                to[row] = sources[order[row].piece][order[row].row];
+            }
+        });
 }
 
 std::optional<ColumnView> SortedRows::inPlace(size_t column, size_t begin, size_t end) const
@@ -191,8 +196,12 @@ void SortedRows::gatherStrings(size_t column, size_t begin, size_t end, Column& 
                    {
                        const ColumnView& view = pieces_[piece][column];
                        const uint64_t base = view.offsets[first];
-                       std::memcpy(chars + offsets[at], view.chars + base,
-                                   view.offsets[first + run] - base);
+                       // Runs of empty strings may come from a piece without a chars buffer.
+                       if (view.offsets[first + run] > base)
+                       {
+                           std::memcpy(chars + offsets[at], view.chars + base,
+                                       view.offsets[first + run] - base);
+                       }
                        for (size_t row = 1; row <= run; ++row)
                        {
                            offsets[at + row] = offsets[at] + view.offsets[first + row] - base;

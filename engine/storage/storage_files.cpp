@@ -208,6 +208,12 @@ FileChecksum::FileChecksum()
 
 void FileChecksum::update(const char* data, size_t size)
 {
+    // Empty buffers (an empty file's mapping, an empty column's chars) may be null pointers,
+    // which memcpy must not see.
+    if (size == 0)
+    {
+        return;
+    }
     size_ += size;
     if (tail_size_ > 0)
     {
