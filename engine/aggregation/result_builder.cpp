@@ -81,11 +81,19 @@ Block concatenateFragments(std::vector<Block>& fragments, QueryContext& context,
                          {
                              const ColumnView part = fragments[f].columns[c].column.view();
                              Column& column = result.columns[c].column;
+                             // An empty fragment's buffers may be null: memcpy must not see them.
+                             if (part.rows == 0)
+                             {
+                                 continue;
+                             }
                              if (isString(column.type()))
                              {
                                  const size_t base = first_char[c][f];
-                                 std::memcpy(column.mutableChars() + base, part.chars,
-                                             part.offsets[part.rows]);
+                                 if (part.offsets[part.rows] > 0)
+                                 {
+                                     std::memcpy(column.mutableChars() + base, part.chars,
+                                                 part.offsets[part.rows]);
+                                 }
                                  uint64_t* offsets = column.mutableOffsets() + first_row[f];
                                  for (size_t row = 0; row < part.rows; ++row)
                                  {
