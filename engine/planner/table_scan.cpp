@@ -31,7 +31,7 @@ int64_t monotonicNanoseconds()
 struct TableScan::ScanBuffers final : MorselBuffers
 {
     std::vector<uint32_t> selected;
-    std::vector<uint32_t> codes;   ///< A dictionary-coded granule's codes.
+    std::vector<uint64_t> codes;   ///< A dictionary-coded granule's codes.
     std::vector<Column> decoded;   ///< Per table column read: its rows of an encoded part.
     std::vector<Column> gathered;  ///< Per table column the outputs read.
     std::vector<Column> computed;  ///< Per output.
@@ -115,7 +115,6 @@ void TableScan::evaluateFilterOnDictionaries()
         return;
     }
     const size_t column = read_columns_[0];
-    dictionary_filter_column_ = column;
     entry_passes_.resize(snapshot_->parts.size());
     std::vector<uint32_t> passing;
     for (const Range& range : ranges_)
@@ -251,11 +250,12 @@ size_t TableScan::readColumns(const MorselRows& morsel, size_t begin, size_t end
 bool TableScan::filterByDictionary(const Range& range, const MorselRows& morsel,
                                    ScanBuffers& buffers, size_t& bytes) const
 {
-    if (!dictionary_filter_column_ || entry_passes_[range.part].empty())
+    if (entry_passes_.empty() || entry_passes_[range.part].empty())
     {
         return false;
     }
-    const size_t column = *dictionary_filter_column_;
+    // The filter's one column, first of read_columns_.
+    const size_t column = read_columns_[0];
     const std::vector<uint8_t>& passes = entry_passes_[range.part];
     for (size_t g = 0; g < range.granules; ++g)
     {

@@ -105,9 +105,8 @@ private:
     /// of them), and those the outputs read.
     std::vector<size_t> read_columns_;
     size_t filter_read_columns_ = 0;
-    /// The one String column a filter reads, when it has one, and per part its dictionary's
-    /// verdicts (empty for parts without a dictionary).
-    std::optional<size_t> dictionary_filter_column_;
+    /// For a filter of one String column (read_columns_[0]), per part its dictionary's
+    /// verdicts (empty for parts without a dictionary); empty for other filters.
     std::vector<std::vector<uint8_t>> entry_passes_;
     std::vector<size_t> output_read_columns_;
     std::vector<Range> ranges_;

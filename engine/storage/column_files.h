@@ -40,6 +40,13 @@ inline std::string columnFileName(size_t column, std::string_view suffix)
     return partFileName('c', column, suffix);
 }
 
+/// Throws Exception(kCorruptedData) "corrupted part file '<file>': <problem>".
+[[noreturn]] void corruptedPartFile(const std::filesystem::path& file, const std::string& problem);
+
+/// Checks the count + 1 string offsets read from `file`: they start at 0 and never decrease
+/// (kCorruptedData naming the file).
+void checkStringOffsets(const std::filesystem::path& file, const uint64_t* offsets, size_t count);
+
 /// The raw layout: `c<i>.bin` (fixed width) or `c<i>.chars` + `c<i>.offsets` (rows + 1
 /// uint64 offsets).
 std::unique_ptr<ColumnFilesWriter> makeRawColumnWriter(const std::filesystem::path& directory,

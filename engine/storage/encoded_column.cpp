@@ -17,12 +17,6 @@ namespace granary
 namespace
 {
 
-[[noreturn]] void corrupted(const std::filesystem::path& file, const std::string& problem)
-{
-    throw Exception(ErrorCode::kCorruptedData,
-                    "corrupted part file '" + file.string() + "': " + problem);
-}
-
 constexpr size_t kBlockRows = EncodedColumn::kBlockRows;
 
 ColumnView parseDictionary(const std::filesystem::path& file, std::string_view bytes)
@@ -34,26 +28,20 @@ ColumnView parseDictionary(const std::filesystem::path& file, std::string_view b
     uint64_t entries = 0;
     if (bytes.size() < sizeof(entries))
     {
-        corrupted(file, "cut short");
+        corruptedPartFile(file, "cut short");
     }
     std::memcpy(&entries, bytes.data(), sizeof(entries));
     const size_t offsets_bytes = (bytes.size() - sizeof(entries)) / sizeof(uint64_t);
     if (entries >= offsets_bytes)
     {
-        corrupted(file, "cut short");
+        corruptedPartFile(file, "cut short");
     }
     const auto* offsets = reinterpret_cast<const uint64_t*>(bytes.data() + sizeof(entries));
     const size_t chars_start = sizeof(entries) + (entries + 1) * sizeof(uint64_t);
-    if (offsets[0] != 0 || offsets[entries] != bytes.size() - chars_start)
+    checkStringOffsets(file, offsets, entries);
+    if (offsets[entries] != bytes.size() - chars_start)
     {
-        corrupted(file, "offsets do not match its bytes");
-    }
-    for (size_t entry = 0; entry < entries; ++entry)
-    {
-        if (offsets[entry + 1] < offsets[entry])
-        {
-            corrupted(file, "offsets decrease");
-        }
+        corruptedPartFile(file, "offsets do not match its bytes");
     }
     return ColumnView::ofStrings(bytes.data() + chars_start, offsets, entries);
 }
@@ -182,18 +170,18 @@ EncodedColumn::EncodedColumn(const std::filesystem::path& blocks_file, size_t ro
     index_file.replace_extension(".index");
     if (index.size() != (granules_ + 1) * sizeof(uint64_t))
     {
-        corrupted(index_file, "has " + std::to_string(index.size()) + " bytes for " +
-                                  std::to_string(granules_) + " granules");
+        corruptedPartFile(index_file, "has " + std::to_string(index.size()) + " bytes for " +
+                                          std::to_string(granules_) + " granules");
     }
     if (block_offsets_[0] != 0 || block_offsets_[granules_] != blocks.size())
     {
-        corrupted(index_file, "does not span the blocks");
+        corruptedPartFile(index_file, "does not span the blocks");
     }
     for (size_t granule = 0; granule < granules_; ++granule)
     {
         if (block_offsets_[granule + 1] <= block_offsets_[granule])
         {
-            corrupted(index_file, "block offsets do not increase");
+            corruptedPartFile(index_file, "block offsets do not increase");
         }
     }
     std::filesystem::path dictionary_file = blocks_file;
@@ -232,7 +220,7 @@ auto EncodedColumn::decodeGranule(size_t granule, DecodeBlock decode_block) cons
         {
             throw;
         }
-        corrupted(blocks_file_, "granule " + std::to_string(granule) + ": " + error.what());
+        corruptedPartFile(blocks_file_, "granule " + std::to_string(granule) + ": " + error.what());
     }
 }
 
@@ -243,7 +231,7 @@ void EncodedColumn::decode(size_t granule, Column& out,
                   { encoding::decodeBlock(block, rows, dictionary_, out, selection); });
 }
 
-bool EncodedColumn::readCodes(size_t granule, std::vector<uint32_t>& codes) const
+bool EncodedColumn::readCodes(size_t granule, std::vector<uint64_t>& codes) const
 {
     return decodeGranule(
         granule, [&](std::string_view block, size_t rows)

@@ -36,12 +36,11 @@ public:
     void gather(size_t granule, std::span<const uint32_t> rows, Column& scratch, Column& out) const;
     /// When the granule's block is coded against the part's dictionary, replaces `codes` with
     /// its codes and returns true.
-    bool readCodes(size_t granule, std::vector<uint32_t>& codes) const;
+    bool readCodes(size_t granule, std::vector<uint64_t>& codes) const;
     /// A string column's dictionary (no entries for other columns).
     const ColumnView& dictionary() const { return dictionary_; }
     /// Bytes those granules take on disk.
     size_t bytes(size_t first_granule, size_t granules) const;
-    size_t granules() const { return granules_; }
 
 private:
     /// Decodes one granule's block, naming the file and the granule in corruption errors.

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <functional>
 #include <string>
+#include <utility>
 
 #include "engine/columns/gather.h"
 #include "engine/common/exception.h"
@@ -24,6 +25,13 @@ void checkIndex(size_t index, size_t count, const char* what)
 
 static_assert(Part::kGranuleRows == EncodedColumn::kBlockRows,
               "an encoded block holds one granule");
+
+/// The first granule holding rows [first_row, first_row + rows) and how many granules do.
+std::pair<size_t, size_t> granulesOf(size_t first_row, size_t rows)
+{
+    const size_t first = first_row / Part::kGranuleRows;
+    return {first, (first_row + rows + Part::kGranuleRows - 1) / Part::kGranuleRows - first};
+}
 
 uint64_t nextPartId()
 {
@@ -70,9 +78,8 @@ ColumnView Part::read(size_t column_index, size_t first_row, size_t rows, Column
         return contents_.columns[column_index].slice(first_row, rows);
     }
     buffer.clear();
-    const size_t first_granule = first_row / kGranuleRows;
-    const size_t end_granule = (first_row + rows + kGranuleRows - 1) / kGranuleRows;
-    contents_.encoded[column_index]->read(first_granule, end_granule - first_granule, buffer);
+    const auto [first_granule, granules] = granulesOf(first_row, rows);
+    contents_.encoded[column_index]->read(first_granule, granules, buffer);
     // A read ending inside a granule decodes the whole granule: the view ends at the rows.
     return buffer.view().slice(0, rows);
 }
@@ -122,7 +129,7 @@ std::optional<ColumnView> Part::dictionary(size_t column_index) const
     return contents_.encoded[column_index]->dictionary();
 }
 
-bool Part::readCodes(size_t column_index, size_t granule, std::vector<uint32_t>& codes) const
+bool Part::readCodes(size_t column_index, size_t granule, std::vector<uint64_t>& codes) const
 {
     checkOnFirstUse(column_index);
     return isEncoded(column_index) && contents_.encoded[column_index]->readCodes(granule, codes);
@@ -134,9 +141,8 @@ size_t Part::bytesOf(size_t column_index, size_t first_row, size_t rows) const
     {
         return columnBytes(column_index) / std::max<size_t>(this->rows(), 1) * rows;
     }
-    const size_t first_granule = first_row / kGranuleRows;
-    const size_t end_granule = (first_row + rows + kGranuleRows - 1) / kGranuleRows;
-    return contents_.encoded[column_index]->bytes(first_granule, end_granule - first_granule);
+    const auto [first_granule, granules] = granulesOf(first_row, rows);
+    return contents_.encoded[column_index]->bytes(first_granule, granules);
 }
 
 size_t Part::columnBytes(size_t column_index) const

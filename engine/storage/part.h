@@ -65,13 +65,11 @@ public:
     std::optional<ColumnView> dictionary(size_t column_index) const;
     /// When the granule of an encoded column is coded against its dictionary, replaces
     /// `codes` with the rows' codes and returns true; else returns false.
-    bool readCodes(size_t column_index, size_t granule, std::vector<uint32_t>& codes) const;
+    bool readCodes(size_t column_index, size_t granule, std::vector<uint64_t>& codes) const;
     /// Bytes of those rows on disk or in memory (for bytes_read).
     size_t bytesOf(size_t column_index, size_t first_row, size_t rows) const;
     /// Bytes of the whole column.
     size_t columnBytes(size_t column_index) const;
-    /// Whether the column is stored encoded (reads decode it).
-    bool isEncoded(size_t column_index) const;
     /// Per-granule minimum / maximum of sort-key column k (k indexes schema.sort_key): one
     /// value per granule, of the column's type, in the order of value_order.h.
     ColumnView granuleMin(size_t sort_key_index) const;
@@ -79,6 +77,8 @@ public:
 
 private:
     void checkOnFirstUse(size_t column_index) const;
+    /// Whether the column is stored encoded (reads decode it).
+    bool isEncoded(size_t column_index) const;
 
     PartContents contents_;
     std::unique_ptr<std::once_flag[]> checked_;

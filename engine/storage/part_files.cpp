@@ -28,12 +28,6 @@ std::string marksFile(size_t key)
     return partFileName('k', key, ".marks");
 }
 
-[[noreturn]] void corrupted(const std::filesystem::path& file, const std::string& problem)
-{
-    throw Exception(ErrorCode::kCorruptedData,
-                    "corrupted part file '" + file.string() + "': " + problem);
-}
-
 std::span<const char> fixedBytes(const ColumnView& view)
 {
     return {static_cast<const char*>(view.data), view.rows * fixedWidth(view.type)};
@@ -50,7 +44,7 @@ std::span<const char> charBytes(const ColumnView& view)
 }
 
 /// Parses a column of `rows` values of `type` laid out as writePartFiles lays out marks,
-/// starting at `offset` of `bytes`; advances offset. Throws through `corrupted`.
+/// starting at `offset` of `bytes`; advances offset. Throws through `corruptedPartFile`.
 Column parseColumn(const std::filesystem::path& file, std::string_view bytes, size_t& offset,
                    TypeId type, size_t rows)
 {
@@ -59,7 +53,7 @@ Column parseColumn(const std::filesystem::path& file, std::string_view bytes, si
     {
         if (size > bytes.size() - offset)
         {
-            corrupted(file, "shorter than its contents");
+            corruptedPartFile(file, "shorter than its contents");
         }
         const char* start = bytes.data() + offset;
         offset += size;
@@ -78,17 +72,7 @@ Column parseColumn(const std::filesystem::path& file, std::string_view bytes, si
     std::vector<uint64_t> offsets(rows + 1);
     std::memcpy(offsets.data(), take(offsets.size() * sizeof(uint64_t)),
                 offsets.size() * sizeof(uint64_t));
-    if (offsets[0] != 0)
-    {
-        corrupted(file, "string offsets do not start at 0");
-    }
-    for (size_t row = 0; row < rows; ++row)
-    {
-        if (offsets[row + 1] < offsets[row])
-        {
-            corrupted(file, "string offsets decrease");
-        }
-    }
+    checkStringOffsets(file, offsets.data(), rows);
     const char* chars = take(offsets[rows]);
     for (size_t row = 0; row < rows; ++row)
     {
@@ -120,9 +104,9 @@ struct PartMetadata
             const int version = json.at("format_version").get<int>();
             if (version < 1 || version > kFormatVersion)
             {
-                corrupted(path, "format version " + std::to_string(version) +
-                                    " is not one this version reads (1 to " +
-                                    std::to_string(kFormatVersion) + ")");
+                corruptedPartFile(path, "format version " + std::to_string(version) +
+                                            " is not one this version reads (1 to " +
+                                            std::to_string(kFormatVersion) + ")");
             }
             metadata.rows = json.at("rows").get<size_t>();
             if (version >= 2)
@@ -137,7 +121,7 @@ struct PartMetadata
         }
         catch (const nlohmann::json::exception& error)
         {
-            corrupted(path, error.what());
+            corruptedPartFile(path, error.what());
         }
         catch (const Exception& error)
         {
@@ -145,7 +129,7 @@ struct PartMetadata
             {
                 throw;
             }
-            corrupted(path, error.what());
+            corruptedPartFile(path, error.what());
         }
         return metadata;
     }
@@ -155,7 +139,7 @@ struct PartMetadata
         const auto found = files.find(name);
         if (found == files.end())
         {
-            corrupted(directory / kMetadataFile, "does not list " + name);
+            corruptedPartFile(directory / kMetadataFile, "does not list " + name);
         }
         return found->second;
     }
@@ -167,13 +151,14 @@ struct PartMetadata
         const FileRecord& file = record(directory, name);
         if (expected_size && *expected_size != file.size)
         {
-            corrupted(directory / kMetadataFile, "wrong size recorded for " + name);
+            corruptedPartFile(directory / kMetadataFile, "wrong size recorded for " + name);
         }
         MappedFile mapped(directory / name);
         if (mapped.size() != file.size)
         {
-            corrupted(directory / name, "has " + std::to_string(mapped.size()) +
-                                            " bytes instead of " + std::to_string(file.size));
+            corruptedPartFile(directory / name, "has " + std::to_string(mapped.size()) +
+                                                    " bytes instead of " +
+                                                    std::to_string(file.size));
         }
         return mapped;
     }
@@ -183,7 +168,7 @@ void verifyChecksum(const std::filesystem::path& file, const MappedFile& mapped,
 {
     if (fileChecksum(mapped.data(), mapped.size()) != expected)
     {
-        corrupted(file, "checksum mismatch");
+        corruptedPartFile(file, "checksum mismatch");
     }
 }
 
@@ -440,7 +425,7 @@ std::vector<std::string> openColumn(const std::filesystem::path& directory,
         const auto* offset_values = reinterpret_cast<const uint64_t*>(offsets.data());
         if (offset_values[0] != 0 || offset_values[rows] != chars.size())
         {
-            corrupted(directory / offsets_name, "offsets do not match " + chars_name);
+            corruptedPartFile(directory / offsets_name, "offsets do not match " + chars_name);
         }
         contents.columns.push_back(ColumnView::ofStrings(chars.data(), offset_values, rows));
         contents.column_bytes.push_back(chars.size() + offsets.size());
@@ -499,7 +484,7 @@ std::shared_ptr<const Part> openPartFiles(const std::filesystem::path& directory
         contents.granule_max.push_back(parseColumn(path, bytes, offset, type, granules));
         if (offset != bytes.size())
         {
-            corrupted(path, "longer than its contents");
+            corruptedPartFile(path, "longer than its contents");
         }
     }
     return std::make_shared<const Part>(std::move(contents));

@@ -75,15 +75,6 @@ private:
 
 }  // namespace
 
-std::string partFileName(char prefix, size_t index, std::string_view suffix)
-{
-    // Built by appending: GCC 12 warns falsely (-Wrestrict) about `"c" + std::to_string(n)`.
-    std::string name(1, prefix);
-    name += std::to_string(index);
-    name += suffix;
-    return name;
-}
-
 std::unique_ptr<ColumnFilesWriter> makeRawColumnWriter(const std::filesystem::path& directory,
                                                        size_t column, TypeId type)
 {

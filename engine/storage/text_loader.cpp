@@ -3,10 +3,10 @@
 #include <tbb/task_arena.h>
 
 #include <algorithm>
-#include <cctype>
 #include <fstream>
 #include <optional>
 
+#include "engine/common/ascii.h"
 #include "engine/common/exception.h"
 #include "engine/exec/executor.h"
 #include "engine/storage/progress_bar.h"
@@ -20,12 +20,6 @@ namespace
 
 /// Bytes of input parsed per worker and buffer.
 constexpr size_t kChunkBytes = size_t{8} << 20;
-
-bool equalsIgnoringCase(std::string_view left, std::string_view right)
-{
-    return std::equal(left.begin(), left.end(), right.begin(), right.end(),
-                      [](char a, char b) { return std::tolower(a) == std::tolower(b); });
-}
 
 std::vector<size_t> fieldColumns(const TableSchema& schema, const std::vector<std::string>& names)
 {

@@ -4,9 +4,9 @@
 #include <zstd.h>
 
 #include <algorithm>
-#include <cctype>
 #include <charconv>
 
+#include "engine/common/ascii.h"
 #include "engine/common/exception.h"
 
 namespace granary::encoding
@@ -18,12 +18,6 @@ namespace
 constexpr size_t kMinSavingFraction = 8;
 /// Blocks smaller than this are stored as they are: the codec's framing would eat the gain.
 constexpr size_t kMinCompressedPayload = 64;
-
-bool equalsIgnoringCase(std::string_view left, std::string_view right)
-{
-    return std::equal(left.begin(), left.end(), right.begin(), right.end(),
-                      [](char a, char b) { return std::tolower(a) == std::tolower(b); });
-}
 
 [[noreturn]] void unknownCodec(std::string_view text)
 {

@@ -291,13 +291,43 @@ void decodePlainStrings(const BlockHeader& header, std::string_view stored, Colu
     decompressPayload(header.codec, bytes, out.mutableChars() + old_chars, total);
 }
 
+/// The codes of a dictionary block's payload, each checked against the dictionary's entries.
+void unpackDictionaryCodes(std::string_view payload, size_t rows, size_t entries,
+                           std::vector<uint64_t>& codes)
+{
+    codes.resize(rows);
+    if (unpackInts(payload.data(), payload.size(), rows, codes.data()) != payload.size())
+    {
+        corrupted("dictionary block longer than its codes");
+    }
+    for (const uint64_t code : codes)
+    {
+        if (code >= entries)
+        {
+            corrupted("dictionary code " + std::to_string(code) + " past the " +
+                      std::to_string(entries) + " entries");
+        }
+    }
+}
+
+/// The block's header, its row count checked against the reader's.
+BlockHeader readBlockHeaderOfRows(std::string_view bytes, size_t expected_rows)
+{
+    const BlockHeader header = readBlockHeader(bytes);
+    if (header.rows != expected_rows)
+    {
+        corrupted("block of " + std::to_string(header.rows) + " rows where " +
+                  std::to_string(expected_rows) + " were expected");
+    }
+    return header;
+}
+
 /// A constant or dictionary string block; appends the rows of `selection` only when it is not
 /// empty (the values are looked up per row, so other rows cost nothing).
 void decodeStrings(Encoding encoding, std::string_view payload, size_t rows,
                    const ColumnView& dictionary, std::span<const uint32_t> selection, Column& out)
 {
-    thread_local std::vector<uint64_t> numbers;
-    numbers.resize(rows);
+    thread_local std::vector<uint64_t> codes;
     const size_t appended = selection.empty() ? rows : selection.size();
     auto source_row = [&](size_t row) { return selection.empty() ? row : selection[row]; };
     switch (encoding)
@@ -309,28 +339,17 @@ void decodeStrings(Encoding encoding, std::string_view payload, size_t rows,
             return;
         case Encoding::kDictionary:
         {
-            if (unpackInts(payload.data(), payload.size(), rows, numbers.data()) != payload.size())
-            {
-                corrupted("dictionary block longer than its codes");
-            }
-            for (const uint64_t code : numbers)
-            {
-                if (code >= dictionary.rows)
-                {
-                    corrupted("dictionary code " + std::to_string(code) + " past the " +
-                              std::to_string(dictionary.rows) + " entries");
-                }
-            }
+            unpackDictionaryCodes(payload, rows, dictionary.rows, codes);
             appendStrings(
                 out, appended,
                 [&](size_t row)
                 {
-                    const uint64_t code = numbers[source_row(row)];
+                    const uint64_t code = codes[source_row(row)];
                     return dictionary.offsets[code + 1] - dictionary.offsets[code];
                 },
                 [&](size_t row, char* to)
                 {
-                    const std::string_view entry = dictionary.stringAt(numbers[source_row(row)]);
+                    const std::string_view entry = dictionary.stringAt(codes[source_row(row)]);
                     copyBytes(to, entry.data(), entry.size());
                 });
             return;
@@ -412,33 +431,16 @@ void encodeBlock(const ColumnView& rows, const CodecChoice& codec,
 }
 
 bool decodeDictionaryCodes(std::string_view bytes, size_t expected_rows, size_t dictionary_entries,
-                           std::vector<uint32_t>& codes)
+                           std::vector<uint64_t>& codes)
 {
-    const BlockHeader header = readBlockHeader(bytes);
-    if (header.encoding != Encoding::kDictionary)
+    if (readBlockHeader(bytes).encoding != Encoding::kDictionary)
     {
         return false;
     }
-    if (header.rows != expected_rows)
-    {
-        corrupted("block of " + std::to_string(header.rows) + " rows where " +
-                  std::to_string(expected_rows) + " were expected");
-    }
+    const BlockHeader header = readBlockHeaderOfRows(bytes, expected_rows);
     const std::string_view payload = decompressedPayload(
         header, bytes.substr(BlockHeader::kBytes, header.stored_bytes), TypeId::String);
-    codes.resize(header.rows);
-    if (unpackInts(payload.data(), payload.size(), header.rows, codes.data()) != payload.size())
-    {
-        corrupted("dictionary block longer than its codes");
-    }
-    for (const uint32_t code : codes)
-    {
-        if (code >= dictionary_entries)
-        {
-            corrupted("dictionary code " + std::to_string(code) + " past the " +
-                      std::to_string(dictionary_entries) + " entries");
-        }
-    }
+    unpackDictionaryCodes(payload, header.rows, dictionary_entries, codes);
     return true;
 }
 
@@ -464,12 +466,7 @@ BlockHeader readBlockHeader(std::string_view bytes)
 size_t decodeBlock(std::string_view bytes, size_t expected_rows, const ColumnView& dictionary,
                    Column& out, const BlockSelection* selection)
 {
-    const BlockHeader header = readBlockHeader(bytes);
-    if (header.rows != expected_rows)
-    {
-        corrupted("block of " + std::to_string(header.rows) + " rows where " +
-                  std::to_string(expected_rows) + " were expected");
-    }
+    const BlockHeader header = readBlockHeaderOfRows(bytes, expected_rows);
     if (selection != nullptr && !selection->rows.empty() && selection->rows.back() >= header.rows)
     {
         throw Exception(ErrorCode::kLogicalError, "block selection past the block's rows");

@@ -96,7 +96,7 @@ size_t decodeBlock(std::string_view bytes, size_t expected_rows, const ColumnVie
 /// returns true; else returns false. Throws Exception(kCorruptedData) like decodeBlock, and
 /// for a code past the dictionary.
 bool decodeDictionaryCodes(std::string_view bytes, size_t expected_rows, size_t dictionary_entries,
-                           std::vector<uint32_t>& codes);
+                           std::vector<uint64_t>& codes);
 
 /// The encoding of the block at the start of `bytes` (for statistics and tests).
 BlockHeader readBlockHeader(std::string_view bytes);

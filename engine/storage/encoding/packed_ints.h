@@ -34,7 +34,8 @@ struct PackedInts
     /// Appends the header and the packed values to `out`.
     void pack(std::span<const uint64_t> values, std::string& out) const
     {
-        packOffsets(values.size(), [&](size_t i) { return values[i] - base; }, out);
+        packOffsets(
+            values.size(), [&](size_t i) { return values[i] - base; }, out);
     }
     /// The same for `count` values given as `offset_of(i)` = value i - base (callers that
     /// compute them in a narrower type).
