@@ -50,4 +50,19 @@ void BlockView::checkEqualLengths() const
     }
 }
 
+void appendBlock(Block& to, const Block& from)
+{
+    if (to.columns.empty())
+    {
+        for (const Block::Entry& entry : from.columns)
+        {
+            to.columns.push_back({entry.name, Column(entry.column.type())});
+        }
+    }
+    for (size_t c = 0; c < from.columns.size(); ++c)
+    {
+        to.columns[c].column.appendRange(from.columns[c].column.view(), 0, from.rows());
+    }
+}
+
 }  // namespace granary

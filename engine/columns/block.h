@@ -45,4 +45,7 @@ struct BlockView
     void checkEqualLengths() const;
 };
 
+/// Appends `from`'s rows to `to`, whose columns (names and types) it takes when `to` has none.
+void appendBlock(Block& to, const Block& from);
+
 }  // namespace granary

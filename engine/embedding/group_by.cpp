@@ -1,11 +1,11 @@
 #include <atomic>
 #include <thread>
 
-#include "engine/aggregation/functions/merge_state.h"
 #include "engine/aggregation/group_by_operator.h"
 #include "engine/aggregation/host_input.h"
 #include "engine/aggregation/state_bucket.h"
 #include "engine/aggregation/state_bytes.h"
+#include "engine/aggregation/state_merge.h"
 #include "engine/arrow/arrow_format.h"
 #include "engine/arrow/arrow_import.h"
 #include "engine/arrow/arrow_metadata.h"
@@ -57,15 +57,6 @@ AggregationSettings aggregationSettings(const GroupBySettings& settings)
     aggregation.max_memory_usage = settings.max_memory_usage;
     // Locals that combine with imported states must all be partial tables of one kind.
     aggregation.distinct.count_by_value_buckets = !settings.partial_states;
-    return aggregation;
-}
-
-/// Locals of imported states aggregate them in place: no rows are routed to the merge, where
-/// they would be read with the raw plan's columns.
-AggregationSettings stateMergeSettings(const GroupBySettings& settings)
-{
-    AggregationSettings aggregation = aggregationSettings(settings);
-    aggregation.partition_high_cardinality = false;
     return aggregation;
 }
 
@@ -130,24 +121,20 @@ std::vector<std::string> stateNames(const GroupByPlan& plan)
 }  // namespace
 
 /// What a GroupBy with partial_states keeps to merge imported states: the batches' fields,
-/// their NULL keys' handling, the plan of MergeStateFunctions and its kernel.
+/// their NULL keys' handling, and the merge of their states.
 struct StateImport
 {
     StateImport(std::vector<arrow::ArrowField> fields_in, std::vector<std::string> keys,
                 const GroupByPlan& plan_of_rows, const GroupBySettings& host_settings)
         : fields(std::move(fields_in)),
           input(hostColumns(fields), std::move(keys), {}, stateNames(plan_of_rows)),
-          plan(makeStateMergePlan(plan_of_rows, input.coreColumns())),
-          settings(stateMergeSettings(host_settings)),
-          kernel(makeGroupByKernel(*plan, settings))
+          merge(plan_of_rows, input.coreColumns(), aggregationSettings(host_settings))
     {
     }
 
     std::vector<arrow::ArrowField> fields;
     HostInput input;
-    std::unique_ptr<GroupByPlan> plan;
-    AggregationSettings settings;
-    std::unique_ptr<GroupByKernel> kernel;
+    StateMerge merge;
 };
 
 struct GroupBy::Impl
@@ -334,9 +321,9 @@ struct LocalSink::Impl
     /// The batches' columns: the input's, or a partial-state batch's.
     const HostInput& input;
     const std::vector<arrow::ArrowField>& arrow_fields;
-    /// The plan of imported states, whose batches are checked before they are merged; null
+    /// The merge of imported states, whose batches are checked before they are merged; null
     /// for a sink of rows.
-    const GroupByPlan* state_plan;
+    const StateMerge* state_merge;
     std::unique_ptr<LocalSinkState> local;
     HostInput::Scratch scratch = {};
     std::vector<ColumnView> core = {};
@@ -349,20 +336,11 @@ struct LocalSink::Impl
         ProfileEventsThreadScope events(context.profileEvents());
         TaskTimer timer(group_by.op.partialRecorder());
         input.adapt(columns, rows, scratch, core);
-        if (state_plan != nullptr)
+        if (state_merge != nullptr)
         {
-            checkStates(rows);
+            state_merge->checkStates(core, rows);
         }
         group_by.op.sink(*local, core, rows);
-    }
-
-    void checkStates(size_t rows) const
-    {
-        for (const AggregateLayout::Entry& entry : state_plan->layout->entries())
-        {
-            static_cast<const MergeStateFunction&>(*entry.function)
-                .checkStates(core[entry.argument_columns[0]], 0, rows);
-        }
     }
 };
 
@@ -393,7 +371,7 @@ void LocalSink::sinkArrow(const ArrowArray& batch)
 
 void LocalSink::sinkArrow(const ArrowArray& batch, const ArrowSchema& schema)
 {
-    if (impl_->state_plan != nullptr)
+    if (impl_->state_merge != nullptr)
     {
         checkStateVersion(schema);
     }
@@ -412,7 +390,7 @@ void LocalSink::sinkArrowStream(ArrowArrayStream& stream)
         },
         [&](const ArrowSchema& schema)
         {
-            if (impl_->state_plan != nullptr)
+            if (impl_->state_merge != nullptr)
             {
                 checkStateVersion(schema);
             }
@@ -452,7 +430,7 @@ LocalSink GroupBy::makePartialStateSink()
     const StateImport& import = *impl_->state_import;
     MemoryTrackerScope memory(&impl_->context->memory());
     return LocalSink(std::make_unique<LocalSink::Impl>(LocalSink::Impl{
-        *impl_, import.input, import.fields, import.plan.get(), import.kernel->makeLocalState()}));
+        *impl_, import.input, import.fields, &import.merge, import.merge.makeLocal()}));
 }
 
 std::vector<Field> GroupBy::partialStateSchema() const

@@ -112,6 +112,22 @@ double QueryStats::totalWall() const
     return total;
 }
 
+double ExchangeStats::imbalance() const
+{
+    if (per_rank.empty())
+    {
+        return 0;
+    }
+    double total = 0;
+    double slowest = 0;
+    for (const Rank& rank : per_rank)
+    {
+        total += rank.local_seconds;
+        slowest = std::max(slowest, rank.local_seconds);
+    }
+    return total > 0 ? slowest / (total / static_cast<double>(per_rank.size())) : 1.0;
+}
+
 std::string QueryStats::toString() const
 {
     std::string out;
@@ -164,6 +180,16 @@ std::string QueryStats::toString() const
                       "distinct sets: single-level %zu, two-level %zu, merge path %s\n",
                       single_level_sets, two_level_sets,
                       std::string(mergePathName(distinct_merge_path)).c_str());
+        out += line;
+    }
+    if (exchange.ranks > 0)
+    {
+        std::snprintf(line, sizeof(line),
+                      "exchange over %zu ranks: states %zu bytes, sent %zu, received %zu in %zu "
+                      "rounds, %.3f ms; local work %.3f ms, imbalance %.2f\n",
+                      exchange.ranks, exchange.state_bytes, exchange.bytes_sent,
+                      exchange.bytes_received, exchange.rounds, exchange.exchange_seconds * 1e3,
+                      exchange.local_seconds * 1e3, exchange.imbalance());
         out += line;
     }
     std::snprintf(line, sizeof(line), "rows in %zu, rows out %zu, peak tracked memory %zu bytes\n",

@@ -67,6 +67,37 @@ enum class MergePath
 };
 std::string_view mergePathName(MergePath path);
 
+/// A query run across ranks (`granary mpi-query`): what this rank exchanged with the others,
+/// and (at rank 0) every rank's figures. `ranks` is 0 for a query on one process.
+struct ExchangeStats
+{
+    struct Rank
+    {
+        size_t bytes_sent = 0;
+        size_t bytes_received = 0;
+        double local_seconds = 0;
+        double exchange_seconds = 0;
+    };
+
+    size_t ranks = 0;
+    size_t rank = 0;
+    /// Bytes of the partial states this rank produced, its own buckets' included: the copy
+    /// of the states that the exchange moves at most once.
+    size_t state_bytes = 0;
+    size_t bytes_sent = 0;      ///< To other ranks (what stays on this rank is not counted).
+    size_t bytes_received = 0;  ///< From other ranks.
+    size_t messages_sent = 0;   ///< To other ranks, each one serialized block.
+    size_t rounds = 0;          ///< Rounds of the state exchange (one message per peer each).
+    /// Wall time in the collectives (transfers and waiting for the slowest rank).
+    double exchange_seconds = 0;
+    /// Wall time of this rank's own work: scan, partial aggregation, merge, top-N.
+    double local_seconds = 0;
+    std::vector<Rank> per_rank;  ///< At rank 0: every rank's, in rank order.
+
+    /// The slowest rank's local work over the mean (1: even); 0 without per_rank figures.
+    double imbalance() const;
+};
+
 struct QueryStats
 {
     std::array<PhaseStats, kQueryPhaseCount> phases{};
@@ -108,6 +139,7 @@ struct QueryStats
     size_t partial_groups = 0;
     ProfileEventCounts profile_events;  ///< Counted by the query's tasks only.
     ResourceUsage resources;  ///< Allocator bytes and page faults, process-wide, over the query.
+    ExchangeStats exchange;
 
     PhaseStats& phase(QueryPhase p) { return phases[static_cast<size_t>(p)]; }
     const PhaseStats& phase(QueryPhase p) const { return phases[static_cast<size_t>(p)]; }

@@ -13,6 +13,7 @@
 #include "engine/expressions/compiled_expression.h"
 #include "engine/expressions/filter.h"
 #include "engine/planner/select_analysis.h"
+#include "engine/planner/select_stages.h"
 
 namespace granary
 {
@@ -41,21 +42,6 @@ Block gatherBlock(const Block& block, std::span<const uint32_t> rows)
         gathered.columns.push_back({entry.name, std::move(column)});
     }
     return gathered;
-}
-
-void appendBlock(Block& to, const Block& from)
-{
-    if (to.columns.empty())
-    {
-        for (const Block::Entry& entry : from.columns)
-        {
-            to.columns.push_back({entry.name, Column(entry.column.type())});
-        }
-    }
-    for (size_t c = 0; c < from.columns.size(); ++c)
-    {
-        to.columns[c].column.appendRange(from.columns[c].column.view(), 0, from.rows());
-    }
 }
 
 size_t rowsWanted(const AnalyzedSelect& analyzed)
@@ -204,9 +190,20 @@ Block joinFragments(const TableScan& scan, const std::vector<std::optional<Block
     return rows;
 }
 
-Block collectRows(const TableScan& scan, const AnalyzedSelect& analyzed,
-                  const std::optional<std::string>& top_rows_sort_key, QueryContext& context)
+Column materialize(const ColumnView& view)
 {
+    Column column(view.type);
+    column.appendRange(view, 0, view.rows);
+    return column;
+}
+
+}  // namespace
+
+Block collectRows(const SelectPlan& plan, QueryContext& context)
+{
+    const TableScan& scan = *plan.scan;
+    const AnalyzedSelect& analyzed = plan.analyzed;
+    const std::optional<std::string>& top_rows_sort_key = plan.top_rows_sort_key;
     const size_t wanted = rowsWanted(analyzed);
     const std::vector<size_t> order_columns = orderColumnsOf(scan, analyzed);
     const bool ordered = !order_columns.empty();
@@ -260,16 +257,6 @@ Block collectRows(const TableScan& scan, const AnalyzedSelect& analyzed,
     return joinFragments(scan, fragments);
 }
 
-Column materialize(const ColumnView& view)
-{
-    Column column(view.type);
-    column.appendRange(view, 0, view.rows);
-    return column;
-}
-
-/// LIMIT over an aggregation, when finish() would sort by result columns alone (or not at
-/// all) and nothing filters before it: the aggregator may then leave out the groups that
-/// cannot make the cut.
 std::optional<TopGroups> topGroupsOf(const AnalyzedSelect& analyzed)
 {
     if (!analyzed.limit || analyzed.having)
@@ -290,25 +277,26 @@ std::optional<TopGroups> topGroupsOf(const AnalyzedSelect& analyzed)
     return top;
 }
 
-/// HAVING, ORDER BY, LIMIT/OFFSET and the select list over the aggregated (or collected) rows.
-Block finish(Block stage, const AnalyzedSelect& analyzed)
+Block filterHaving(Block stage, const AnalyzedSelect& analyzed)
 {
-    const ColumnTypeLookup lookup = lookupIn(stage);
-    if (analyzed.having)
+    if (!analyzed.having)
     {
-        const CompiledExpression having = compileExpression(analyzed.having, lookup);
-        std::vector<uint32_t> selected;
-        filterRows(having, BlockView::of(stage), 0, stage.rows(), selected);
-        if (selected.size() < stage.rows())
-        {
-            stage = gatherBlock(stage, selected);
-        }
+        return stage;
     }
+    const CompiledExpression having = compileExpression(analyzed.having, lookupIn(stage));
+    std::vector<uint32_t> selected;
+    filterRows(having, BlockView::of(stage), 0, stage.rows(), selected);
+    return selected.size() < stage.rows() ? gatherBlock(stage, selected) : std::move(stage);
+}
+
+Block orderAndLimit(Block stage, const AnalyzedSelect& analyzed, bool apply_offset)
+{
     const size_t rows = stage.rows();
     const size_t wanted = std::min(rowsWanted(analyzed), rows);
     std::vector<uint32_t> permutation;
     if (!analyzed.order_keys.empty())
     {
+        const ColumnTypeLookup lookup = lookupIn(stage);
         const BlockView view = BlockView::of(stage);
         std::vector<Column> holders(analyzed.order_keys.size());
         std::vector<SortKey> keys;
@@ -324,14 +312,23 @@ Block finish(Block stage, const AnalyzedSelect& analyzed)
         permutation.resize(wanted);
         std::iota(permutation.begin(), permutation.end(), 0);
     }
-    permutation.erase(permutation.begin(),
-                      permutation.begin() + std::min<size_t>(analyzed.offset, permutation.size()));
+    if (apply_offset)
+    {
+        permutation.erase(permutation.begin(),
+                          permutation.begin() +
+                              std::min<size_t>(analyzed.offset, permutation.size()));
+    }
     // A sort permutation reorders even when it keeps every row.
     if (permutation.size() < rows || !analyzed.order_keys.empty())
     {
         stage = gatherBlock(stage, permutation);
     }
+    return stage;
+}
 
+Block projectOutputs(const Block& stage, const AnalyzedSelect& analyzed)
+{
+    const ColumnTypeLookup lookup = lookupIn(stage);
     Block result;
     const BlockView view = BlockView::of(stage);
     for (size_t i = 0; i < analyzed.outputs.size(); ++i)
@@ -344,19 +341,28 @@ Block finish(Block stage, const AnalyzedSelect& analyzed)
     return result;
 }
 
-}  // namespace
+SelectPlan planSelect(const sql::SelectStatement& select, const Table& table,
+                      const AnalysisOptions& options, const ScanObserver& observer,
+                      QueryConditionCache* condition_cache)
+{
+    const TableSchema& schema = table.schema();
+    SelectPlan plan;
+    plan.analyzed = analyzeSelect(select, schema, options);
+    // A top-N scan that can skip by sort-key bounds reads one granule per morsel: the bounds
+    // of a whole 8-granule morsel rarely rule it out where a granule's do.
+    plan.top_rows_sort_key = topRowsSortKey(plan.analyzed, schema);
+    plan.scan = std::make_unique<TableScan>(
+        table.snapshot(), schema, plan.analyzed.where, plan.analyzed.scan_outputs, observer,
+        condition_cache, plan.top_rows_sort_key ? 1 : TableScan::kMorselGranules);
+    return plan;
+}
 
 SelectOutcome executeSelect(const sql::SelectStatement& select, const Table& table,
                             QueryContext& context, const SelectSettings& settings,
                             const ScanObserver& observer, QueryConditionCache* condition_cache)
 {
-    const TableSchema& schema = table.schema();
-    const AnalyzedSelect analyzed = analyzeSelect(select, schema, settings.analysis);
-    // A top-N scan that can skip by sort-key bounds reads one granule per morsel: the bounds
-    // of a whole 8-granule morsel rarely rule it out where a granule's do.
-    const std::optional<std::string> top_rows_sort_key = topRowsSortKey(analyzed, schema);
-    const TableScan scan(table.snapshot(), schema, analyzed.where, analyzed.scan_outputs, observer,
-                         condition_cache, top_rows_sort_key ? 1 : TableScan::kMorselGranules);
+    const SelectPlan plan = planSelect(select, table, settings.analysis, observer, condition_cache);
+    const AnalyzedSelect& analyzed = plan.analyzed;
     Block stage;
     if (analyzed.aggregates)
     {
@@ -368,17 +374,18 @@ SelectOutcome executeSelect(const sql::SelectStatement& select, const Table& tab
         const Aggregator aggregator(analyzed.group_keys, analyzed.aggregate_functions,
                                     settings.aggregation);
         const std::optional<TopGroups> top = topGroupsOf(analyzed);
-        stage = aggregator.execute(scan, context, top ? &*top : nullptr);
+        stage = aggregator.execute(*plan.scan, context, top ? &*top : nullptr);
     }
     else
     {
-        stage = collectRows(scan, analyzed, top_rows_sort_key, context);
+        stage = collectRows(plan, context);
     }
     SelectOutcome outcome;
-    outcome.block = finish(std::move(stage), analyzed);
-    outcome.rows_read = scan.rowsRead();
-    outcome.bytes_read = scan.bytesRead();
-    outcome.granules_skipped = scan.granulesSkipped();
+    outcome.block = projectOutputs(
+        orderAndLimit(filterHaving(std::move(stage), analyzed), analyzed, true), analyzed);
+    outcome.rows_read = plan.scan->rowsRead();
+    outcome.bytes_read = plan.scan->bytesRead();
+    outcome.granules_skipped = plan.scan->granulesSkipped();
     return outcome;
 }
 

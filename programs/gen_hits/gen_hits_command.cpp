@@ -43,6 +43,9 @@ struct GenHitsOptions
     std::string format = "native";
     std::string storage_format = "compressed";
     std::string string_codec;
+    /// Native only: N > 0 writes DIR/shard-0 ... DIR/shard-(N-1) (parts dealt round-robin);
+    /// 0 writes the table into DIR itself.
+    size_t shards = 0;
     bool check = false;
 };
 
@@ -144,22 +147,27 @@ private:
 /// same for any thread count). Their rows come sorted, so each window of chunks is written
 /// to its part's files as it comes, on other threads while the next windows are generated:
 /// only a few windows of rows are in memory, and their freed buffers serve the next ones.
+/// With shards, part p goes to the table of DIR/shard-(p mod shards): the shards' union is
+/// the unsharded table, part for part.
 class NativeSink : public ChunkSink
 {
 public:
     NativeSink(SpareBlocks& spares, const std::filesystem::path& dir, size_t threads,
                size_t chunks_per_part, const GenHitsOptions& options)
-        : ChunkSink(spares),
-          database_(Database::open(dir)),
-          threads_(threads),
-          chunks_per_part_(chunks_per_part)
+        : ChunkSink(spares), threads_(threads), chunks_per_part_(chunks_per_part)
     {
         const sql::Statement statement = sql::parseStatement(
             datagen::hitsCreateTableSql(options.string_codec) + " SETTINGS storage_format = '" +
             options.storage_format + "'");
-        database_->createTable(std::get<sql::CreateTableStatement>(statement));
-        table_ = database_->table("hits");
-        insert_ = std::make_unique<TableInsert>(*table_);
+        for (size_t shard = 0; shard < std::max<size_t>(options.shards, 1); ++shard)
+        {
+            Shard& created = shards_.emplace_back();
+            created.database = Database::open(
+                options.shards == 0 ? dir : dir / ("shard-" + std::to_string(shard)));
+            created.database->createTable(std::get<sql::CreateTableStatement>(statement));
+            created.table = created.database->table("hits");
+            created.insert = std::make_unique<TableInsert>(*created.table);
+        }
     }
     ~NativeSink() override
     {
@@ -200,37 +208,48 @@ public:
         }
         if (chunks_written_ % chunks_per_part_ != 0)
         {
-            insert_->finishSortedPart(threads_);
+            shards_[current_shard_].insert->finishSortedPart(threads_);
         }
-        insert_->commit();
+        for (Shard& shard : shards_)
+        {
+            shard.insert->commit();
+        }
     }
 
 private:
+    struct Shard
+    {
+        std::shared_ptr<Database> database;
+        std::shared_ptr<Table> table;
+        std::unique_ptr<TableInsert> insert;
+    };
+
     void write(std::vector<Block> blocks)
     {
         for (Block& block : blocks)
         {
             if (chunks_written_ % chunks_per_part_ == 0)
             {
-                insert_->beginSortedPart();
+                current_shard_ = chunks_written_ / chunks_per_part_ % shards_.size();
+                shards_[current_shard_].insert->beginSortedPart();
             }
-            insert_->appendSorted(block, threads_);
+            TableInsert& insert = *shards_[current_shard_].insert;
+            insert.appendSorted(block, threads_);
             ++chunks_written_;
             if (chunks_written_ % chunks_per_part_ == 0)
             {
-                insert_->finishSortedPart(threads_);
+                insert.finishSortedPart(threads_);
             }
         }
         recycle(blocks);
     }
 
-    std::shared_ptr<Database> database_;
-    std::shared_ptr<Table> table_;
-    std::unique_ptr<TableInsert> insert_;
+    std::vector<Shard> shards_;
     size_t threads_;
     size_t chunks_per_part_;
     /// Touched by one write at a time, each after the one before, or after all of them.
     size_t chunks_written_ = 0;
+    size_t current_shard_ = 0;  ///< The shard of the part being written.
     std::deque<std::shared_future<void>> writes_;
 };
 
@@ -259,6 +278,10 @@ std::unique_ptr<ChunkSink> makeSink(const GenHitsOptions& options,
                       Table::kMaxPartRows);
         return std::make_unique<NativeSink>(spares, dir, std::max<size_t>(1, options.threads),
                                             generator.groupChunks(), options);
+    }
+    if (options.shards != 0)
+    {
+        throw Exception(ErrorCode::kBadArguments, "--shards writes native data directories only");
     }
     if (options.format == "none")
     {
@@ -387,6 +410,10 @@ std::function<int()> setupGenHits(CLI::App& app)
     app.add_option("--string-codec", options->string_codec,
                    "native, compressed only: the codec of the String columns (LZ4, ZSTD(level), "
                    "NONE; default LZ4)");
+    app.add_option("--shards", options->shards,
+                   "native only: write DIR/shard-0 ... DIR/shard-(N-1), generator parts dealt "
+                   "round-robin, for `granary mpi-query` (their union is the unsharded table)")
+        ->check(CLI::PositiveNumber);
     app.add_flag("--check", options->check,
                  "Measure the published statistics on the rows and print them");
     return [options] { return runGenHits(*options); };

@@ -1,0 +1,257 @@
+#include "engine/distributed/distributed_select.h"
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <mutex>
+#include <optional>
+
+#include "engine/aggregation/group_by_operator.h"
+#include "engine/aggregation/partial_phase.h"
+#include "engine/aggregation/state_merge.h"
+#include "engine/common/exception.h"
+#include "engine/distributed/block_wire.h"
+#include "engine/distributed/rank_exchange.h"
+#include "engine/distributed/state_routing.h"
+#include "engine/planner/select_stages.h"
+
+namespace granary::distributed
+{
+namespace
+{
+
+/// Partial states leave the process: the plan is the one that exports and imports them
+/// (no keyed count(DISTINCT) by value buckets, which keeps no per-key sets).
+AggregationSettings exchangeSettings(AggregationSettings settings)
+{
+    settings.distinct.count_by_value_buckets = false;
+    return settings;
+}
+
+std::unique_ptr<GroupByPlan> rowPlan(const SelectPlan& plan, const AggregationSettings& settings)
+{
+    return makeGroupByPlan(plan.scan->columns(), plan.analyzed.group_keys,
+                           plan.analyzed.aggregate_functions, settings, false);
+}
+
+Block concatenated(const std::vector<Block>& fragments, const GroupByPlan& plan)
+{
+    Block result = emptyResult(plan);
+    for (const Block& fragment : fragments)
+    {
+        appendBlock(result, fragment);
+    }
+    return result;
+}
+
+/// Exception(kIncorrectData) unless `message` has the state batches' columns.
+void checkStateColumns(const Block& message, const std::vector<InputColumn>& columns,
+                       size_t source)
+{
+    bool same = message.columns.size() == columns.size();
+    for (size_t c = 0; same && c < columns.size(); ++c)
+    {
+        same = message.columns[c].name == columns[c].name &&
+               message.columns[c].column.type() == columns[c].type;
+    }
+    if (!same)
+    {
+        throw Exception(ErrorCode::kIncorrectData,
+                        "partial states from rank " + std::to_string(source) +
+                            " do not have this query's columns (another plan or build)");
+    }
+}
+
+/// Merges each round's arriving state messages on the query's threads, one local per worker.
+class StateReceiver
+{
+public:
+    StateReceiver(GroupByOperator& op, const StateMerge& merge, QueryContext& context)
+        : op_(op),
+          merge_(merge),
+          columns_(partialStateColumns(op.plan())),
+          context_(context),
+          locals_(context.threads())
+    {
+    }
+
+    void mergeRound(std::vector<ArrivedMessage>& arrived)
+    {
+        std::atomic<size_t> next{0};
+        const size_t workers = std::min(arrived.size(), locals_.size());
+        context_.runWorkers(workers,
+                            [&](size_t worker)
+                            {
+                                for (size_t m = next++; m < arrived.size(); m = next++)
+                                {
+                                    mergeMessage(worker, arrived[m]);
+                                }
+                            });
+    }
+
+    void combine()
+    {
+        for (std::unique_ptr<LocalSinkState>& local : locals_)
+        {
+            if (local)
+            {
+                op_.combine(std::move(local));
+            }
+        }
+    }
+
+private:
+    void mergeMessage(size_t worker, ArrivedMessage& message)
+    {
+        const Block block = deserializeBlock(
+            message.bytes, "the states from rank " + std::to_string(message.source));
+        std::string().swap(message.bytes);
+        checkStateColumns(block, columns_, message.source);
+        std::vector<ColumnView> views;
+        for (const Block::Entry& entry : block.columns)
+        {
+            views.push_back(entry.column.view());
+        }
+        merge_.checkStates(views, block.rows());
+        if (!locals_[worker])
+        {
+            locals_[worker] = merge_.makeLocal();
+        }
+        TaskTimer timer(op_.partialRecorder());
+        op_.sink(*locals_[worker], views, block.rows());
+    }
+
+    GroupByOperator& op_;
+    const StateMerge& merge_;
+    std::vector<InputColumn> columns_;
+    QueryContext& context_;
+    std::vector<std::unique_ptr<LocalSinkState>> locals_;
+};
+
+/// This rank's groups: its shard's partial states go to the ranks of their buckets, and the
+/// states of its own buckets, from every rank, are merged and finalized here.
+Block aggregateAcrossRanks(const SelectPlan& plan, QueryContext& context,
+                           const AggregationSettings& settings, RankExchange& exchange)
+{
+    MemoryTrackerScope memory_scope(&context.memory());
+    std::vector<std::vector<std::string>> outgoing;
+    size_t scanned_rows = 0;
+    exchange.agreeAfter(
+        [&]
+        {
+            GroupByOperator partial(rowPlan(plan, settings), settings, context);
+            sinkMorsels(*plan.scan, partial, settings, context);
+            const std::vector<Block> states = partial.finish(nullptr, true);
+            scanned_rows = context.stats().input_rows;
+            outgoing = routeStates(states, plan.analyzed.group_keys.size(), exchange.ranks());
+        });
+    GroupByOperator op(rowPlan(plan, settings), settings, context);
+    const StateMerge merge(op.plan(), partialStateColumns(op.plan()), settings);
+    StateReceiver receiver(op, merge, context);
+    // A failed merge stops merging, not the exchange: the other ranks' rounds still need
+    // this one, and the failure is agreed on once they are done.
+    std::exception_ptr failure;
+    exchange.exchangeInRounds(std::move(outgoing),
+                              [&](std::vector<ArrivedMessage>& arrived)
+                              {
+                                  if (failure)
+                                  {
+                                      return;
+                                  }
+                                  try
+                                  {
+                                      receiver.mergeRound(arrived);
+                                  }
+                                  catch (...)
+                                  {
+                                      failure = std::current_exception();
+                                  }
+                              });
+    Block groups;
+    exchange.agreeAfter(
+        [&]
+        {
+            if (failure)
+            {
+                std::rethrow_exception(failure);
+            }
+            receiver.combine();
+            // Without keys every state went to rank 0: the others' one group would be an
+            // aggregate of nothing, not a share of the result.
+            if (plan.analyzed.group_keys.empty() && exchange.rank() != 0)
+            {
+                groups = emptyResult(op.plan());
+                return;
+            }
+            const std::optional<TopGroups> top = topGroupsOf(plan.analyzed);
+            groups = concatenated(op.finish(top ? &*top : nullptr), op.plan());
+            // The rows this rank scanned, not the states it merged.
+            context.stats().input_rows = scanned_rows;
+        });
+    return groups;
+}
+
+}  // namespace
+
+SelectOutcome executeDistributedSelect(const sql::SelectStatement& select, const Table& table,
+                                       QueryContext& context, const SelectSettings& settings,
+                                       Transport& transport, const ScanObserver& observer)
+{
+    const auto start = std::chrono::steady_clock::now();
+    ExchangeStats& stats = context.stats().exchange;
+    RankExchange exchange(transport, stats);
+    std::optional<SelectPlan> plan;
+    exchange.agreeAfter([&] { plan.emplace(planSelect(select, table, settings.analysis,
+                                                      observer, nullptr)); });
+    const AnalyzedSelect& analyzed = plan->analyzed;
+    Block stage;
+    if (analyzed.aggregates)
+    {
+        context.stats().group_keys = analyzed.group_keys;
+        for (const AggregateDescription& aggregate : analyzed.aggregate_functions)
+        {
+            context.stats().aggregates.push_back(aggregate.result_name);
+        }
+        stage = aggregateAcrossRanks(*plan, context, exchangeSettings(settings.aggregation),
+                                     exchange);
+    }
+    std::string own_rows;
+    exchange.agreeAfter(
+        [&]
+        {
+            if (!analyzed.aggregates)
+            {
+                stage = collectRows(*plan, context);
+            }
+            own_rows = serializeBlock(
+                orderAndLimit(filterHaving(std::move(stage), analyzed), analyzed, false));
+        });
+    const std::vector<std::string> ranks_rows = exchange.gatherAtRoot(std::move(own_rows));
+    SelectOutcome outcome;
+    exchange.agreeAfter(
+        [&]
+        {
+            if (exchange.rank() != 0)
+            {
+                return;
+            }
+            Block rows;
+            for (size_t rank = 0; rank < ranks_rows.size(); ++rank)
+            {
+                appendBlock(rows, deserializeBlock(ranks_rows[rank],
+                                                   "the rows from rank " + std::to_string(rank)));
+            }
+            outcome.block =
+                projectOutputs(orderAndLimit(std::move(rows), analyzed, true), analyzed);
+        });
+    outcome.rows_read = plan->scan->rowsRead();
+    outcome.bytes_read = plan->scan->bytesRead();
+    outcome.granules_skipped = plan->scan->granulesSkipped();
+    stats.local_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() -
+        stats.exchange_seconds;
+    exchange.gatherStatistics();
+    return outcome;
+}
+
+}  // namespace granary::distributed
