@@ -5,6 +5,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <utility>
 
 #include "engine/aggregation/group_by_operator.h"
 #include "engine/aggregation/partial_phase.h"
@@ -135,18 +136,22 @@ Block aggregateAcrossRanks(const SelectPlan& plan, QueryContext& context,
 {
     MemoryTrackerScope memory_scope(&context.memory());
     std::vector<std::vector<std::string>> outgoing;
-    size_t scanned_rows = 0;
     exchange.agreeAfter(
         [&]
         {
             GroupByOperator partial(rowPlan(plan, settings), settings, context);
             sinkMorsels(*plan.scan, partial, settings, context);
             const std::vector<Block> states = partial.finish(nullptr, true);
-            scanned_rows = context.stats().input_rows;
             outgoing = routeStates(states, plan.analyzed.group_keys.size(), exchange.ranks());
         });
-    GroupByOperator op(rowPlan(plan, settings), settings, context);
-    const StateMerge merge(op.plan(), partialStateColumns(op.plan()), settings);
+    // The merge chooses its path from the query's statistics: it starts from none of the
+    // partial phase's (its partials, its merge path), which stay reported as that phase's.
+    const QueryStats partial_stats = std::exchange(context.stats(), QueryStats{});
+    context.stats().exchange = partial_stats.exchange;
+    std::unique_ptr<GroupByPlan> merge_plan = rowPlan(plan, settings);
+    // Declared before the operator: the locals of states it holds until finish use its plan.
+    const StateMerge merge(*merge_plan, partialStateColumns(*merge_plan), settings);
+    GroupByOperator op(std::move(merge_plan), settings, context);
     StateReceiver receiver(op, merge, context);
     // A failed merge stops merging, not the exchange: the other ranks' rounds still need
     // this one, and the failure is agreed on once they are done.
@@ -185,8 +190,9 @@ Block aggregateAcrossRanks(const SelectPlan& plan, QueryContext& context,
             }
             const std::optional<TopGroups> top = topGroupsOf(plan.analyzed);
             groups = concatenated(op.finish(top ? &*top : nullptr), op.plan());
-            // The rows this rank scanned, not the states it merged.
-            context.stats().input_rows = scanned_rows;
+            // The rows this rank scanned and their partial phase, not the states it merged.
+            context.stats().input_rows = partial_stats.input_rows;
+            context.stats().phase(QueryPhase::kPartial) = partial_stats.phase(QueryPhase::kPartial);
         });
     return groups;
 }

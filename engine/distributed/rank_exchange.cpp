@@ -153,6 +153,7 @@ void RankExchange::exchangeInRounds(
 
 std::vector<std::string> RankExchange::gatherAtRoot(std::string bytes)
 {
+    stats_.result_bytes += bytes.size();
     if (rank() != 0)
     {
         stats_.bytes_sent += bytes.size();
@@ -168,6 +169,8 @@ std::vector<std::string> RankExchange::gatherAtRoot(std::string bytes)
 void RankExchange::gatherStatistics()
 {
     std::string own;
+    putValue<uint64_t>(own, stats_.state_bytes);
+    putValue<uint64_t>(own, stats_.result_bytes);
     putValue<uint64_t>(own, stats_.bytes_sent);
     putValue<uint64_t>(own, stats_.bytes_received);
     putValue<double>(own, stats_.local_seconds);
@@ -179,6 +182,8 @@ void RankExchange::gatherStatistics()
     {
         size_t position = 0;
         ExchangeStats::Rank rank;
+        rank.state_bytes = getValue<uint64_t>(bytes, position);
+        rank.result_bytes = getValue<uint64_t>(bytes, position);
         rank.bytes_sent = getValue<uint64_t>(bytes, position);
         rank.bytes_received = getValue<uint64_t>(bytes, position);
         rank.local_seconds = getValue<double>(bytes, position);

@@ -43,7 +43,8 @@ public:
     void exchangeInRounds(std::vector<std::vector<std::string>> outgoing,
                           const std::function<void(std::vector<ArrivedMessage>&)>& on_round);
 
-    /// Every rank's bytes at rank 0, in rank order; empty at the others.
+    /// Every rank's bytes at rank 0, in rank order; empty at the others. Counted as result
+    /// bytes.
     std::vector<std::string> gatherAtRoot(std::string bytes);
 
     /// At rank 0, every rank's exchange figures into the stats' per_rank.

@@ -30,17 +30,61 @@ std::vector<size_t> destinationsOf(const Block& fragment, size_t keys, size_t ra
     return destinations;
 }
 
-std::string serializeRows(const Block& fragment, std::span<const uint32_t> rows)
+/// The rows bound for one rank, gathered fragment by fragment into blocks of at most
+/// kMessageBytes, each serialized once full.
+class MessageBuilder
 {
-    Block message;
-    for (const Block::Entry& entry : fragment.columns)
+public:
+    explicit MessageBuilder(std::vector<std::string>& messages) : messages_(messages) {}
+
+    /// Takes row `row` of `fragment`, of `bytes` serialized bytes.
+    void add(const Block& fragment, uint32_t row, size_t bytes)
     {
-        Column column(entry.column.type());
-        gatherRows(entry.column.view(), 0, rows, column);
-        message.columns.push_back({entry.name, std::move(column)});
+        if (bytes_ + bytes > kMessageBytes && bytes_ > 0)
+        {
+            flush(fragment);
+        }
+        rows_.push_back(row);
+        bytes_ += bytes;
     }
-    return serializeBlock(message);
-}
+    /// Moves the rows taken from `fragment` into the pending block (before the fragment goes).
+    void endFragment(const Block& fragment)
+    {
+        if (rows_.empty())
+        {
+            return;
+        }
+        if (pending_.columns.empty())
+        {
+            for (const Block::Entry& entry : fragment.columns)
+            {
+                pending_.columns.push_back({entry.name, Column(entry.column.type())});
+            }
+        }
+        for (size_t c = 0; c < fragment.columns.size(); ++c)
+        {
+            gatherRows(fragment.columns[c].column.view(), 0, rows_, pending_.columns[c].column);
+        }
+        rows_.clear();
+    }
+    /// Serializes what is pending (`fragment`: the one rows are being taken from).
+    void flush(const Block& fragment)
+    {
+        endFragment(fragment);
+        if (pending_.rows() > 0)
+        {
+            messages_.push_back(serializeBlock(pending_));
+        }
+        pending_ = Block();
+        bytes_ = 0;
+    }
+
+private:
+    std::vector<std::string>& messages_;
+    Block pending_;
+    std::vector<uint32_t> rows_;
+    size_t bytes_ = 0;
+};
 
 }  // namespace
 
@@ -48,31 +92,27 @@ std::vector<std::vector<std::string>> routeStates(const std::vector<Block>& frag
                                                   size_t ranks)
 {
     std::vector<std::vector<std::string>> messages(ranks);
+    std::vector<MessageBuilder> builders;
+    for (std::vector<std::string>& destination : messages)
+    {
+        builders.emplace_back(destination);
+    }
     for (const Block& fragment : fragments)
     {
         const std::vector<size_t> destinations = destinationsOf(fragment, keys, ranks);
-        std::vector<std::vector<uint32_t>> rows(ranks);
-        std::vector<size_t> bytes(ranks, 0);
         for (size_t row = 0; row < fragment.rows(); ++row)
         {
-            const size_t to = destinations[row];
-            const size_t row_bytes = serializedRowBytes(fragment, row);
-            if (!rows[to].empty() && bytes[to] + row_bytes > kMessageBytes)
-            {
-                messages[to].push_back(serializeRows(fragment, rows[to]));
-                rows[to].clear();
-                bytes[to] = 0;
-            }
-            rows[to].push_back(static_cast<uint32_t>(row));
-            bytes[to] += row_bytes;
+            builders[destinations[row]].add(fragment, static_cast<uint32_t>(row),
+                                            serializedRowBytes(fragment, row));
         }
-        for (size_t to = 0; to < ranks; ++to)
+        for (MessageBuilder& builder : builders)
         {
-            if (!rows[to].empty())
-            {
-                messages[to].push_back(serializeRows(fragment, rows[to]));
-            }
+            builder.endFragment(fragment);
         }
+    }
+    for (MessageBuilder& builder : builders)
+    {
+        builder.flush(Block());
     }
     return messages;
 }

@@ -73,6 +73,8 @@ struct ExchangeStats
 {
     struct Rank
     {
+        size_t state_bytes = 0;
+        size_t result_bytes = 0;
         size_t bytes_sent = 0;
         size_t bytes_received = 0;
         double local_seconds = 0;
@@ -84,6 +86,9 @@ struct ExchangeStats
     /// Bytes of the partial states this rank produced, its own buckets' included: the copy
     /// of the states that the exchange moves at most once.
     size_t state_bytes = 0;
+    /// Bytes of this rank's own result rows (its HAVING rows, top LIMIT + OFFSET) sent to
+    /// rank 0 to meet the others'.
+    size_t result_bytes = 0;
     size_t bytes_sent = 0;      ///< To other ranks (what stays on this rank is not counted).
     size_t bytes_received = 0;  ///< From other ranks.
     size_t messages_sent = 0;   ///< To other ranks, each one serialized block.

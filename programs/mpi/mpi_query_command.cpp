@@ -167,13 +167,14 @@ nlohmann::json exchangeJson(const ExchangeStats& exchange)
     nlohmann::json per_rank = nlohmann::json::array();
     for (const ExchangeStats::Rank& rank : exchange.per_rank)
     {
-        per_rank.push_back({{"bytes_sent", rank.bytes_sent},
+        per_rank.push_back({{"state_bytes", rank.state_bytes},
+                            {"result_bytes", rank.result_bytes},
+                            {"bytes_sent", rank.bytes_sent},
                             {"bytes_received", rank.bytes_received},
                             {"local_seconds", rank.local_seconds},
                             {"exchange_seconds", rank.exchange_seconds}});
     }
     return {{"ranks", exchange.ranks},
-            {"state_bytes_rank0", exchange.state_bytes},
             {"rounds", exchange.rounds},
             {"imbalance", exchange.imbalance()},
             {"per_rank", per_rank}};
