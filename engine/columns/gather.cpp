@@ -35,6 +35,23 @@ void gatherStrings(const ColumnView& source, size_t begin, std::span<const uint3
     }
 }
 
+void gatherFixed(const ColumnView& source, size_t begin, std::span<const uint32_t> offsets,
+                 Column& to)
+{
+    dispatchFixedType(source.type,
+                      [&]<typename T>(TypeTag<T>)
+                      {
+                          const size_t old_rows = to.size();
+                          to.resizeFixed(old_rows + offsets.size());
+                          T* out = to.mutableData<T>() + old_rows;
+                          const T* values = static_cast<const T*>(source.data) + begin;
+                          for (size_t i = 0; i < offsets.size(); ++i)
+                          {
+                              out[i] = values[offsets[i]];
+                          }
+                      });
+}
+
 }  // namespace
 
 void gatherRows(const ColumnView& source, size_t begin, std::span<const uint32_t> offsets,
@@ -51,23 +68,25 @@ void gatherRows(const ColumnView& source, size_t begin, std::span<const uint32_t
         }
         to = Column(source.type);
     }
+    const size_t old_rows = to.size();
     if (isString(source.type))
     {
         gatherStrings(source, begin, offsets, to);
-        return;
     }
-    dispatchFixedType(source.type,
-                      [&]<typename T>(TypeTag<T>)
-                      {
-                          const size_t old_rows = to.size();
-                          to.resizeFixed(old_rows + offsets.size());
-                          T* out = to.mutableData<T>() + old_rows;
-                          const T* values = static_cast<const T*>(source.data) + begin;
-                          for (size_t i = 0; i < offsets.size(); ++i)
-                          {
-                              out[i] = values[offsets[i]];
-                          }
-                      });
+    else
+    {
+        gatherFixed(source, begin, offsets, to);
+    }
+    if (source.validity != nullptr)
+    {
+        for (size_t i = 0; i < offsets.size(); ++i)
+        {
+            if (!source.isValid(begin + offsets[i]))
+            {
+                to.setNull(old_rows + i);
+            }
+        }
+    }
 }
 
 }  // namespace granary

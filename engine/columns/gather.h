@@ -10,7 +10,7 @@
 namespace granary
 {
 
-/// Appends to `to` the rows begin + offsets[i] of `source`, in the order given. `to` must hold
+/// Appends to `to` the rows begin + offsets[i] of `source` (NULLs included), in the order given. `to` must hold
 /// source's type, or be empty (it then takes source's type). Throws Exception kLogicalError for
 /// a non-empty `to` of another type.
 void gatherRows(const ColumnView& source, size_t begin, std::span<const uint32_t> offsets,

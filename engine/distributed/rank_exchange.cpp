@@ -32,6 +32,11 @@ std::string encodeFailure(const std::exception_ptr& failure)
     {
         return std::to_string(static_cast<int>(ErrorCode::kLogicalError)) + "\n" + e.what();
     }
+    catch (...)
+    {
+        return std::to_string(static_cast<int>(ErrorCode::kLogicalError)) +
+               "\nan exception of an unknown type";
+    }
 }
 
 Exception decodeFailure(size_t rank, std::string_view bytes)

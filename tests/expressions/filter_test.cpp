@@ -135,5 +135,38 @@ TEST(Gather, CopiesChosenRowsOfEveryType)
     EXPECT_THROW(gatherRows(view.columns[0].column, 0, offsets, wrong), Exception);
 }
 
+TEST(Gather, KeepsNulls)
+{
+    for (const TypeId type : {TypeId::Int32, TypeId::String})
+    {
+        Column source(type);
+        for (int row = 0; row < 20; ++row)
+        {
+            if (type == TypeId::String)
+            {
+                source.appendString(std::to_string(row));
+            }
+            else
+            {
+                source.append<int32_t>(row);
+            }
+            if (row % 3 == 0)
+            {
+                source.setNull(static_cast<size_t>(row));
+            }
+        }
+        const std::vector<uint32_t> offsets = {0, 1, 3, 4, 9, 10};
+        Column gathered(type);
+        gatherRows(source.view(), 0, offsets, gathered);
+        gatherRows(source.view(), 2, offsets, gathered);
+        ASSERT_EQ(gathered.size(), 2 * offsets.size());
+        for (size_t i = 0; i < gathered.size(); ++i)
+        {
+            const size_t row = (i < offsets.size() ? 0 : 2) + offsets[i % offsets.size()];
+            EXPECT_EQ(gathered.isNull(i), source.isNull(row)) << typeName(type) << " row " << i;
+        }
+    }
+}
+
 }  // namespace
 }  // namespace granary::testing
