@@ -17,8 +17,7 @@ query_args=()
 if [[ -f "$queries" ]]; then
     query_args=(--query-file "$queries")
 fi
-mpi=(mpirun --allow-run-as-root --oversubscribe --bind-to none
-     --mca btl self,vader --mca btl_vader_single_copy_mechanism none)
+source "$root/tools/mpirun_local.sh"
 
 mkdir -p "$work"
 for shards in 1 4; do
@@ -27,10 +26,10 @@ for shards in 1 4; do
     fi
 done
 echo "== 1 rank × 2 threads"
-"${mpi[@]}" -np 1 "$granary" mpi-query --data "$work/shards-1-$rows" --threads 2 \
+"${GRANARY_MPIRUN[@]}" -np 1 "$granary" mpi-query --data "$work/shards-1-$rows" --threads 2 \
     --runs "${RUNS:-3}" "${query_args[@]}" --out "$work/results-1" --json "$work/one-rank.json"
 echo "== 4 ranks × 1 thread"
-"${mpi[@]}" -np 4 "$granary" mpi-query --data "$work/shards-4-$rows" --threads 1 \
+"${GRANARY_MPIRUN[@]}" -np 4 "$granary" mpi-query --data "$work/shards-4-$rows" --threads 1 \
     --runs "${RUNS:-3}" "${query_args[@]}" --out "$work/results-4" --json "$work/four-ranks.json"
 python3 "$root/bench/distributed/report.py" "$work/one-rank.json" "$work/four-ranks.json" \
     --bandwidth-gbps "${BANDWIDTH_GBPS:-10}" --nodes 16 64 --svg "$work/distributed.svg"

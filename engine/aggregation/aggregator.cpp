@@ -25,21 +25,6 @@ size_t morselRowsFor(size_t rows, size_t threads, size_t largest)
     return std::clamp(balanced, std::min(kMinMorselRows, largest), largest);
 }
 
-/// One block of the fragments (in order).
-Block concatenate(std::vector<Block> fragments, const GroupByPlan& plan, QueryContext& context)
-{
-    if (fragments.empty())
-    {
-        return emptyResult(plan);
-    }
-    if (fragments.size() == 1)
-    {
-        return std::move(fragments.front());
-    }
-    PhaseRecorder finalize(context.stats().phase(QueryPhase::kFinalize));
-    return concatenateFragments(fragments, context, finalize);
-}
-
 }  // namespace
 
 Aggregator::Aggregator(std::vector<std::string> keys, std::vector<AggregateDescription> aggregates,
@@ -67,7 +52,7 @@ Block Aggregator::execute(const AggregationInput& input, QueryContext& context,
     GroupByOperator op(makeGroupByPlan(input.columns(), keys_, aggregates_, settings), settings,
                        context);
     sinkMorsels(input, op, settings, context);
-    return concatenate(op.finish(top), op.plan(), context);
+    return concatenateResult(op.finish(top), op.plan(), context);
 }
 
 }  // namespace granary

@@ -112,4 +112,19 @@ Block concatenateFragments(std::vector<Block>& fragments, QueryContext& context,
     return result;
 }
 
+Block concatenateResult(std::vector<Block> fragments, const GroupByPlan& plan,
+                        QueryContext& context)
+{
+    if (fragments.empty())
+    {
+        return emptyResult(plan);
+    }
+    if (fragments.size() == 1)
+    {
+        return std::move(fragments.front());
+    }
+    PhaseRecorder finalize(context.stats().phase(QueryPhase::kFinalize));
+    return concatenateFragments(fragments, context, finalize);
+}
+
 }  // namespace granary

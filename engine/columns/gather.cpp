@@ -89,4 +89,19 @@ void gatherRows(const ColumnView& source, size_t begin, std::span<const uint32_t
     }
 }
 
+void gatherBlockRows(const Block& from, std::span<const uint32_t> rows, Block& to)
+{
+    if (to.columns.empty())
+    {
+        for (const Block::Entry& entry : from.columns)
+        {
+            to.columns.push_back({entry.name, Column(entry.column.type())});
+        }
+    }
+    for (size_t c = 0; c < from.columns.size(); ++c)
+    {
+        gatherRows(from.columns[c].column.view(), 0, rows, to.columns[c].column);
+    }
+}
+
 }  // namespace granary

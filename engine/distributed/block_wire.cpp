@@ -17,71 +17,18 @@ constexpr uint32_t kBlockMagic = 0x42585247;
 /// Strings longer than this do not fit the 32-bit length a string is sent with.
 constexpr size_t kMaxStringBytes = UINT32_MAX;
 
-template <typename T>
-void put(std::string& out, T value)
-{
-    static_assert(std::is_trivially_copyable_v<T>);
-    out.append(reinterpret_cast<const char*>(&value), sizeof(T));
-}
-
 size_t validityBytes(size_t rows)
 {
     return (rows + 7) / 8;
 }
 
-/// Reads a message front to back; every read is checked against what is left.
-class WireReader
-{
-public:
-    WireReader(std::string_view bytes, std::string_view origin) : bytes_(bytes), origin_(origin)
-    {
-    }
-
-    template <typename T>
-    T get()
-    {
-        T value;
-        std::memcpy(&value, take(sizeof(T)), sizeof(T));
-        return value;
-    }
-    const char* take(size_t count)
-    {
-        if (count > bytes_.size() - position_)
-        {
-            fail("truncated at byte " + std::to_string(position_) + " (" + std::to_string(count) +
-                 " bytes wanted, " + std::to_string(bytes_.size() - position_) + " left)");
-        }
-        const char* data = bytes_.data() + position_;
-        position_ += count;
-        return data;
-    }
-    void expectEnd() const
-    {
-        if (position_ != bytes_.size())
-        {
-            fail(std::to_string(bytes_.size() - position_) + " bytes left over after the block");
-        }
-    }
-    [[noreturn]] void fail(const std::string& problem) const
-    {
-        throw Exception(ErrorCode::kIncorrectData,
-                        "a damaged block in " + std::string(origin_) + ": " + problem);
-    }
-    size_t position() const { return position_; }
-
-private:
-    std::string_view bytes_;
-    std::string_view origin_;
-    size_t position_ = 0;
-};
-
 void putColumn(std::string& out, const std::string& name, const Column& column)
 {
     const ColumnView view = column.view();
-    put(out, static_cast<uint32_t>(name.size()));
+    appendWireValue(out, static_cast<uint32_t>(name.size()));
     out.append(name);
-    put(out, static_cast<uint8_t>(view.type));
-    put(out, static_cast<uint8_t>(view.validity != nullptr));
+    appendWireValue(out, static_cast<uint8_t>(view.type));
+    appendWireValue(out, static_cast<uint8_t>(view.validity != nullptr));
     if (view.validity != nullptr)
     {
         out.append(reinterpret_cast<const char*>(view.validity), validityBytes(view.rows));
@@ -100,7 +47,7 @@ void putColumn(std::string& out, const std::string& name, const Column& column)
                             "column '" + name + "' row " + std::to_string(row) + " holds " +
                                 std::to_string(length) + " bytes, more than a message carries");
         }
-        put(out, static_cast<uint32_t>(length));
+        appendWireValue(out, static_cast<uint32_t>(length));
     }
     out.append(view.chars + view.offsets[0], view.offsets[view.rows] - view.offsets[0]);
 }
@@ -168,9 +115,9 @@ Column getColumn(WireReader& reader, size_t rows, const std::string& name)
 std::string serializeBlock(const Block& block)
 {
     std::string out;
-    put(out, kBlockMagic);
-    put(out, static_cast<uint32_t>(block.columns.size()));
-    put(out, static_cast<uint64_t>(block.rows()));
+    appendWireValue(out, kBlockMagic);
+    appendWireValue(out, static_cast<uint32_t>(block.columns.size()));
+    appendWireValue(out, static_cast<uint64_t>(block.rows()));
     for (const Block::Entry& entry : block.columns)
     {
         putColumn(out, entry.name, entry.column);
@@ -180,7 +127,7 @@ std::string serializeBlock(const Block& block)
 
 Block deserializeBlock(std::string_view bytes, std::string_view origin)
 {
-    WireReader reader(bytes, origin);
+    WireReader reader(bytes, "a damaged block in " + std::string(origin));
     if (reader.get<uint32_t>() != kBlockMagic)
     {
         reader.fail("it does not start with a block's magic number");
@@ -206,15 +153,39 @@ Block deserializeBlock(std::string_view bytes, std::string_view origin)
     return block;
 }
 
+const char* WireReader::take(size_t count)
+{
+    if (count > bytes_.size() - position_)
+    {
+        fail("truncated at byte " + std::to_string(position_) + " (" + std::to_string(count) +
+             " bytes wanted, " + std::to_string(bytes_.size() - position_) + " left)");
+    }
+    const char* data = bytes_.data() + position_;
+    position_ += count;
+    return data;
+}
+
+void WireReader::expectEnd() const
+{
+    if (position_ != bytes_.size())
+    {
+        fail(std::to_string(bytes_.size() - position_) + " bytes left over at the end");
+    }
+}
+
+void WireReader::fail(const std::string& problem) const
+{
+    throw Exception(ErrorCode::kIncorrectData, what_ + ": " + problem);
+}
+
 size_t serializedRowBytes(const Block& block, size_t row)
 {
     size_t bytes = 0;
     for (const Block::Entry& entry : block.columns)
     {
         const ColumnView view = entry.column.view();
-        bytes += isString(view.type)
-                     ? sizeof(uint32_t) + view.offsets[row + 1] - view.offsets[row]
-                     : fixedWidth(view.type);
+        bytes += isString(view.type) ? sizeof(uint32_t) + view.offsets[row + 1] - view.offsets[row]
+                                     : fixedWidth(view.type);
     }
     return bytes;
 }

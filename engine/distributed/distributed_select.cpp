@@ -3,12 +3,12 @@
 #include <atomic>
 #include <chrono>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <utility>
 
 #include "engine/aggregation/group_by_operator.h"
 #include "engine/aggregation/partial_phase.h"
+#include "engine/aggregation/result_builder.h"
 #include "engine/aggregation/state_merge.h"
 #include "engine/common/exception.h"
 #include "engine/distributed/block_wire.h"
@@ -35,19 +35,8 @@ std::unique_ptr<GroupByPlan> rowPlan(const SelectPlan& plan, const AggregationSe
                            plan.analyzed.aggregate_functions, settings, false);
 }
 
-Block concatenated(const std::vector<Block>& fragments, const GroupByPlan& plan)
-{
-    Block result = emptyResult(plan);
-    for (const Block& fragment : fragments)
-    {
-        appendBlock(result, fragment);
-    }
-    return result;
-}
-
 /// Exception(kIncorrectData) unless `message` has the state batches' columns.
-void checkStateColumns(const Block& message, const std::vector<InputColumn>& columns,
-                       size_t source)
+void checkStateColumns(const Block& message, const std::vector<InputColumn>& columns, size_t source)
 {
     bool same = message.columns.size() == columns.size();
     for (size_t c = 0; same && c < columns.size(); ++c)
@@ -68,11 +57,7 @@ class StateReceiver
 {
 public:
     StateReceiver(GroupByOperator& op, const StateMerge& merge, QueryContext& context)
-        : op_(op),
-          merge_(merge),
-          columns_(partialStateColumns(op.plan())),
-          context_(context),
-          locals_(context.threads())
+        : op_(op), merge_(merge), context_(context), locals_(context.threads())
     {
     }
 
@@ -107,7 +92,7 @@ private:
         const Block block = deserializeBlock(
             message.bytes, "the states from rank " + std::to_string(message.source));
         std::string().swap(message.bytes);
-        checkStateColumns(block, columns_, message.source);
+        checkStateColumns(block, merge_.plan().input_columns, message.source);
         std::vector<ColumnView> views;
         for (const Block::Entry& entry : block.columns)
         {
@@ -124,7 +109,6 @@ private:
 
     GroupByOperator& op_;
     const StateMerge& merge_;
-    std::vector<InputColumn> columns_;
     QueryContext& context_;
     std::vector<std::unique_ptr<LocalSinkState>> locals_;
 };
@@ -189,7 +173,7 @@ Block aggregateAcrossRanks(const SelectPlan& plan, QueryContext& context,
                 return;
             }
             const std::optional<TopGroups> top = topGroupsOf(plan.analyzed);
-            groups = concatenated(op.finish(top ? &*top : nullptr), op.plan());
+            groups = concatenateResult(op.finish(top ? &*top : nullptr), op.plan(), context);
             // The rows this rank scanned and their partial phase, not the states it merged.
             context.stats().input_rows = partial_stats.input_rows;
             context.stats().phase(QueryPhase::kPartial) = partial_stats.phase(QueryPhase::kPartial);
@@ -207,19 +191,15 @@ SelectOutcome executeDistributedSelect(const sql::SelectStatement& select, const
     ExchangeStats& stats = context.stats().exchange;
     RankExchange exchange(transport, stats);
     std::optional<SelectPlan> plan;
-    exchange.agreeAfter([&] { plan.emplace(planSelect(select, table, settings.analysis,
-                                                      observer, nullptr)); });
+    exchange.agreeAfter(
+        [&] { plan.emplace(planSelect(select, table, settings.analysis, observer, nullptr)); });
     const AnalyzedSelect& analyzed = plan->analyzed;
     Block stage;
     if (analyzed.aggregates)
     {
-        context.stats().group_keys = analyzed.group_keys;
-        for (const AggregateDescription& aggregate : analyzed.aggregate_functions)
-        {
-            context.stats().aggregates.push_back(aggregate.result_name);
-        }
-        stage = aggregateAcrossRanks(*plan, context, exchangeSettings(settings.aggregation),
-                                     exchange);
+        recordAggregation(analyzed, context.stats());
+        stage =
+            aggregateAcrossRanks(*plan, context, exchangeSettings(settings.aggregation), exchange);
     }
     std::string own_rows;
     exchange.agreeAfter(

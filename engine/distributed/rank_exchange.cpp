@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <charconv>
-#include <cstring>
 #include <exception>
 #include <optional>
 
 #include "engine/common/exception.h"
+#include "engine/distributed/block_wire.h"
 
 namespace granary::distributed
 {
@@ -48,24 +48,6 @@ Exception decodeFailure(size_t rank, std::string_view bytes)
         newline == std::string_view::npos ? bytes : bytes.substr(newline + 1);
     return Exception(static_cast<ErrorCode>(code),
                      "rank " + std::to_string(rank) + ": " + std::string(message));
-}
-
-template <typename T>
-void putValue(std::string& out, T value)
-{
-    out.append(reinterpret_cast<const char*>(&value), sizeof(T));
-}
-
-template <typename T>
-T getValue(std::string_view bytes, size_t& position)
-{
-    T value{};
-    if (position + sizeof(T) <= bytes.size())
-    {
-        std::memcpy(&value, bytes.data() + position, sizeof(T));
-    }
-    position += sizeof(T);
-    return value;
 }
 
 }  // namespace
@@ -114,13 +96,15 @@ void RankExchange::exchangeInRounds(
         }
     }
     std::string own_rounds_bytes;
-    putValue<uint64_t>(own_rounds_bytes, own_rounds);
+    appendWireValue<uint64_t>(own_rounds_bytes, own_rounds);
     size_t rounds = 0;
-    for (const std::string& bytes :
-         timed([&] { return transport_.allGather(std::move(own_rounds_bytes)); }))
+    const std::vector<std::string> ranks_rounds =
+        timed([&] { return transport_.allGather(std::move(own_rounds_bytes)); });
+    for (size_t from = 0; from < ranks_rounds.size(); ++from)
     {
-        size_t position = 0;
-        rounds = std::max<size_t>(rounds, getValue<uint64_t>(bytes, position));
+        WireReader reader(ranks_rounds[from], "the round count from rank " + std::to_string(from));
+        rounds = std::max<size_t>(rounds, reader.get<uint64_t>());
+        reader.expectEnd();
     }
     stats_.rounds += rounds;
     for (size_t round = 0; round < rounds; ++round)
@@ -174,25 +158,26 @@ std::vector<std::string> RankExchange::gatherAtRoot(std::string bytes)
 void RankExchange::gatherStatistics()
 {
     std::string own;
-    putValue<uint64_t>(own, stats_.state_bytes);
-    putValue<uint64_t>(own, stats_.result_bytes);
-    putValue<uint64_t>(own, stats_.bytes_sent);
-    putValue<uint64_t>(own, stats_.bytes_received);
-    putValue<double>(own, stats_.local_seconds);
-    putValue<double>(own, stats_.exchange_seconds);
+    appendWireValue<uint64_t>(own, stats_.state_bytes);
+    appendWireValue<uint64_t>(own, stats_.result_bytes);
+    appendWireValue<uint64_t>(own, stats_.bytes_sent);
+    appendWireValue<uint64_t>(own, stats_.bytes_received);
+    appendWireValue<double>(own, stats_.local_seconds);
+    appendWireValue<double>(own, stats_.exchange_seconds);
     // Not counted as traffic: the figures would change what they measure.
     const std::vector<std::string> gathered = transport_.gather(std::move(own));
     stats_.per_rank.clear();
-    for (const std::string& bytes : gathered)
+    for (size_t from = 0; from < gathered.size(); ++from)
     {
-        size_t position = 0;
+        WireReader reader(gathered[from], "the statistics from rank " + std::to_string(from));
         ExchangeStats::Rank rank;
-        rank.state_bytes = getValue<uint64_t>(bytes, position);
-        rank.result_bytes = getValue<uint64_t>(bytes, position);
-        rank.bytes_sent = getValue<uint64_t>(bytes, position);
-        rank.bytes_received = getValue<uint64_t>(bytes, position);
-        rank.local_seconds = getValue<double>(bytes, position);
-        rank.exchange_seconds = getValue<double>(bytes, position);
+        rank.state_bytes = reader.get<uint64_t>();
+        rank.result_bytes = reader.get<uint64_t>();
+        rank.bytes_sent = reader.get<uint64_t>();
+        rank.bytes_received = reader.get<uint64_t>();
+        rank.local_seconds = reader.get<double>();
+        rank.exchange_seconds = reader.get<double>();
+        reader.expectEnd();
         stats_.per_rank.push_back(rank);
     }
 }

@@ -54,17 +54,7 @@ public:
         {
             return;
         }
-        if (pending_.columns.empty())
-        {
-            for (const Block::Entry& entry : fragment.columns)
-            {
-                pending_.columns.push_back({entry.name, Column(entry.column.type())});
-            }
-        }
-        for (size_t c = 0; c < fragment.columns.size(); ++c)
-        {
-            gatherRows(fragment.columns[c].column.view(), 0, rows_, pending_.columns[c].column);
-        }
+        gatherBlockRows(fragment, rows_, pending_);
         rows_.clear();
     }
     /// Serializes what is pending (`fragment`: the one rows are being taken from).

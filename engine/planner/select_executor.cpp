@@ -35,12 +35,7 @@ ColumnTypeLookup lookupIn(const Block& block)
 Block gatherBlock(const Block& block, std::span<const uint32_t> rows)
 {
     Block gathered;
-    for (const Block::Entry& entry : block.columns)
-    {
-        Column column(entry.column.type());
-        gatherRows(entry.column.view(), 0, rows, column);
-        gathered.columns.push_back({entry.name, std::move(column)});
-    }
+    gatherBlockRows(block, rows, gathered);
     return gathered;
 }
 
@@ -277,6 +272,15 @@ std::optional<TopGroups> topGroupsOf(const AnalyzedSelect& analyzed)
     return top;
 }
 
+void recordAggregation(const AnalyzedSelect& analyzed, QueryStats& stats)
+{
+    stats.group_keys = analyzed.group_keys;
+    for (const AggregateDescription& aggregate : analyzed.aggregate_functions)
+    {
+        stats.aggregates.push_back(aggregate.result_name);
+    }
+}
+
 Block filterHaving(Block stage, const AnalyzedSelect& analyzed)
 {
     if (!analyzed.having)
@@ -314,9 +318,9 @@ Block orderAndLimit(Block stage, const AnalyzedSelect& analyzed, bool apply_offs
     }
     if (apply_offset)
     {
-        permutation.erase(permutation.begin(),
-                          permutation.begin() +
-                              std::min<size_t>(analyzed.offset, permutation.size()));
+        permutation.erase(
+            permutation.begin(),
+            permutation.begin() + std::min<size_t>(analyzed.offset, permutation.size()));
     }
     // A sort permutation reorders even when it keeps every row.
     if (permutation.size() < rows || !analyzed.order_keys.empty())
@@ -366,11 +370,7 @@ SelectOutcome executeSelect(const sql::SelectStatement& select, const Table& tab
     Block stage;
     if (analyzed.aggregates)
     {
-        context.stats().group_keys = analyzed.group_keys;
-        for (const AggregateDescription& aggregate : analyzed.aggregate_functions)
-        {
-            context.stats().aggregates.push_back(aggregate.result_name);
-        }
+        recordAggregation(analyzed, context.stats());
         const Aggregator aggregator(analyzed.group_keys, analyzed.aggregate_functions,
                                     settings.aggregation);
         const std::optional<TopGroups> top = topGroupsOf(analyzed);

@@ -38,6 +38,9 @@ Block collectRows(const SelectPlan& plan, QueryContext& context);
 /// make the cut.
 std::optional<TopGroups> topGroupsOf(const AnalyzedSelect& analyzed);
 
+/// Names the query's GROUP BY keys and aggregates in `stats` (what --stats prints).
+void recordAggregation(const AnalyzedSelect& analyzed, QueryStats& stats);
+
 /// The rows of `stage` (aggregated or collected) that pass HAVING.
 Block filterHaving(Block stage, const AnalyzedSelect& analyzed);
 

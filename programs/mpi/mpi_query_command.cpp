@@ -8,19 +8,17 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <thread>
 #include <variant>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "engine/common/exception.h"
 #include "engine/distributed/distributed_select.h"
 #include "engine/distributed/rank_exchange.h"
 #include "engine/formats/output_format.h"
-#include "engine/session/query_settings.h"
 #include "engine/session/session.h"
 #include "engine/sql/parser.h"
 #include "engine/storage/database.h"
@@ -96,7 +94,8 @@ std::shared_ptr<Database> openShard(const MpiQueryOptions& options,
                                             "ranks: each rank opens its own shard",
                                             data_dir.string(), shards, exchange.ranks()));
             }
-            database = Session::openDatabase(data_dir / ("shard-" + std::to_string(exchange.rank())));
+            database =
+                Session::openDatabase(data_dir / ("shard-" + std::to_string(exchange.rank())));
         });
     const std::vector<std::string> fingerprints = transport.allGather(tablesFingerprint(*database));
     exchange.agreeAfter(
@@ -104,10 +103,10 @@ std::shared_ptr<Database> openShard(const MpiQueryOptions& options,
         {
             if (fingerprints[exchange.rank()] != fingerprints[0])
             {
-                throw Exception(ErrorCode::kIncorrectData,
-                                fmt::format("shard-{} holds other tables than shard-0: {} against {}",
-                                            exchange.rank(), fingerprints[exchange.rank()],
-                                            fingerprints[0]));
+                throw Exception(
+                    ErrorCode::kIncorrectData,
+                    fmt::format("shard-{} holds other tables than shard-0: {} against {}",
+                                exchange.rank(), fingerprints[exchange.rank()], fingerprints[0]));
             }
         });
     return database;
@@ -131,28 +130,27 @@ QueryResult runDistributed(const std::string& sql, Database& database, size_t th
                            distributed::Transport& transport)
 {
     const auto start = std::chrono::steady_clock::now();
-    QuerySettings settings;
-    settings.max_threads = threads;
     QueryResult result;
     QueryContext context(threads, 0);
     std::optional<sql::SelectStatement> select;
     std::shared_ptr<Table> table;
     ExchangeStats planning;
-    distributed::RankExchange(transport, planning).agreeAfter(
-        [&]
-        {
-            sql::Statement statement = sql::parseStatement(sql);
-            auto* parsed = std::get_if<sql::SelectStatement>(&statement);
-            if (parsed == nullptr || !parsed->from)
+    distributed::RankExchange(transport, planning)
+        .agreeAfter(
+            [&]
             {
-                throw Exception(ErrorCode::kBadArguments,
-                                "mpi-query runs SELECT ... FROM a table of the shards");
-            }
-            table = database.table(*parsed->from);
-            select = std::move(*parsed);
-        });
-    SelectOutcome outcome = distributed::executeDistributedSelect(
-        *select, *table, context, settings.select, transport);
+                sql::Statement statement = sql::parseStatement(sql);
+                auto* parsed = std::get_if<sql::SelectStatement>(&statement);
+                if (parsed == nullptr || !parsed->from)
+                {
+                    throw Exception(ErrorCode::kBadArguments,
+                                    "mpi-query runs SELECT ... FROM a table of the shards");
+                }
+                table = database.table(*parsed->from);
+                select = std::move(*parsed);
+            });
+    SelectOutcome outcome = distributed::executeDistributedSelect(*select, *table, context,
+                                                                  SelectSettings{}, transport);
     result.block = std::move(outcome.block);
     result.stats = context.stats();
     result.rows_read = outcome.rows_read;
@@ -218,9 +216,10 @@ public:
         }
         if (isRoot() && verifier_)
         {
-            std::cerr << fmt::format("mpi-query: {} of {} queries as on one process, {} with "
-                                     "other rows tied at the LIMIT, {} differ, {} failed\n",
-                                     equal_, queries.size(), tied_, differ_, failed_);
+            std::cerr << fmt::format(
+                "mpi-query: {} of {} queries as on one process, {} with "
+                "other rows tied at the LIMIT, {} differ, {} failed\n",
+                equal_, queries.size(), tied_, differ_, failed_);
         }
         return failed_ + differ_ == 0 ? 0 : 1;
     }
@@ -246,8 +245,7 @@ private:
                 throw Exception(ErrorCode::kCannotOpenFile,
                                 "--verify-against: no directory " + options_.verify_against);
             }
-            verifier_ =
-                std::make_unique<Session>(Session::openDatabase(options_.verify_against));
+            verifier_ = std::make_unique<Session>(Session::openDatabase(options_.verify_against));
         }
     }
 

@@ -18,9 +18,7 @@ shared="${GRANARY_CLICKBENCH_DIR:-$root/../shared/clickbench}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-# Loopback only: shared memory between ranks (vader) and a rank's messages to itself.
-mpi=(mpirun --allow-run-as-root --oversubscribe --bind-to none
-     --mca btl self,vader --mca btl_vader_single_copy_mechanism none)
+source "$root/tools/mpirun_local.sh"
 
 fail() {
     echo "mpi_queries.sh: $*" >&2
@@ -60,12 +58,12 @@ PY
 for ranks in 1 2 3 4; do
     "$granary" gen-hits --rows "$rows" --out "$work/shards-$ranks" --shards "$ranks" >/dev/null
     echo "== $ranks ranks: Granary's suite"
-    "${mpi[@]}" -np "$ranks" "$granary" mpi-query --data "$work/shards-$ranks" --threads 2 \
+    "${GRANARY_MPIRUN[@]}" -np "$ranks" "$granary" mpi-query --data "$work/shards-$ranks" --threads 2 \
         --verify-against "$work/one" --out "$work/results" --json "$work/suite-$ranks.json"
     check_exchange_bytes "$work/suite-$ranks.json"
     if [[ -f "$shared/clickhouse-queries.sql" ]]; then
         echo "== $ranks ranks: ClickBench's official queries"
-        "${mpi[@]}" -np "$ranks" "$granary" mpi-query --data "$work/shards-$ranks" --threads 1 \
+        "${GRANARY_MPIRUN[@]}" -np "$ranks" "$granary" mpi-query --data "$work/shards-$ranks" --threads 1 \
             --query-file "$shared/clickhouse-queries.sql" --verify-against "$work/one" \
             --out "$work/results" --json "$work/official-$ranks.json"
         check_exchange_bytes "$work/official-$ranks.json"
@@ -94,16 +92,16 @@ expect_failure() {
 
 query=(-q "SELECT RegionID, count(*) AS c FROM hits GROUP BY RegionID ORDER BY c DESC LIMIT 5")
 expect_failure "a rank exits mid-exchange" 60 "exited" \
-    env GRANARY_MPI_FAULT=exit:1 "${mpi[@]}" -np 3 "$granary" mpi-query \
+    env GRANARY_MPI_FAULT=exit:1 "${GRANARY_MPIRUN[@]}" -np 3 "$granary" mpi-query \
     --data "$work/shards-3" --exchange-timeout 20 "${query[@]}"
 expect_failure "a rank stops answering" 60 "no answer from every rank within 3" \
-    env GRANARY_MPI_FAULT=hang:2 "${mpi[@]}" -np 3 "$granary" mpi-query \
+    env GRANARY_MPI_FAULT=hang:2 "${GRANARY_MPIRUN[@]}" -np 3 "$granary" mpi-query \
     --data "$work/shards-3" --exchange-timeout 3 "${query[@]}"
 expect_failure "a shard missing" 60 "holds 4 shards" \
-    "${mpi[@]}" -np 3 "$granary" mpi-query --data "$work/shards-4" "${query[@]}"
+    "${GRANARY_MPIRUN[@]}" -np 3 "$granary" mpi-query --data "$work/shards-4" "${query[@]}"
 "$granary" local --data "$work/shards-2/shard-1" -q "CREATE TABLE extra (a UInt8)"
 expect_failure "a shard of another schema" 60 "shard-1 holds other tables" \
-    "${mpi[@]}" -np 2 "$granary" mpi-query --data "$work/shards-2" "${query[@]}"
+    "${GRANARY_MPIRUN[@]}" -np 2 "$granary" mpi-query --data "$work/shards-2" "${query[@]}"
 expect_failure "a query failing on every rank" 60 "rank 0: " \
-    "${mpi[@]}" -np 3 "$granary" mpi-query --data "$work/shards-3" -q "SELECT nosuch FROM hits"
+    "${GRANARY_MPIRUN[@]}" -np 3 "$granary" mpi-query --data "$work/shards-3" -q "SELECT nosuch FROM hits"
 echo "mpi_queries.sh: passed"
