@@ -8,8 +8,6 @@
 #include <cstring>
 #include <thread>
 
-#include "engine/common/exception.h"
-
 namespace granary::programs
 {
 namespace
@@ -25,31 +23,8 @@ constexpr int kSpinTests = 4096;
 constexpr std::chrono::microseconds kPollSleep{200};
 /// Exit status of a job stopped because a collective timed out.
 constexpr int kTimeoutExitCode = 3;
-
-int countOf(size_t bytes, const char* collective)
-{
-    if (bytes > kMaxCollectiveBytes)
-    {
-        throw Exception(ErrorCode::kTooLargeSize,
-                        std::string(collective) + " of " + std::to_string(bytes) +
-                            " bytes between two ranks: MPI collectives move at most " +
-                            std::to_string(kMaxCollectiveBytes));
-    }
-    return static_cast<int>(bytes);
-}
-
-/// Displacements of `counts` laid end to end, and their total.
-std::vector<int> displacementsOf(const std::vector<int>& counts, size_t& total)
-{
-    std::vector<int> displacements(counts.size());
-    total = 0;
-    for (size_t i = 0; i < counts.size(); ++i)
-    {
-        displacements[i] = countOf(total, "a collective");
-        total += static_cast<size_t>(counts[i]);
-    }
-    return displacements;
-}
+/// Exit status of a job stopped because a collective was too large for MPI's int counts.
+constexpr int kTooLargeExitCode = 4;
 
 std::vector<std::string> split(const std::string& buffer, const std::vector<int>& counts,
                                const std::vector<int>& displacements)
@@ -64,6 +39,31 @@ std::vector<std::string> split(const std::string& buffer, const std::vector<int>
 }
 
 }  // namespace
+
+int MpiTransport::countOf(size_t bytes, const char* collective) const
+{
+    if (bytes > kMaxCollectiveBytes)
+    {
+        // Thrown here, the other ranks would wait in the collective: the job stops instead.
+        abortJob(std::string(collective) + " of " + std::to_string(bytes) +
+                     " bytes: MPI collectives count at most " +
+                     std::to_string(kMaxCollectiveBytes) + " bytes per rank",
+                 kTooLargeExitCode);
+    }
+    return static_cast<int>(bytes);
+}
+
+std::vector<int> MpiTransport::displacementsOf(const std::vector<int>& counts, size_t& total) const
+{
+    std::vector<int> displacements(counts.size());
+    total = 0;
+    for (size_t i = 0; i < counts.size(); ++i)
+    {
+        displacements[i] = countOf(total, "a collective's buffer");
+        total += static_cast<size_t>(counts[i]);
+    }
+    return displacements;
+}
 
 MpiTransport::MpiTransport(std::chrono::duration<double> timeout) : timeout_(timeout)
 {
@@ -160,8 +160,8 @@ std::vector<std::string> MpiTransport::allToAll(std::vector<std::string> outgoin
     }
     std::vector<int> receive_counts(ranks_);
     MPI_Request request;
-    MPI_Ialltoall(send_counts.data(), 1, MPI_INT, receive_counts.data(), 1, MPI_INT,
-                  MPI_COMM_WORLD, &request);
+    MPI_Ialltoall(send_counts.data(), 1, MPI_INT, receive_counts.data(), 1, MPI_INT, MPI_COMM_WORLD,
+                  &request);
     await(&request, "the all-to-all exchange of message sizes");
     size_t send_total = 0;
     size_t receive_total = 0;
@@ -202,8 +202,8 @@ std::vector<std::string> MpiTransport::gather(std::string bytes)
     const std::vector<int> displacements =
         rank_ == 0 ? displacementsOf(counts, total) : std::vector<int>(ranks_);
     std::string buffer(total, '\0');
-    MPI_Igatherv(bytes.data(), count, MPI_BYTE, buffer.data(), counts.data(),
-                 displacements.data(), MPI_BYTE, 0, MPI_COMM_WORLD, &request);
+    MPI_Igatherv(bytes.data(), count, MPI_BYTE, buffer.data(), counts.data(), displacements.data(),
+                 MPI_BYTE, 0, MPI_COMM_WORLD, &request);
     await(&request, "the gathering of results at rank 0");
     return rank_ == 0 ? split(buffer, counts, displacements) : std::vector<std::string>{};
 }

@@ -32,6 +32,10 @@ public:
     [[noreturn]] void abortJob(const std::string& message, int exit_code) const;
 
 private:
+    /// `bytes` as an MPI count; past INT_MAX, the job is aborted naming `collective`.
+    int countOf(size_t bytes, const char* collective) const;
+    /// Displacements of `counts` laid end to end, and their total (a count too).
+    std::vector<int> displacementsOf(const std::vector<int>& counts, size_t& total) const;
     /// Waits for `request` (an MPI_Request*) until the deadline; aborts the job past it.
     void await(void* request, const char* collective) const;
     /// The test hook GRANARY_MPI_FAULT ("exit:R" or "hang:R"): rank R exits without a word,
