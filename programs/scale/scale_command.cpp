@@ -2,15 +2,19 @@
 // and SVG plots (docs/scaling.md).
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 #include "engine/common/exception.h"
 #include "engine/session/session.h"
 #include "programs/clickbench/query_file.h"
 #include "programs/command_registry.h"
 #include "programs/scale/machine_description.h"
+#include "programs/scale/rank_sweep.h"
 #include "programs/scale/scaling_csv.h"
 #include "programs/scale/scaling_report.h"
 #include "programs/scale/scaling_study.h"
@@ -32,6 +36,13 @@ struct ScaleArguments
     std::string from_csv;
     std::string out_dir;
     size_t runs = 3;
+    /// The rank sweep (`--ranks`): rank counts, the sharded data, how to launch MPI, and the
+    /// network the model assumes.
+    std::string ranks;
+    std::string sharded_dir;
+    std::string mpirun = "mpirun";
+    double network_gbps = 10;
+    std::string predict_nodes = "16,64";
 };
 
 std::vector<scale::ScalingRow> measure(const ScaleArguments& args,
@@ -79,6 +90,97 @@ std::vector<scale::ScalingRow> measure(const ScaleArguments& args,
     return scale::runScalingStudy(queries, options, runner);
 }
 
+/// `text` as one shell word.
+std::string shellQuoted(const std::string& text)
+{
+    std::string quoted = "'";
+    for (const char c : text)
+    {
+        quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    }
+    return quoted + "'";
+}
+
+/// Runs `granary mpi-query` under `args.mpirun` at every rank count × thread count over
+/// DIR/shards-<ranks>, and reads back each run's JSON report.
+std::vector<scale::RankRun> runRankSweep(const ScaleArguments& args, size_t hardware_threads)
+{
+    if (args.sharded_dir.empty())
+    {
+        throw Exception(ErrorCode::kBadArguments,
+                        "--ranks needs --sharded DIR (DIR/shards-<ranks>, from gen-hits --shards)");
+    }
+    const std::filesystem::path out(args.out_dir);
+    std::filesystem::create_directories(out);
+    const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
+    std::vector<scale::RankRun> runs;
+    for (const size_t ranks : scale::parseThreadCounts(args.ranks, hardware_threads))
+    {
+        for (const size_t threads : scale::parseThreadCounts(args.threads, hardware_threads))
+        {
+            const std::filesystem::path report =
+                out / fmt::format("mpi-{}x{}.json", ranks, threads);
+            std::filesystem::remove(report);
+            const std::string command = fmt::format(
+                "{} -np {} {} mpi-query --data {} --threads {} --runs {} {} --out {} --json {}",
+                args.mpirun, ranks, shellQuoted(self),
+                shellQuoted(
+                    (std::filesystem::path(args.sharded_dir) / fmt::format("shards-{}", ranks))
+                        .string()),
+                threads, std::max<size_t>(1, args.runs),
+                args.queries_file.empty() ? "" : "--query-file " + shellQuoted(args.queries_file),
+                shellQuoted((out / fmt::format("results-{}x{}", ranks, threads)).string()),
+                shellQuoted(report.string()));
+            std::cerr << "scale: " << command << "\n";
+            const int status = std::system(command.c_str());
+            std::ifstream in(report);
+            if (!in)
+            {
+                throw Exception(ErrorCode::kBadArguments,
+                                fmt::format("the run of {} ranks x {} threads wrote no report "
+                                            "(exit status {}): {}",
+                                            ranks, threads, status, command));
+            }
+            for (scale::RankRun& run :
+                 scale::readMpiQueryReport(nlohmann::json::parse(in), ranks, threads))
+            {
+                runs.push_back(std::move(run));
+            }
+        }
+    }
+    // By query, each query's shapes in the sweep's order (its first shape is the baseline).
+    std::stable_sort(runs.begin(), runs.end(),
+                     [](const scale::RankRun& a, const scale::RankRun& b)
+                     { return std::stoul(a.query.substr(1)) < std::stoul(b.query.substr(1)); });
+    return runs;
+}
+
+/// The rank sweep's outputs: rank_scaling.csv, one SVG per query, the table on stdout.
+void reportRankSweep(const ScaleArguments& args, const std::vector<scale::RankRun>& runs,
+                     const scale::MachineDescription& machine)
+{
+    const std::filesystem::path out(args.out_dir);
+    const std::vector<size_t> nodes =
+        scale::parseThreadCounts(args.predict_nodes, machine.hardware_threads);
+    const double bytes_per_second = args.network_gbps * 1e9 / 8;
+    std::ofstream csv(out / "rank_scaling.csv", std::ios::trunc);
+    scale::writeRankSweepCsv(runs, nodes, bytes_per_second, csv);
+    for (size_t begin = 0; begin < runs.size();)
+    {
+        size_t end = begin;
+        while (end < runs.size() && runs[end].query == runs[begin].query)
+        {
+            ++end;
+        }
+        const std::vector<scale::RankRun> query_runs(runs.begin() + begin, runs.begin() + end);
+        std::ofstream(out / fmt::format("ranks_{}.svg", runs[begin].query))
+            << scale::rankSweepSvg(query_runs, nodes, bytes_per_second, machine.summary());
+        begin = end;
+    }
+    std::cout << scale::rankSweepTable(runs, nodes, bytes_per_second);
+    std::cout << "wrote " << (out / "rank_scaling.csv").string() << " and ranks_Q*.svg\n";
+}
+
 std::vector<scale::ScalingRow> readRows(const std::string& path)
 {
     std::ifstream in(path);
@@ -110,11 +212,32 @@ const CommandRegistrar kScaleCommand{{
             ->capture_default_str();
         app.add_option("--from-csv", args->from_csv,
                        "Re-analyse an existing scaling.csv instead of running queries");
+        app.add_option("--ranks", args->ranks,
+                       "Rank counts, e.g. 1,2,4: sweep `granary mpi-query` over ranks x "
+                       "--threads instead of the thread study (needs --sharded)");
+        app.add_option("--sharded", args->sharded_dir,
+                       "With --ranks: DIR holding shards-<ranks> for each rank count "
+                       "(gen-hits --shards)");
+        app.add_option("--mpirun", args->mpirun,
+                       "With --ranks: the launcher and its options (tools/mpirun_local.sh "
+                       "has this machine's)")
+            ->capture_default_str();
+        app.add_option("--network-gbps", args->network_gbps,
+                       "With --ranks: the network the node model assumes, Gbit/s per node")
+            ->capture_default_str();
+        app.add_option("--predict-nodes", args->predict_nodes,
+                       "With --ranks: node counts the model predicts")
+            ->capture_default_str();
         app.add_option("--out", args->out_dir, "Output directory")->required();
         return [args]
         {
             const scale::MachineDescription machine = scale::describeThisMachine();
             std::cerr << "machine: " << machine.summary() << "\n";
+            if (!args->ranks.empty())
+            {
+                reportRankSweep(*args, runRankSweep(*args, machine.hardware_threads), machine);
+                return 0;
+            }
             const std::vector<scale::ScalingRow> rows =
                 args->from_csv.empty() ? measure(*args, machine) : readRows(args->from_csv);
             const std::vector<size_t> predict_at =

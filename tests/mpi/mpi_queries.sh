@@ -72,6 +72,19 @@ for ranks in 1 2 3 4; do
     fi
 done
 
+# The rank sweep of `granary scale` over the same shards: every shape of every query reported.
+printf '%s;\n' "SELECT count(*) FROM hits" \
+    "SELECT RegionID, count(*) AS c FROM hits GROUP BY RegionID ORDER BY c DESC, RegionID LIMIT 5" \
+    >"$work/sweep.sql"
+"$granary" scale --ranks 1,2,4 --threads 1,2 --sharded "$work" --queries "$work/sweep.sql" \
+    --runs 1 --mpirun "${GRANARY_MPIRUN[*]}" --out "$work/sweep" >"$work/sweep.txt"
+rows_in_csv=$(($(wc -l <"$work/sweep/rank_scaling.csv") - 1))
+((rows_in_csv == 12)) || fail "rank sweep: $rows_in_csv rows in rank_scaling.csv, 12 expected"
+grep -q ',"rank\|failed' "$work/sweep/rank_scaling.csv" "$work/sweep.txt" &&
+    fail "rank sweep: a query failed"
+[[ -f "$work/sweep/ranks_Q1.svg" ]] || fail "rank sweep: no ranks_Q1.svg"
+echo "== granary scale --ranks 1,2,4 --threads 1,2: 12 shapes reported"
+
 # Runs a job that must fail within `limit` seconds with `expected` in its output.
 expect_failure() {
     local what="$1" limit="$2" expected="$3"
