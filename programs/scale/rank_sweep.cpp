@@ -15,6 +15,9 @@ namespace granary::scale
 namespace
 {
 
+/// Characters of a query's text in its chart's title (at the title's font size).
+constexpr size_t kTitleSqlChars = 80;
+
 RankRun runFromRecord(const nlohmann::json& record, size_t ranks, size_t threads)
 {
     RankRun run;
@@ -189,7 +192,11 @@ std::string rankSweepSvg(const std::vector<RankRun>& query_runs, const std::vect
     {
         if (run.error.empty())
         {
-            chart.title = fmt::format("{}: {}", run.query, run.sql.substr(0, 90));
+            // The chart is 1100 px wide: a long query is cut so that its title fits.
+            chart.title = fmt::format("{}: {}", run.query,
+                                      run.sql.size() > kTitleSqlChars
+                                          ? run.sql.substr(0, kTitleSqlChars) + "..."
+                                          : run.sql);
             by_threads[run.threads].push_back(&run);
         }
     }
