@@ -72,6 +72,13 @@ if(NOT ZSTD_FOUND)
     granary_missing_package("libzstd" "libzstd-dev")
 endif()
 
+# The HTTP interface's server (Debian builds it as a library with zlib and brotli, which
+# decode gzip, deflate and br request bodies).
+pkg_check_modules(HTTPLIB QUIET IMPORTED_TARGET cpp-httplib)
+if(NOT HTTPLIB_FOUND)
+    granary_missing_package("cpp-httplib" "libcpp-httplib-dev")
+endif()
+
 pkg_check_modules(HWLOC QUIET IMPORTED_TARGET hwloc)
 if(NOT HWLOC_FOUND)
     granary_missing_package("hwloc" "libhwloc-dev")

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <lz4.h>
+#include <zstd.h>
 
 #include "engine/common/exception.h"
 #include "server/city_hash.h"
@@ -56,7 +57,7 @@ bool CompressedReadBuffer::fill()
     uint32_t decompressed_size;
     std::memcpy(&frame_size, frame_.data() + 1, 4);
     std::memcpy(&decompressed_size, frame_.data() + 5, 4);
-    if (method != kMethodLz4 && method != kMethodNone)
+    if (method != kMethodLz4 && method != kMethodZstd && method != kMethodNone)
     {
         throw Exception(ErrorCode::kUnknownCompressionMethod,
                         fmt::format("Unknown compression method 0x{:02x} in a frame", method));
@@ -87,6 +88,17 @@ bool CompressedReadBuffer::fill()
                             "Uncompressed frame's sizes disagree with each other");
         }
         decompressed_.assign(payload, payload_size);
+    }
+    else if (method == kMethodZstd)
+    {
+        decompressed_.resize(decompressed_size);
+        const size_t written =
+            ZSTD_decompress(decompressed_.data(), decompressed_size, payload, payload_size);
+        if (ZSTD_isError(written) || written != decompressed_size)
+        {
+            throw Exception(ErrorCode::kCorruptedData,
+                            "ZSTD frame does not decompress to its declared size");
+        }
     }
     else
     {

@@ -17,6 +17,7 @@ inline constexpr size_t kFrameChecksumBytes = 16;
 inline constexpr size_t kFrameHeaderBytes = 9;
 inline constexpr uint8_t kMethodNone = 0x02;
 inline constexpr uint8_t kMethodLz4 = 0x82;
+inline constexpr uint8_t kMethodZstd = 0x90;
 /// Data is cut into frames of at most this many decompressed bytes, as ClickHouse does.
 inline constexpr size_t kMaxFrameInputBytes = 1 << 20;
 

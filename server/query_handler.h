@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/columns/block.h"
@@ -24,6 +25,8 @@ struct QueryRequest
     /// the handler's Exception(kUnknownSetting or kBadArguments).
     std::map<std::string, std::string, std::less<>> settings;
     size_t threads = 0;  ///< 0: the handler's default.
+    /// The data of `INSERT ... FORMAT name` when it came with the query (an HTTP body).
+    std::optional<std::string_view> insert_data;
 };
 
 /// Cumulative counters of a running query (the server sends the increments).

@@ -87,6 +87,14 @@ void parseServerConfig(std::string_view json_text, ServerConfig& config)
             {
                 config.limits.block.max_bytes = value.get<size_t>();
             }
+            else if (key == "http_max_body_bytes")
+            {
+                config.http_max_body_bytes = value.get<size_t>();
+            }
+            else if (key == "http_workers")
+            {
+                config.http_workers = value.get<size_t>();
+            }
             else if (key == "batch_end_of_query")
             {
                 config.batch_end_of_query = value.get<bool>();

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -32,6 +33,13 @@ struct ServerConfig
 {
     std::string host = "127.0.0.1";
     uint16_t port = 9000;  ///< 0: any free port (see Server::port()).
+    /// The HTTP interface's port: 0 any free one; nullopt: no HTTP interface.
+    std::optional<uint16_t> http_port = 8123;
+    /// Largest HTTP request body, before and after decoding (413 past it).
+    size_t http_max_body_bytes = size_t{1} << 30;
+    /// Threads that decode HTTP bodies and run their queries; 0: one per hardware thread.
+    size_t http_workers = 0;
+    std::chrono::seconds http_keep_alive_timeout{30};
     size_t max_connections = 1024;
     size_t threads = 0;  ///< Per query; 0: the handler's default.
     std::chrono::milliseconds handshake_timeout{10'000};

@@ -17,6 +17,7 @@ QueryOutcome SessionQueryHandler::run(const QueryRequest& request, const QueryCa
     options.threads = request.threads;
     options.settings = request.settings;
     options.cancel = &cancel;
+    options.insert_bytes = request.insert_data;
     options.on_progress = [&callbacks](const QueryProgress& progress)
     {
         ProgressCounters counters;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "engine/common/exception.h"
+#include "engine/common/var_uint.h"
 
 namespace granary::server
 {
@@ -39,12 +40,7 @@ bool ReadBuffer::eof()
 
 void writeVarUInt(WriteBuffer& out, uint64_t value)
 {
-    while (value >= 0x80)
-    {
-        out.writeByte(static_cast<uint8_t>(value | 0x80));
-        value >>= 7;
-    }
-    out.writeByte(static_cast<uint8_t>(value));
+    appendVarUInt(value, out.bytes());
 }
 
 uint64_t readVarUInt(ReadBuffer& in, std::string_view what)

@@ -11,8 +11,9 @@ GRANARY_PACKAGES=(
     cmake ninja-build g++ pkg-config
     libjemalloc-dev libabsl-dev libtbb-dev libgtest-dev libgmock-dev libbenchmark-dev libhyperscan-dev
     libcli11-dev libfmt-dev nlohmann-json3-dev libre2-dev liblz4-dev libzstd-dev libhwloc-dev libedit-dev
+    libcpp-httplib-dev
     libopenmpi-dev openmpi-bin
-    clickhouse-client python3-clickhouse-driver clang libclang-rt-14-dev
+    clickhouse-client python3-clickhouse-driver clickhouse-tools curl clang libclang-rt-14-dev
 )
 
 # Installs the given Debian packages (default: GRANARY_PACKAGES) that are missing.
@@ -49,6 +50,16 @@ granary_install_duckdb() {
     fi
     GRANARY_DUCKDB_LIB="$("$GRANARY_ROOT/tools/install_duckdb.sh")"
     export GRANARY_DUCKDB_LIB
+}
+
+# @clickhouse/client (from npm), the HTTP client the HTTP interface's client test runs
+# unmodified: installed once, its folder exported for the test.
+granary_install_clickhouse_js() {
+    if ! command -v npm >/dev/null; then
+        granary_install_missing_packages npm
+    fi
+    GRANARY_CLICKHOUSE_JS="$("$GRANARY_ROOT/tools/install_clickhouse_js.sh")"
+    export GRANARY_CLICKHOUSE_JS
 }
 
 granary_build() {

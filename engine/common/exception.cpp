@@ -49,6 +49,22 @@ std::string_view errorCodeName(ErrorCode code)
             return "TOO_LARGE_STRING_SIZE";
         case ErrorCode::kValueOutOfRangeOfDataType:
             return "VALUE_IS_OUT_OF_RANGE_OF_DATA_TYPE";
+        case ErrorCode::kCannotReadAllData:
+            return "CANNOT_READ_ALL_DATA";
+        case ErrorCode::kNoSuchColumnInTable:
+            return "NO_SUCH_COLUMN_IN_TABLE";
+        case ErrorCode::kUnknownFormat:
+            return "UNKNOWN_FORMAT";
+        case ErrorCode::kTooLargeArraySize:
+            return "TOO_LARGE_ARRAY_SIZE";
+        case ErrorCode::kLimitExceeded:
+            return "LIMIT_EXCEEDED";
+        case ErrorCode::kReadonly:
+            return "READONLY";
+        case ErrorCode::kRequiredPassword:
+            return "REQUIRED_PASSWORD";
+        case ErrorCode::kUnsupportedMethod:
+            return "UNSUPPORTED_METHOD";
         case ErrorCode::kTimeoutExceeded:
             return "TIMEOUT_EXCEEDED";
         case ErrorCode::kTooManyConnections:

@@ -3,6 +3,7 @@
 #include <ostream>
 
 #include "engine/columns/block.h"
+#include "engine/formats/output_format.h"
 
 // The writers behind writeBlock, one per family of formats.
 namespace granary::format_writers
@@ -17,6 +18,13 @@ enum class Delimited
 void writeDelimitedHeader(const Block& block, Delimited dialect, std::ostream& out);
 void writeDelimitedRows(const Block& block, Delimited dialect, std::ostream& out);
 void writeJsonEachRow(const Block& block, std::ostream& out);
+/// ClickHouse's JSON format: meta (names, types), data (one object per row), rows, statistics.
+void writeJson(const Block& block, const OutputStatistics& statistics, std::ostream& out);
+/// Appends one value as JSON: strings, Date and DateTime quoted; NaN and infinities null.
+/// `scratch` is reused between calls.
+void appendJsonValue(const ColumnView& column, size_t row, std::string& scratch, std::string& out);
+void writeRowBinaryHeader(const Block& block, std::ostream& out);
+void writeRowBinaryRows(const Block& block, std::ostream& out);
 void writePrettyCompact(const Block& block, std::ostream& out);
 
 /// Rows are formatted into a string that is flushed to the stream past this size.

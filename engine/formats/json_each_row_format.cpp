@@ -6,8 +6,6 @@
 
 namespace granary::format_writers
 {
-namespace
-{
 
 void appendJsonValue(const ColumnView& column, size_t row, std::string& value, std::string& out)
 {
@@ -31,8 +29,6 @@ void appendJsonValue(const ColumnView& column, size_t row, std::string& value, s
         out += value;
     }
 }
-
-}  // namespace
 
 void writeJsonEachRow(const Block& block, std::ostream& out)
 {

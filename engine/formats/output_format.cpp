@@ -15,7 +15,7 @@ namespace granary
 namespace
 {
 
-constexpr std::array<std::pair<std::string_view, OutputFormat>, 10> kNames = {{
+constexpr std::array<std::pair<std::string_view, OutputFormat>, 13> kNames = {{
     {"prettycompact", OutputFormat::kPrettyCompact},
     {"tsv", OutputFormat::kTSV},
     {"tabseparated", OutputFormat::kTSV},
@@ -26,6 +26,9 @@ constexpr std::array<std::pair<std::string_view, OutputFormat>, 10> kNames = {{
     {"jsoneachrow", OutputFormat::kJSONEachRow},
     {"ndjson", OutputFormat::kJSONEachRow},
     {"jsonlines", OutputFormat::kJSONEachRow},
+    {"json", OutputFormat::kJSON},
+    {"rowbinary", OutputFormat::kRowBinary},
+    {"rowbinarywithnamesandtypes", OutputFormat::kRowBinaryWithNamesAndTypes},
 }};
 
 using format_writers::Delimited;
@@ -43,9 +46,10 @@ OutputFormat outputFormatFromName(std::string_view name)
         }
     }
     throw Exception(
-        ErrorCode::kBadArguments,
+        ErrorCode::kUnknownFormat,
         "unknown output format '" + std::string(name) +
-            "' (known: PrettyCompact, TSV, TSVWithNames, CSV, CSVWithNames, JSONEachRow)");
+            "' (known: PrettyCompact, TSV, TSVWithNames, CSV, CSVWithNames, JSONEachRow, JSON, "
+            "RowBinary, RowBinaryWithNamesAndTypes)");
 }
 
 void writeHeader(const Block& block, OutputFormat format, std::ostream& out)
@@ -57,6 +61,10 @@ void writeHeader(const Block& block, OutputFormat format, std::ostream& out)
     else if (format == OutputFormat::kCSVWithNames)
     {
         format_writers::writeDelimitedHeader(block, Delimited::kCommaSeparated, out);
+    }
+    else if (format == OutputFormat::kRowBinaryWithNamesAndTypes)
+    {
+        format_writers::writeRowBinaryHeader(block, out);
     }
 }
 
@@ -78,11 +86,24 @@ void writeBlockRows(const Block& block, OutputFormat format, std::ostream& out)
         case OutputFormat::kJSONEachRow:
             format_writers::writeJsonEachRow(block, out);
             return;
+        case OutputFormat::kRowBinary:
+        case OutputFormat::kRowBinaryWithNamesAndTypes:
+            format_writers::writeRowBinaryRows(block, out);
+            return;
+        case OutputFormat::kJSON:
+            throw Exception(ErrorCode::kBadArguments,
+                            "the JSON format is one document: write it whole with writeBlock");
     }
 }
 
-void writeBlock(const Block& block, OutputFormat format, std::ostream& out)
+void writeBlock(const Block& block, OutputFormat format, std::ostream& out,
+                const OutputStatistics& statistics)
 {
+    if (format == OutputFormat::kJSON)
+    {
+        format_writers::writeJson(block, statistics, out);
+        return;
+    }
     writeHeader(block, format, out);
     writeBlockRows(block, format, out);
 }

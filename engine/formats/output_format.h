@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <ostream>
 #include <string_view>
 
@@ -17,6 +18,17 @@ enum class OutputFormat
     kCSV,
     kCSVWithNames,
     kJSONEachRow,
+    kJSON,
+    kRowBinary,
+    kRowBinaryWithNamesAndTypes,
+};
+
+/// What the JSON format reports under "statistics".
+struct OutputStatistics
+{
+    double elapsed_seconds = 0;
+    size_t rows_read = 0;
+    size_t bytes_read = 0;
 };
 
 /// Case-insensitive; accepts ClickHouse's long names too (TabSeparated, TabSeparatedWithNames).
@@ -29,10 +41,16 @@ OutputFormat outputFormatFromName(std::string_view name);
 /// - JSONEachRow: one object per line; 64-bit integers are bare numbers (ClickHouse quotes
 ///   them by default); NaN and infinities are null; invalid UTF-8 bytes become \ufffd.
 /// - PrettyCompact: ClickHouse's box table, numbers right-aligned; an empty block writes nothing.
-void writeBlock(const Block& block, OutputFormat format, std::ostream& out);
+/// - JSON: {"meta": [names, types], "data": [rows as JSONEachRow's objects], "rows": N,
+///   "statistics": `statistics`}.
+/// - RowBinary: values back to back, little-endian, strings as VarUInt length + bytes;
+///   RowBinaryWithNamesAndTypes first writes the column count, the names and the type names.
+void writeBlock(const Block& block, OutputFormat format, std::ostream& out,
+                const OutputStatistics& statistics = {});
 
-/// Writes the header line of the *WithNames formats (nothing for the others), so that a caller
-/// streaming many blocks can write it once and then each block with writeBlockRows.
+/// Writes the header of the *WithNames formats (nothing for the others), so that a caller
+/// streaming many blocks can write it once and then each block with writeBlockRows. JSON is
+/// one document: only writeBlock writes it (writeBlockRows throws kBadArguments).
 void writeHeader(const Block& block, OutputFormat format, std::ostream& out);
 /// Writes the rows of `block` without any header (PrettyCompact always draws its whole table).
 void writeBlockRows(const Block& block, OutputFormat format, std::ostream& out);

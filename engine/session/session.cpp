@@ -6,12 +6,12 @@
 #include <variant>
 
 #include "engine/common/exception.h"
+#include "engine/ingest/insert_input.h"
 #include "engine/planner/select_executor.h"
 #include "engine/session/query_settings.h"
 #include "engine/sql/overloaded.h"
 #include "engine/sql/parser.h"
 #include "engine/storage/database.h"
-#include "engine/storage/text_loader.h"
 
 namespace granary
 {
@@ -109,27 +109,11 @@ QueryResult Session::execute(std::string_view sql, const QueryOptions& options)
             [&](const sql::CreateTableStatement& create) { database_->createTable(create); },
             [&](const sql::InsertStatement& insert)
             {
-                LoadOptions load;
-                load.format = textFormatFromName(insert.format.value_or("TSV"));
-                load.columns = insert.columns;
-                load.threads = threads;
-                load.progress = true;
-                if (insert.infile)
-                {
-                    result.rows_written =
-                        loadTextFile(*database_, insert.table, *insert.infile, load);
-                }
-                else if (options.insert_data)
-                {
-                    result.rows_written =
-                        loadText(*database_, insert.table, *options.insert_data, load);
-                }
-                else
-                {
-                    throw Exception(ErrorCode::kBadArguments,
-                                    "INSERT INTO " + insert.table +
-                                        " without FROM INFILE needs data on standard input");
-                }
+                ingest::InsertSource source;
+                source.bytes = options.insert_bytes;
+                source.stream = options.insert_data;
+                source.progress = true;
+                result.rows_written = ingest::executeInsert(*database_, insert, source, threads);
             },
             [&](const sql::DropTableStatement& drop)
             { database_->dropTable(drop.table, drop.if_exists); },

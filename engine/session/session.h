@@ -7,6 +7,7 @@
 #include <istream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -42,6 +43,8 @@ struct QueryOptions
     const std::atomic<bool>* cancel = nullptr;
     /// The data of `INSERT INTO t FORMAT TSV` (no FROM INFILE); null: such an INSERT fails.
     std::istream* insert_data = nullptr;
+    /// The same data already in memory (an HTTP body); used in place of insert_data.
+    std::optional<std::string_view> insert_bytes;
     /// Samples the stacks of the query's threads (engine/observe/query_profiler.h).
     QueryProfiler* profiler = nullptr;
 };

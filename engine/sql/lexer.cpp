@@ -100,12 +100,16 @@ class Lexer
 public:
     explicit Lexer(std::string_view text) : text_(text) {}
 
-    std::vector<Token> run()
+    std::vector<Token> run(const TokenStop& stop = {})
     {
         std::vector<Token> tokens;
         while (skipWhitespaceAndComments())
         {
             tokens.push_back(next());
+            if (stop && stop(tokens))
+            {
+                return tokens;
+            }
         }
         Token end;
         end.position = position_;
@@ -418,6 +422,11 @@ private:
 std::vector<Token> tokenize(std::string_view text)
 {
     return Lexer(text).run();
+}
+
+std::vector<Token> tokenizeUntil(std::string_view text, const TokenStop& stop)
+{
+    return Lexer(text).run(stop);
 }
 
 }  // namespace granary::sql

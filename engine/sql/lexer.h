@@ -1,5 +1,6 @@
 #pragma once
 
+#include <functional>
 #include <string_view>
 #include <vector>
 
@@ -21,5 +22,12 @@ namespace granary::sql
 /// UINT64_MAX, a float outside double's range, a number run into letters (`12ab`), a bad \x
 /// escape, an empty quoted identifier, or a character no token starts with.
 std::vector<Token> tokenize(std::string_view text);
+
+/// Called with the tokens so far after each one; true stops the lexer there.
+using TokenStop = std::function<bool(const std::vector<Token>&)>;
+/// Tokenizes until `stop` says so, never looking at the text past that token (which may be
+/// binary data, as after `INSERT ... FORMAT RowBinary`); ends with EndOfInput only when the
+/// text ran out first.
+std::vector<Token> tokenizeUntil(std::string_view text, const TokenStop& stop);
 
 }  // namespace granary::sql

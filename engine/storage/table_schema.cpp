@@ -1,5 +1,7 @@
 #include "engine/storage/table_schema.h"
 
+#include <algorithm>
+
 #include "engine/common/exception.h"
 
 namespace granary
@@ -109,6 +111,43 @@ std::optional<size_t> TableSchema::indexOf(std::string_view column) const
         }
     }
     return std::nullopt;
+}
+
+Block TableSchema::emptyBlock() const
+{
+    Block block;
+    for (const ColumnSchema& column : columns)
+    {
+        block.columns.push_back({column.name, Column(column.type)});
+    }
+    return block;
+}
+
+std::vector<size_t> TableSchema::fieldColumns(const std::vector<std::string>& names) const
+{
+    std::vector<size_t> indexes;
+    if (names.empty())
+    {
+        for (size_t index = 0; index < columns.size(); ++index)
+        {
+            indexes.push_back(index);
+        }
+        return indexes;
+    }
+    for (const std::string& name : names)
+    {
+        const std::optional<size_t> index = indexOf(name);
+        if (!index)
+        {
+            throw Exception(ErrorCode::kUnknownColumn, "unknown column '" + name + "'");
+        }
+        if (std::find(indexes.begin(), indexes.end(), *index) != indexes.end())
+        {
+            throw Exception(ErrorCode::kBadArguments, "column '" + name + "' given twice");
+        }
+        indexes.push_back(*index);
+    }
+    return indexes;
 }
 
 std::vector<size_t> TableSchema::sortKeyColumns() const

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/columns/block.h"
 #include "engine/columns/types.h"
 #include "engine/sql/statement.h"
 #include "engine/storage/encoding/block_codec.h"
@@ -43,6 +44,12 @@ struct TableSchema
 
     /// Exact, case-sensitive.
     std::optional<size_t> indexOf(std::string_view column) const;
+    /// Indexes of the columns an INSERT's column list names, in its order; all columns in
+    /// schema order when `names` is empty. kUnknownColumn or kBadArguments (named twice) naming
+    /// the column.
+    std::vector<size_t> fieldColumns(const std::vector<std::string>& names) const;
+    /// A block with every column, named and typed, and no rows: what loaders fill.
+    Block emptyBlock() const;
     /// Column indexes of the sort key, in key order.
     std::vector<size_t> sortKeyColumns() const;
 

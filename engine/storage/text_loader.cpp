@@ -21,33 +21,6 @@ namespace
 /// Bytes of input parsed per worker and buffer.
 constexpr size_t kChunkBytes = size_t{8} << 20;
 
-std::vector<size_t> fieldColumns(const TableSchema& schema, const std::vector<std::string>& names)
-{
-    std::vector<size_t> columns;
-    if (names.empty())
-    {
-        for (size_t index = 0; index < schema.columns.size(); ++index)
-        {
-            columns.push_back(index);
-        }
-        return columns;
-    }
-    for (const std::string& name : names)
-    {
-        const std::optional<size_t> index = schema.indexOf(name);
-        if (!index)
-        {
-            throw Exception(ErrorCode::kUnknownColumn, "unknown column '" + name + "'");
-        }
-        if (std::find(columns.begin(), columns.end(), *index) != columns.end())
-        {
-            throw Exception(ErrorCode::kBadArguments, "column '" + name + "' given twice");
-        }
-        columns.push_back(*index);
-    }
-    return columns;
-}
-
 Block concatenate(std::vector<Block>& blocks, bool parallel)
 {
     if (blocks.size() == 1)
@@ -142,7 +115,7 @@ private:
     {
         if (!hasHeader(options_.format))
         {
-            return fieldColumns(table_.schema(), options_.columns);
+            return table_.schema().fieldColumns(options_.columns);
         }
         if (buffer_.empty())
         {
@@ -164,7 +137,7 @@ private:
         progress_.advance(0, position);
         buffer_.erase(0, position);
         lines_ = 1;
-        return fieldColumns(table_.schema(), *names);
+        return table_.schema().fieldColumns(*names);
     }
 
     void parseBuffer(const TextParser& parser, std::string_view text)

@@ -43,6 +43,14 @@ enum class ErrorCode : int
     kAuthenticationFailed = 516,
     kIncorrectData = 117,
     kValueOutOfRangeOfDataType = 321,
+    kCannotReadAllData = 33,
+    kNoSuchColumnInTable = 16,
+    kUnknownFormat = 73,
+    kTooLargeArraySize = 128,
+    kLimitExceeded = 290,
+    kReadonly = 164,
+    kRequiredPassword = 194,
+    kUnsupportedMethod = 1,
 };
 
 /// The ClickHouse name of a code ("MEMORY_LIMIT_EXCEEDED").

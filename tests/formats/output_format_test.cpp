@@ -49,7 +49,7 @@ TEST(OutputFormat, NamesAreCaseInsensitiveWithClickHouseAliases)
     }
     catch (const Exception& error)
     {
-        EXPECT_EQ(error.code(), ErrorCode::kBadArguments);
+        EXPECT_EQ(error.code(), ErrorCode::kUnknownFormat);
         EXPECT_NE(std::string(error.what()).find("Parquet"), std::string::npos);
     }
 }

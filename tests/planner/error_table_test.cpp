@@ -89,7 +89,7 @@ const std::vector<BadInput>& badInputs()
          "1\t2\n"},
         {"InsertMissingFile", "INSERT INTO t FROM INFILE '/nonexistent/granary.tsv'",
          kCannotOpenFile, "/nonexistent/granary.tsv"},
-        {"UnknownFormat", "INSERT INTO t FORMAT Parquet", kBadArguments, "Parquet",
+        {"UnknownFormat", "INSERT INTO t FORMAT Parquet", kUnknownFormat, "Parquet",
          "1\tx\t2013-07-01\n"},
         // Settings.
         {"UnknownSetting",

@@ -1,0 +1,77 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+
+#include "engine/common/exception.h"
+
+namespace granary::ingest
+{
+
+/// Limits on what one value of a binary format may claim, checked before anything is
+/// allocated (ClickHouse's format_binary_max_string_size and _array_size).
+struct BinaryLimits
+{
+    size_t max_string_bytes = size_t{1} << 30;
+    size_t max_array_elements = size_t{1} << 30;
+};
+
+/// Reads little-endian values out of a byte range, each read checked against the end; errors
+/// name the byte offset (callers add the row and column).
+class BinaryCursor
+{
+public:
+    explicit BinaryCursor(std::string_view bytes) : bytes_(bytes) {}
+
+    size_t offset() const { return offset_; }
+    bool atEnd() const { return offset_ == bytes_.size(); }
+    size_t remaining() const { return bytes_.size() - offset_; }
+
+    template <typename T>
+    T readFixed()
+    {
+        require(sizeof(T));
+        T value;
+        std::memcpy(&value, bytes_.data() + offset_, sizeof(T));
+        offset_ += sizeof(T);
+        return value;
+    }
+
+    /// `count` bytes, viewed in place.
+    std::string_view readBytes(size_t count)
+    {
+        require(count);
+        const std::string_view view = bytes_.substr(offset_, count);
+        offset_ += count;
+        return view;
+    }
+
+    /// Unsigned LEB128 of at most 10 bytes whose value fits 64 bits (kIncorrectData otherwise).
+    uint64_t readVarUInt();
+
+    /// VarUInt length + bytes; a length above the limit is kTooLargeSize.
+    std::string_view readString(const BinaryLimits& limits);
+
+    /// Throws kCannotReadAllData unless `count` more bytes are there.
+    void require(size_t count) const
+    {
+        if (count > remaining()) [[unlikely]]
+        {
+            failShort(count);
+        }
+    }
+
+    /// Throws `problem` with the byte offset it happened at.
+    [[noreturn]] void fail(ErrorCode code, const std::string& problem) const;
+
+private:
+    [[noreturn]] void failShort(size_t count) const;
+
+    std::string_view bytes_;
+    size_t offset_ = 0;
+};
+
+}  // namespace granary::ingest

@@ -1,0 +1,158 @@
+#include "engine/ingest/insert_input.h"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <iterator>
+#include <string>
+
+#include "engine/common/ascii.h"
+#include "engine/common/exception.h"
+#include "engine/ingest/json_each_row_reader.h"
+#include "engine/ingest/row_binary_reader.h"
+#include "engine/storage/database.h"
+#include "engine/storage/text_loader.h"
+
+namespace granary::ingest
+{
+namespace
+{
+
+enum class InputFormat
+{
+    kText,
+    kRowBinary,
+    kRowBinaryWithNamesAndTypes,
+    kJsonEachRow,
+};
+
+InputFormat inputFormatFromName(std::string_view name)
+{
+    if (equalsIgnoringCase(name, "RowBinary"))
+    {
+        return InputFormat::kRowBinary;
+    }
+    if (equalsIgnoringCase(name, "RowBinaryWithNamesAndTypes"))
+    {
+        return InputFormat::kRowBinaryWithNamesAndTypes;
+    }
+    if (equalsIgnoringCase(name, "JSONEachRow"))
+    {
+        return InputFormat::kJsonEachRow;
+    }
+    try
+    {
+        textFormatFromName(name);
+    }
+    catch (const Exception&)
+    {
+        throw Exception(ErrorCode::kUnknownFormat,
+                        fmt::format("Unknown input format '{}' (TSV, CSV, TSVWithNames, "
+                                    "CSVWithNames, RowBinary, RowBinaryWithNamesAndTypes, "
+                                    "JSONEachRow)",
+                                    name));
+    }
+    return InputFormat::kText;
+}
+
+/// A read-only istream over bytes in memory, so that the text loader reads them in place.
+class MemoryStreamBuffer : public std::streambuf
+{
+public:
+    explicit MemoryStreamBuffer(std::string_view bytes)
+    {
+        char* begin = const_cast<char*>(bytes.data());
+        setg(begin, begin, begin + bytes.size());
+    }
+};
+
+std::string readAll(std::istream& stream)
+{
+    return std::string(std::istreambuf_iterator<char>(stream), std::istreambuf_iterator<char>());
+}
+
+std::string readFile(const std::string& path)
+{
+    std::ifstream file(path, std::ios::binary);
+    if (!file)
+    {
+        throw Exception(ErrorCode::kCannotOpenFile, fmt::format("Cannot open {}", path));
+    }
+    return readAll(file);
+}
+
+size_t insertBinaryOrJson(Database& database, const sql::InsertStatement& insert,
+                          InputFormat format, std::string_view data, const InsertSource& source,
+                          size_t threads)
+{
+    const std::shared_ptr<Table> table = database.table(insert.table);
+    const TableSchema& schema = table->schema();
+    std::vector<Block> blocks;
+    if (format == InputFormat::kJsonEachRow)
+    {
+        blocks = readJsonEachRow(schema, schema.fieldColumns(insert.columns), data);
+    }
+    else
+    {
+        BinaryCursor cursor(data);
+        const RowBinaryReader reader =
+            format == InputFormat::kRowBinary
+                ? RowBinaryReader(schema, schema.fieldColumns(insert.columns), source.limits)
+                : RowBinaryReader::fromHeader(schema, cursor, source.limits);
+        blocks = reader.readAll(cursor);
+    }
+    size_t rows = 0;
+    for (const Block& block : blocks)
+    {
+        rows += block.rows();
+    }
+    if (rows > 0)
+    {
+        database.insert(insert.table, std::move(blocks), threads);
+    }
+    return rows;
+}
+
+}  // namespace
+
+size_t executeInsert(Database& database, const sql::InsertStatement& insert,
+                     const InsertSource& source, size_t threads)
+{
+    const std::string format_name = insert.format.value_or("TSV");
+    const InputFormat format = inputFormatFromName(format_name);
+    if (format == InputFormat::kText)
+    {
+        LoadOptions load;
+        load.format = textFormatFromName(format_name);
+        load.columns = insert.columns;
+        load.threads = threads;
+        load.progress = source.progress;
+        if (insert.infile)
+        {
+            return loadTextFile(database, insert.table, *insert.infile, load);
+        }
+        if (source.bytes)
+        {
+            MemoryStreamBuffer buffer(*source.bytes);
+            std::istream stream(&buffer);
+            return loadText(database, insert.table, stream, load);
+        }
+        if (source.stream)
+        {
+            return loadText(database, insert.table, *source.stream, load);
+        }
+    }
+    else if (insert.infile || source.bytes || source.stream)
+    {
+        const std::string owned = insert.infile  ? readFile(*insert.infile)
+                                  : source.bytes ? std::string()
+                                                 : readAll(*source.stream);
+        const std::string_view data = source.bytes && !insert.infile ? *source.bytes : owned;
+        return insertBinaryOrJson(database, insert, format, data, source, threads);
+    }
+    throw Exception(ErrorCode::kBadArguments,
+                    fmt::format("INSERT INTO {} without FROM INFILE needs data on standard input",
+                                insert.table));
+}
+
+}  // namespace granary::ingest

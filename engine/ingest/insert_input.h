@@ -1,0 +1,37 @@
+#pragma once
+
+#include <cstddef>
+#include <istream>
+#include <optional>
+#include <string_view>
+
+#include "engine/ingest/binary_cursor.h"
+#include "engine/sql/statement.h"
+
+namespace granary
+{
+class Database;
+}
+
+namespace granary::ingest
+{
+
+/// Where an INSERT's data comes from when the statement has no FROM INFILE.
+struct InsertSource
+{
+    /// The whole data in memory (an HTTP body), used in place.
+    std::optional<std::string_view> bytes;
+    /// Otherwise a stream (standard input of `granary local`).
+    std::istream* stream = nullptr;
+    bool progress = false;  ///< Progress bar for text read from a file or stream.
+    BinaryLimits limits;
+};
+
+/// Runs `INSERT INTO t [(columns)] [FROM INFILE 'f'] FORMAT name` with its data: TSV, CSV and
+/// their WithNames forms, RowBinary, RowBinaryWithNamesAndTypes or JSONEachRow (names
+/// case-insensitive; another is kUnknownFormat). All rows become visible at once or, on any
+/// error, none. Returns the rows inserted.
+size_t executeInsert(Database& database, const sql::InsertStatement& insert,
+                     const InsertSource& source, size_t threads);
+
+}  // namespace granary::ingest

@@ -1,0 +1,136 @@
+#include "engine/ingest/row_binary_reader.h"
+
+#include <fmt/format.h>
+
+namespace granary::ingest
+{
+
+RowBinaryReader::RowBinaryReader(const TableSchema& schema, std::vector<size_t> field_columns,
+                                 BinaryLimits limits)
+    : schema_(schema),
+      field_columns_(std::move(field_columns)),
+      filled_(schema.columns.size(), false),
+      limits_(limits)
+{
+    for (const size_t column : field_columns_)
+    {
+        filled_[column] = true;
+    }
+}
+
+RowBinaryReader RowBinaryReader::fromHeader(const TableSchema& schema, BinaryCursor& cursor,
+                                            BinaryLimits limits)
+{
+    const uint64_t count = cursor.readVarUInt();
+    if (count > schema.columns.size())
+    {
+        cursor.fail(
+            ErrorCode::kIncorrectData,
+            fmt::format("header names {} columns, the table has {}", count, schema.columns.size()));
+    }
+    std::vector<std::string> names;
+    for (uint64_t index = 0; index < count; ++index)
+    {
+        names.emplace_back(cursor.readString(limits));
+    }
+    for (const std::string& name : names)
+    {
+        if (!schema.indexOf(name))
+        {
+            throw Exception(ErrorCode::kNoSuchColumnInTable,
+                            fmt::format("No column '{}' in the table", name));
+        }
+    }
+    std::vector<size_t> field_columns = schema.fieldColumns(names);
+    for (size_t index = 0; index < count; ++index)
+    {
+        const std::string_view type = cursor.readString(limits);
+        const ColumnSchema& column = schema.columns[field_columns[index]];
+        if (type != typeName(column.type))
+        {
+            throw Exception(ErrorCode::kTypeMismatch,
+                            fmt::format("Column '{}' is {} in the table, {} in the header",
+                                        column.name, typeName(column.type), type));
+        }
+    }
+    return RowBinaryReader(schema, std::move(field_columns), limits);
+}
+
+std::vector<Block> RowBinaryReader::readAll(BinaryCursor& cursor) const
+{
+    std::vector<Block> blocks;
+    Block block = schema_.emptyBlock();
+    size_t rows = 0;
+    size_t row_number = 0;
+    while (!cursor.atEnd())
+    {
+        ++row_number;
+        try
+        {
+            readRow(cursor, block);
+        }
+        catch (const Exception& error)
+        {
+            throw Exception(error.code(), fmt::format("{}, at row {}", error.what(), row_number));
+        }
+        if (++rows == kBlockRows)
+        {
+            fillDefaults(block, rows);
+            blocks.push_back(std::exchange(block, schema_.emptyBlock()));
+            rows = 0;
+        }
+    }
+    if (rows > 0)
+    {
+        fillDefaults(block, rows);
+        blocks.push_back(std::move(block));
+    }
+    return blocks;
+}
+
+void RowBinaryReader::readRow(BinaryCursor& cursor, Block& block) const
+{
+    for (const size_t index : field_columns_)
+    {
+        Column& column = block.columns[index].column;
+        try
+        {
+            if (isString(column.type()))
+            {
+                column.appendString(cursor.readString(limits_));
+            }
+            else
+            {
+                column.appendRaw(cursor.readBytes(fixedWidth(column.type())).data());
+            }
+        }
+        catch (const Exception& error)
+        {
+            throw Exception(error.code(),
+                            fmt::format("{}, column '{}' ({})", error.what(),
+                                        schema_.columns[index].name, typeName(column.type())));
+        }
+    }
+}
+
+void RowBinaryReader::fillDefaults(Block& block, size_t rows) const
+{
+    for (size_t index = 0; index < filled_.size(); ++index)
+    {
+        if (filled_[index])
+        {
+            continue;
+        }
+        Column& column = block.columns[index].column;
+        if (isString(column.type()))
+        {
+            column.resizeStrings(rows, 0);
+        }
+        else
+        {
+            column.resizeFixed(rows);
+        }
+    }
+}
+
+}  // namespace granary::ingest

@@ -1,0 +1,46 @@
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "engine/columns/block.h"
+#include "engine/ingest/binary_cursor.h"
+#include "engine/storage/table_schema.h"
+
+namespace granary::ingest
+{
+
+/// Decodes ClickHouse's RowBinary: rows back to back, each the listed columns' values in
+/// order, with no count or separator. Integers and floats little-endian, Date UInt16 days,
+/// DateTime UInt32 seconds, String a VarUInt length and the bytes.
+class RowBinaryReader
+{
+public:
+    /// Rows up to this many go into one block.
+    static constexpr size_t kBlockRows = 65536;
+
+    /// Field i of each row fills schema column field_columns[i]; the others get defaults.
+    RowBinaryReader(const TableSchema& schema, std::vector<size_t> field_columns,
+                    BinaryLimits limits = {});
+
+    /// RowBinaryWithNamesAndTypes: reads the header (VarUInt count, the names, the type
+    /// names) off `cursor`; a name the table lacks is kNoSuchColumnInTable, a type other than
+    /// the column's kTypeMismatch, both naming the column.
+    static RowBinaryReader fromHeader(const TableSchema& schema, BinaryCursor& cursor,
+                                      BinaryLimits limits = {});
+
+    /// Every row up to the end of `cursor`, which must be a row's end: a value cut short is
+    /// kCannotReadAllData naming the row (from 1), the column and the byte offset.
+    std::vector<Block> readAll(BinaryCursor& cursor) const;
+
+private:
+    void readRow(BinaryCursor& cursor, Block& block) const;
+    void fillDefaults(Block& block, size_t rows) const;
+
+    const TableSchema& schema_;
+    std::vector<size_t> field_columns_;
+    std::vector<bool> filled_;  ///< Per schema column: some field fills it.
+    BinaryLimits limits_;
+};
+
+}  // namespace granary::ingest

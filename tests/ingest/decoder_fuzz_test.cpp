@@ -1,0 +1,117 @@
+// A bounded fuzz of the RowBinary and JSONEachRow decoders: valid inputs with bytes flipped,
+// cut, inserted or repeated must decode or fail with a granary::Exception, never crash or
+// throw anything else (run under AddressSanitizer by the sanitizer build).
+#include <gtest/gtest.h>
+
+#include <random>
+#include <sstream>
+
+#include "engine/formats/output_format.h"
+#include "engine/ingest/json_each_row_reader.h"
+#include "engine/ingest/row_binary_reader.h"
+#include "tests/ingest/ingest_test_support.h"
+
+namespace granary::ingest
+{
+namespace
+{
+
+using testing::schemaOf;
+
+/// Mutations tried per format: enough to reach every error path, bounded for CI.
+constexpr size_t kMutations = 20000;
+
+const TableSchema kSchema = schemaOf(
+    {{"a", TypeId::UInt64}, {"s", TypeId::String}, {"d", TypeId::Date}, {"f", TypeId::Float32}});
+
+std::string sample(OutputFormat format)
+{
+    Block block = kSchema.emptyBlock();
+    for (uint64_t row = 0; row < 40; ++row)
+    {
+        block.columns[0].column.append<uint64_t>(row * 1000003);
+        block.columns[1].column.appendString(
+            std::string(row % 7, static_cast<char>('a' + row % 26)));
+        block.columns[2].column.append<uint16_t>(static_cast<uint16_t>(row * 97));
+        block.columns[3].column.append<float>(static_cast<float>(row) / 3);
+    }
+    std::ostringstream out;
+    writeBlock(block, format, out);
+    return out.str();
+}
+
+std::string mutate(std::string input, std::mt19937_64& random)
+{
+    const size_t kinds = 4;
+    const size_t mutations = 1 + random() % 4;
+    for (size_t i = 0; i < mutations && !input.empty(); ++i)
+    {
+        const size_t at = random() % input.size();
+        switch (random() % kinds)
+        {
+            case 0:
+                input[at] = static_cast<char>(random());
+                break;
+            case 1:
+                input.resize(at);
+                break;
+            case 2:
+                input.insert(at, 1 + random() % 12, static_cast<char>(random()));
+                break;
+            default:
+                input.insert(at, input.substr(at, random() % 64));
+                break;
+        }
+    }
+    return input;
+}
+
+template <typename Decode>
+void fuzz(const std::string& valid, Decode decode)
+{
+    std::mt19937_64 random(20261204);
+    size_t failures = 0;
+    for (size_t i = 0; i < kMutations; ++i)
+    {
+        const std::string input = mutate(valid, random);
+        try
+        {
+            decode(input);
+        }
+        catch (const Exception&)
+        {
+            ++failures;
+        }
+    }
+    // Most mutations break the input; some must (else the mutator does nothing).
+    EXPECT_GT(failures, kMutations / 4);
+}
+
+TEST(DecoderFuzz, RowBinary)
+{
+    fuzz(sample(OutputFormat::kRowBinary),
+         [](std::string_view input)
+         {
+             BinaryCursor cursor(input);
+             RowBinaryReader(kSchema, kSchema.fieldColumns({}), {1 << 16, 1 << 16}).readAll(cursor);
+         });
+}
+
+TEST(DecoderFuzz, RowBinaryWithNamesAndTypes)
+{
+    fuzz(sample(OutputFormat::kRowBinaryWithNamesAndTypes),
+         [](std::string_view input)
+         {
+             BinaryCursor cursor(input);
+             RowBinaryReader::fromHeader(kSchema, cursor).readAll(cursor);
+         });
+}
+
+TEST(DecoderFuzz, JsonEachRow)
+{
+    fuzz(sample(OutputFormat::kJSONEachRow),
+         [](std::string_view input) { readJsonEachRow(kSchema, kSchema.fieldColumns({}), input); });
+}
+
+}  // namespace
+}  // namespace granary::ingest
