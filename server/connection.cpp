@@ -229,7 +229,49 @@ void Connection::serveQuery(QueryPacket query)
         sendException(error);
         return;
     }
+    if (!receiveInsertBlocks(state))
+    {
+        return;
+    }
     streamQuery(state);
+}
+
+bool Connection::receiveInsertBlocks(QueryState& state)
+{
+    std::optional<Block> header;
+    try
+    {
+        header = handler_.insertHeader(state.request);
+    }
+    catch (const Exception& error)
+    {
+        sendException(error);
+        return false;
+    }
+    if (!header)
+    {
+        return true;
+    }
+    // The client sends its rows as blocks of the header's columns, then an empty block.
+    writeBlockPacket(out_, ServerPacket::kData, *header, state.compression);
+    flush();
+    std::vector<Block> blocks;
+    for (;;)
+    {
+        ClientMessage message = readClientPacket(in_, revision_, state.compression, config_.limits);
+        auto* data = std::get_if<DataPacket>(&message);
+        if (data == nullptr)
+        {
+            throw unexpectedPacket(messageName(message), "the Data packets of an INSERT");
+        }
+        if (data->block.columns.empty())
+        {
+            break;
+        }
+        blocks.push_back(std::move(data->block));
+    }
+    state.request.insert_blocks = std::move(blocks);
+    return true;
 }
 
 void Connection::streamQuery(QueryState& state)
@@ -385,6 +427,14 @@ void Connection::sendEndOfQuery(QueryState& state, const QueryOutcome& outcome)
     {
         sendBlock(state, ServerPacket::kExtremes, *outcome.extremes);
         packetDone();
+    }
+    if (state.request.insert_blocks)
+    {
+        // After an INSERT's blocks clients wait for EndOfStream alone (clickhouse-client 18.16
+        // and clickhouse-driver reject ProfileInfo there).
+        writeEndOfStream(out_);
+        flush();
+        return;
     }
     ProfileInfoPacket info;
     info.rows = state.rows_sent;

@@ -39,6 +39,9 @@ private:
     /// Waits for the next packet between queries; false when the connection should close.
     bool waitForPacket();
     void serveQuery(QueryPacket query);
+    /// For an INSERT whose rows come as blocks: sends the columns wanted and reads the blocks
+    /// into the request; false when the query failed (the Exception is sent).
+    bool receiveInsertBlocks(QueryState& state);
     void streamQuery(QueryState& state);
     void sendEndOfQuery(QueryState& state, const QueryOutcome& outcome);
     void sendBlock(QueryState& state, ServerPacket type, const Block& block);

@@ -27,6 +27,8 @@ struct QueryRequest
     size_t threads = 0;  ///< 0: the handler's default.
     /// The data of `INSERT ... FORMAT name` when it came with the query (an HTTP body).
     std::optional<std::string_view> insert_data;
+    /// The rows of an INSERT the native protocol sent as Data blocks (insertHeader's columns).
+    std::optional<std::vector<Block>> insert_blocks;
 };
 
 /// Cumulative counters of a running query (the server sends the increments).
@@ -72,6 +74,14 @@ public:
     virtual ~QueryHandler() = default;
     virtual QueryOutcome run(const QueryRequest& request, const QueryCallbacks& callbacks,
                              const std::atomic<bool>& cancel) = 0;
+    /// For an INSERT whose rows the client sends as blocks (INSERT ... VALUES or FORMAT with
+    /// no data): the columns it must send, named and typed, with no rows. nullopt for any
+    /// other query (the default: a handler that takes no such inserts). Throws as run() does
+    /// (unknown table or column).
+    virtual std::optional<Block> insertHeader(const QueryRequest& /*request*/)
+    {
+        return std::nullopt;
+    }
 };
 
 }  // namespace granary::server

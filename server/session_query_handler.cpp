@@ -1,6 +1,8 @@
 #include "server/session_query_handler.h"
 
 #include "engine/session/session.h"
+#include "engine/sql/parser.h"
+#include "engine/storage/database.h"
 
 namespace granary::server
 {
@@ -18,6 +20,12 @@ QueryOutcome SessionQueryHandler::run(const QueryRequest& request, const QueryCa
     options.settings = request.settings;
     options.cancel = &cancel;
     options.insert_bytes = request.insert_data;
+    std::vector<Block> insert_blocks;
+    if (request.insert_blocks)
+    {
+        insert_blocks = *request.insert_blocks;
+        options.insert_blocks = &insert_blocks;
+    }
     options.on_progress = [&callbacks](const QueryProgress& progress)
     {
         ProgressCounters counters;
@@ -43,6 +51,24 @@ QueryOutcome SessionQueryHandler::run(const QueryRequest& request, const QueryCa
         callbacks.on_block(std::move(result.block));
     }
     return outcome;
+}
+
+std::optional<Block> SessionQueryHandler::insertHeader(const QueryRequest& request)
+{
+    const sql::Statement statement = sql::parseStatement(request.sql);
+    const auto* insert = std::get_if<sql::InsertStatement>(&statement);
+    if (insert == nullptr || insert->infile)
+    {
+        return std::nullopt;
+    }
+    const std::shared_ptr<Table> table = database_->table(insert->table);
+    const TableSchema& schema = table->schema();
+    Block header;
+    for (const size_t index : schema.fieldColumns(insert->columns))
+    {
+        header.columns.push_back({schema.columns[index].name, Column(schema.columns[index].type)});
+    }
+    return header;
 }
 
 }  // namespace granary::server

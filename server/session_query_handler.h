@@ -20,6 +20,7 @@ public:
     explicit SessionQueryHandler(std::shared_ptr<Database> database);
     QueryOutcome run(const QueryRequest& request, const QueryCallbacks& callbacks,
                      const std::atomic<bool>& cancel) override;
+    std::optional<Block> insertHeader(const QueryRequest& request) override;
 
 private:
     std::shared_ptr<Database> database_;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -113,11 +114,82 @@ size_t insertBinaryOrJson(Database& database, const sql::InsertStatement& insert
     return rows;
 }
 
+/// A block of every schema column from one holding the listed columns (by name, type
+/// checked), defaults elsewhere.
+Block completeBlock(const TableSchema& schema, const std::vector<size_t>& field_columns,
+                    Block& given)
+{
+    Block block = schema.emptyBlock();
+    const size_t rows = given.rows();
+    for (size_t index = 0; index < schema.columns.size(); ++index)
+    {
+        Column& column = block.columns[index].column;
+        const bool listed =
+            std::find(field_columns.begin(), field_columns.end(), index) != field_columns.end();
+        Block::Entry* entry = nullptr;
+        for (Block::Entry& candidate : given.columns)
+        {
+            if (candidate.name == schema.columns[index].name)
+            {
+                entry = &candidate;
+            }
+        }
+        if (listed && entry == nullptr)
+        {
+            throw Exception(
+                ErrorCode::kNoSuchColumnInTable,
+                fmt::format("INSERT block lacks column '{}'", schema.columns[index].name));
+        }
+        if (entry == nullptr)
+        {
+            isString(column.type()) ? column.resizeStrings(rows, 0) : column.resizeFixed(rows);
+            continue;
+        }
+        if (entry->column.type() != column.type() || entry->column.size() != rows)
+        {
+            throw Exception(ErrorCode::kTypeMismatch,
+                            fmt::format("INSERT block's column '{}' is {} of {} rows, the table "
+                                        "wants {} of {}",
+                                        entry->name, typeName(entry->column.type()),
+                                        entry->column.size(), typeName(column.type()), rows));
+        }
+        column = std::move(entry->column);
+    }
+    return block;
+}
+
+size_t insertBlocks(Database& database, const sql::InsertStatement& insert,
+                    std::vector<Block>& given, size_t threads)
+{
+    const std::shared_ptr<Table> table = database.table(insert.table);
+    const TableSchema& schema = table->schema();
+    const std::vector<size_t> field_columns = schema.fieldColumns(insert.columns);
+    std::vector<Block> blocks;
+    size_t rows = 0;
+    for (Block& block : given)
+    {
+        if (block.rows() > 0)
+        {
+            rows += block.rows();
+            blocks.push_back(completeBlock(schema, field_columns, block));
+        }
+    }
+    if (rows > 0)
+    {
+        database.insert(insert.table, std::move(blocks), threads);
+    }
+    return rows;
+}
+
 }  // namespace
 
 size_t executeInsert(Database& database, const sql::InsertStatement& insert,
                      const InsertSource& source, size_t threads)
 {
+    if (source.blocks && !insert.infile)
+    {
+        return insertBlocks(database, insert, *source.blocks, threads);
+    }
     const std::string format_name = insert.format.value_or("TSV");
     const InputFormat format = inputFormatFromName(format_name);
     if (format == InputFormat::kText)

@@ -4,7 +4,9 @@
 #include <istream>
 #include <optional>
 #include <string_view>
+#include <vector>
 
+#include "engine/columns/block.h"
 #include "engine/ingest/binary_cursor.h"
 #include "engine/sql/statement.h"
 
@@ -19,6 +21,9 @@ namespace granary::ingest
 /// Where an INSERT's data comes from when the statement has no FROM INFILE.
 struct InsertSource
 {
+    /// The rows as blocks (the native protocol's Data packets): each holds the INSERT's
+    /// columns by name and type; the table's other columns get defaults. Taken by move.
+    std::vector<Block>* blocks = nullptr;
     /// The whole data in memory (an HTTP body), used in place.
     std::optional<std::string_view> bytes;
     /// Otherwise a stream (standard input of `granary local`).

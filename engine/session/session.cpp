@@ -110,6 +110,7 @@ QueryResult Session::execute(std::string_view sql, const QueryOptions& options)
             [&](const sql::InsertStatement& insert)
             {
                 ingest::InsertSource source;
+                source.blocks = options.insert_blocks;
                 source.bytes = options.insert_bytes;
                 source.stream = options.insert_data;
                 source.progress = true;

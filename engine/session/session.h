@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "engine/columns/block.h"
 #include "engine/exec/query_condition_cache.h"
@@ -45,6 +46,8 @@ struct QueryOptions
     std::istream* insert_data = nullptr;
     /// The same data already in memory (an HTTP body); used in place of insert_data.
     std::optional<std::string_view> insert_bytes;
+    /// The same rows as blocks (native protocol), columns by name; used before both.
+    std::vector<Block>* insert_blocks = nullptr;
     /// Samples the stacks of the query's threads (engine/observe/query_profiler.h).
     QueryProfiler* profiler = nullptr;
 };

@@ -635,6 +635,11 @@ private:
                 insert.format = expectName("format name");
             }
         }
+        else if (acceptKeyword("VALUES"))
+        {
+            // Native-protocol clients send `INSERT ... VALUES` and the rows as blocks.
+            insert.format = "Values";
+        }
         else
         {
             expectKeyword("FORMAT");

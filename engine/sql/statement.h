@@ -77,7 +77,9 @@ struct CreateTableStatement
 };
 
 /// INSERT INTO table [(columns)] FROM INFILE 'path' [FORMAT name], or
-/// INSERT INTO table [(columns)] FORMAT name with the data on the client's standard input.
+/// INSERT INTO table [(columns)] FORMAT name with the data on the client's standard input, or
+/// INSERT INTO table [(columns)] VALUES with the rows sent as blocks (native protocol; the
+/// format is then "Values").
 struct InsertStatement
 {
     SourcePosition position;

@@ -91,5 +91,67 @@ TEST(SessionServer, ClientsGetWhatSessionReturns)
     std::filesystem::remove_all(dir);
 }
 
+TEST(SessionServer, ClientsInsertOverTheNativeProtocol)
+{
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                                      fmt::format("granary-server-insert-{}", ::getpid());
+    std::filesystem::remove_all(dir);
+    auto database = Session::openDatabase(dir);
+    Session(database).execute("CREATE TABLE t (id UInt64, name String) ORDER BY id");
+    ServerConfig config;
+    config.port = 0;
+    Server server(config, std::make_shared<SessionQueryHandler>(database));
+    server.start();
+
+    // clickhouse-client parses the TSV and VALUES itself and sends Data blocks, with and
+    // without compression.
+    std::string tsv;
+    uint64_t expected_sum = 0;
+    for (uint64_t id = 0; id < 20000; ++id)
+    {
+        tsv += fmt::format("{}\tname-{}\n", id, id % 5);
+        expected_sum += id;
+    }
+    const std::filesystem::path tsv_file = dir / "rows.tsv";
+    std::ofstream(tsv_file) << tsv;
+    for (const int compression : {0, 1})
+    {
+        EXPECT_EQ(runCommand(fmt::format("timeout 30 /usr/bin/clickhouse-client --port {} "
+                                         "--compression {} --query \"INSERT INTO t FORMAT TSV\" "
+                                         "< {} 2>&1",
+                                         server.port(), compression, tsv_file.string())),
+                  "");
+    }
+    EXPECT_EQ(runCommand(fmt::format("timeout 30 /usr/bin/clickhouse-client --port {} --query "
+                                     "\"INSERT INTO t (id) VALUES (1000000), (1000001)\" 2>&1",
+                                     server.port())),
+              "");
+    // clickhouse-driver sends the rows of `INSERT ... VALUES` as blocks; a failed insert
+    // (unknown table) leaves the connection usable.
+    const std::filesystem::path script = dir / "insert.py";
+    std::ofstream(script)
+        << "import sys, clickhouse_driver\n"
+           "c = clickhouse_driver.Client(host='127.0.0.1', port=int(sys.argv[1]))\n"
+           "c.execute('INSERT INTO t (id, name) VALUES', [(2000000 + i, 'py') for i in "
+           "range(3000)])\n"
+           "try:\n"
+           "    c.execute('INSERT INTO nope VALUES', [(1,)])\n"
+           "except Exception as e:\n"
+           "    print('error', e.code)\n"
+           "print(c.execute('SELECT count() FROM t')[0][0])\n";
+    EXPECT_EQ(runCommand(fmt::format("timeout 30 /usr/bin/python3 {} {} 2>&1", script.string(),
+                                     server.port())),
+              fmt::format("error 60\n{}\n", 2 * 20000 + 2 + 3000));
+
+    const Block totals =
+        Session(database).execute("SELECT count(), sum(id) FROM t WHERE id < 1000000").block;
+    EXPECT_EQ(totals.columns[0].column.valueAt<uint64_t>(0), 40000u);
+    EXPECT_EQ(totals.columns[1].column.valueAt<uint64_t>(0), 2 * expected_sum);
+    const Block names = Session(database).execute("SELECT count() FROM t WHERE name = 'py'").block;
+    EXPECT_EQ(names.columns[0].column.valueAt<uint64_t>(0), 3000u);
+    server.stop();
+    std::filesystem::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace granary::server

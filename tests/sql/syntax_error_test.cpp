@@ -101,7 +101,7 @@ const std::vector<MalformedInput> kMalformedInputs = {
     {"CREATE TABLE t (a Int32) ENGINE MergeTree", 1, 33, "expected '=' but found 'MergeTree'"},
     {"CREATE TABLE t (a Int32) SETTINGS x = y", 1, 39, "expected literal but found 'y'"},
     // Other statements.
-    {"INSERT INTO t VALUES (1)", 1, 15, "expected '(', FROM INFILE or FORMAT but found 'VALUES'"},
+    {"INSERT INTO t VALUES (1)", 1, 22, "expected ';' or end of input but found '('"},
     {"INSERT INTO t FROM INFILE data.tsv", 1, 27, "expected string literal but found 'data'"},
     {"DROP t", 1, 6, "expected TABLE but found 't'"},
     {"SHOW", 1, 5, "expected TABLES but found end of input"},
