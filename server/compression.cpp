@@ -40,6 +40,70 @@ void compressFrames(std::string_view data, WriteBuffer& out)
     } while (offset < data.size());
 }
 
+FrameHeader parseFrameHeader(const char* header, size_t max_frame_bytes)
+{
+    FrameHeader parsed;
+    parsed.method = static_cast<uint8_t>(header[0]);
+    std::memcpy(&parsed.frame_size, header + 1, 4);
+    std::memcpy(&parsed.decompressed_size, header + 5, 4);
+    if (parsed.method != kMethodLz4 && parsed.method != kMethodZstd && parsed.method != kMethodNone)
+    {
+        throw Exception(
+            ErrorCode::kUnknownCompressionMethod,
+            fmt::format("Unknown compression method 0x{:02x} in a frame", parsed.method));
+    }
+    if (parsed.frame_size < kFrameHeaderBytes || parsed.frame_size > max_frame_bytes ||
+        parsed.decompressed_size > max_frame_bytes)
+    {
+        throw Exception(ErrorCode::kTooLargeSize,
+                        fmt::format("Compressed frame of {} bytes ({} decompressed) is outside "
+                                    "[9, {}]",
+                                    parsed.frame_size, parsed.decompressed_size, max_frame_bytes));
+    }
+    return parsed;
+}
+
+void decodeFrame(const Hash128& checksum, std::string_view frame, const FrameHeader& header,
+                 char* out)
+{
+    if (cityHash128(frame.data(), frame.size()) != checksum)
+    {
+        throw Exception(ErrorCode::kChecksumDoesntMatch,
+                        "Checksum of a compressed frame does not match its contents");
+    }
+    const char* payload = frame.data() + kFrameHeaderBytes;
+    const size_t payload_size = frame.size() - kFrameHeaderBytes;
+    const uint32_t size = header.decompressed_size;
+    if (header.method == kMethodNone)
+    {
+        if (payload_size != size)
+        {
+            throw Exception(ErrorCode::kCorruptedData,
+                            "Uncompressed frame's sizes disagree with each other");
+        }
+        std::memcpy(out, payload, size);
+    }
+    else if (header.method == kMethodZstd)
+    {
+        const size_t written = ZSTD_decompress(out, size, payload, payload_size);
+        if (ZSTD_isError(written) || written != size)
+        {
+            throw Exception(ErrorCode::kCorruptedData,
+                            "ZSTD frame does not decompress to its declared size");
+        }
+    }
+    else
+    {
+        const int written = LZ4_decompress_safe(payload, out, static_cast<int>(payload_size),
+                                                static_cast<int>(size));
+        if (written < 0 || static_cast<uint32_t>(written) != size)
+        {
+            throw Exception(ErrorCode::kCorruptedData,
+                            "LZ4 frame does not decompress to its declared size");
+        }
+    }
+}
+
 bool CompressedReadBuffer::fill()
 {
     // Each frame starts on a checksum: the end of the source between frames is a clean end.
@@ -52,66 +116,12 @@ bool CompressedReadBuffer::fill()
     expected.high = readFixed<uint64_t>(source_, "compressed frame checksum");
     frame_.resize(kFrameHeaderBytes);
     source_.readBytes(frame_.data(), kFrameHeaderBytes, "compressed frame header");
-    const uint8_t method = static_cast<uint8_t>(frame_[0]);
-    uint32_t frame_size;
-    uint32_t decompressed_size;
-    std::memcpy(&frame_size, frame_.data() + 1, 4);
-    std::memcpy(&decompressed_size, frame_.data() + 5, 4);
-    if (method != kMethodLz4 && method != kMethodZstd && method != kMethodNone)
-    {
-        throw Exception(ErrorCode::kUnknownCompressionMethod,
-                        fmt::format("Unknown compression method 0x{:02x} in a frame", method));
-    }
-    if (frame_size < kFrameHeaderBytes || frame_size > max_frame_bytes_ ||
-        decompressed_size > max_frame_bytes_)
-    {
-        throw Exception(ErrorCode::kTooLargeSize,
-                        fmt::format("Compressed frame of {} bytes ({} decompressed) is outside "
-                                    "[9, {}]",
-                                    frame_size, decompressed_size, max_frame_bytes_));
-    }
-    frame_.resize(frame_size);
-    source_.readBytes(frame_.data() + kFrameHeaderBytes, frame_size - kFrameHeaderBytes,
+    const FrameHeader header = parseFrameHeader(frame_.data(), max_frame_bytes_);
+    frame_.resize(header.frame_size);
+    source_.readBytes(frame_.data() + kFrameHeaderBytes, header.frame_size - kFrameHeaderBytes,
                       "compressed frame payload");
-    if (cityHash128(frame_.data(), frame_.size()) != expected)
-    {
-        throw Exception(ErrorCode::kChecksumDoesntMatch,
-                        "Checksum of a compressed frame does not match its contents");
-    }
-    const char* payload = frame_.data() + kFrameHeaderBytes;
-    const size_t payload_size = frame_size - kFrameHeaderBytes;
-    if (method == kMethodNone)
-    {
-        if (payload_size != decompressed_size)
-        {
-            throw Exception(ErrorCode::kCorruptedData,
-                            "Uncompressed frame's sizes disagree with each other");
-        }
-        decompressed_.assign(payload, payload_size);
-    }
-    else if (method == kMethodZstd)
-    {
-        decompressed_.resize(decompressed_size);
-        const size_t written =
-            ZSTD_decompress(decompressed_.data(), decompressed_size, payload, payload_size);
-        if (ZSTD_isError(written) || written != decompressed_size)
-        {
-            throw Exception(ErrorCode::kCorruptedData,
-                            "ZSTD frame does not decompress to its declared size");
-        }
-    }
-    else
-    {
-        decompressed_.resize(decompressed_size);
-        const int written =
-            LZ4_decompress_safe(payload, decompressed_.data(), static_cast<int>(payload_size),
-                                static_cast<int>(decompressed_size));
-        if (written < 0 || static_cast<uint32_t>(written) != decompressed_size)
-        {
-            throw Exception(ErrorCode::kCorruptedData,
-                            "LZ4 frame does not decompress to its declared size");
-        }
-    }
+    decompressed_.resize(header.decompressed_size);
+    decodeFrame(expected, frame_, header, decompressed_.data());
     position_ = decompressed_.data();
     end_ = decompressed_.data() + decompressed_.size();
     return true;

@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 
+#include "server/city_hash.h"
 #include "server/wire.h"
 
 namespace granary::server
@@ -20,6 +21,25 @@ inline constexpr uint8_t kMethodLz4 = 0x82;
 inline constexpr uint8_t kMethodZstd = 0x90;
 /// Data is cut into frames of at most this many decompressed bytes, as ClickHouse does.
 inline constexpr size_t kMaxFrameInputBytes = 1 << 20;
+
+/// The header that follows a frame's checksum: method byte, frame size (header included),
+/// decompressed size.
+struct FrameHeader
+{
+    uint8_t method = 0;
+    uint32_t frame_size = 0;
+    uint32_t decompressed_size = 0;
+};
+
+/// Reads the kFrameHeaderBytes at `header`: an unknown method is kUnknownCompressionMethod,
+/// sizes past `max_frame_bytes` kTooLargeSize (refused before anything is allocated).
+FrameHeader parseFrameHeader(const char* header, size_t max_frame_bytes);
+
+/// Checks `frame` (header and payload) against `checksum` (kChecksumDoesntMatch) before
+/// decompressing its payload into `out`, which has room for header.decompressed_size bytes
+/// (kCorruptedData when the payload does not decode to exactly that).
+void decodeFrame(const Hash128& checksum, std::string_view frame, const FrameHeader& header,
+                 char* out);
 
 /// Appends `data` to `out` as LZ4 frames.
 void compressFrames(std::string_view data, WriteBuffer& out);

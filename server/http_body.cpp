@@ -4,7 +4,9 @@
 #include <lz4frame.h>
 #include <zstd.h>
 
+#include <cstring>
 #include <memory>
+#include <vector>
 
 #include "engine/common/exception.h"
 #include "server/compression.h"
@@ -116,37 +118,64 @@ std::string decodeContentEncoding(std::string_view encoding, std::string body, s
 
 std::string decodeCompressedFrames(std::string_view body, size_t max_frame_bytes, size_t max_bytes)
 {
-    MemoryReadBuffer source(body);
-    CompressedReadBuffer frames(source, max_frame_bytes);
-    std::string out;
-    try
+    constexpr size_t kFramePrefixBytes = kFrameChecksumBytes + kFrameHeaderBytes;
+    // First the headers alone: the output is sized once and each frame decoded in place.
+    struct Frame
     {
-        while (!frames.eof())
-        {
-            const size_t used = out.size();
-            const size_t chunk = frames.buffered();
-            checkOutputSize(used + chunk, max_bytes);
-            out.resize(used + chunk);
-            frames.readBytes(out.data() + used, chunk, "compressed frames");
-        }
-    }
-    catch (const Exception& error)
+        size_t offset;
+        FrameHeader header;
+    };
+    std::vector<Frame> frames;
+    size_t total = 0;
+    for (size_t offset = 0; offset < body.size();)
     {
-        if (error.code() == ErrorCode::kNetworkError)
+        if (body.size() - offset < kFramePrefixBytes)
         {
             throw Exception(ErrorCode::kCannotReadAllData,
-                            fmt::format("Cannot read all data: the request body ends inside a "
-                                        "compressed frame, after {} decoded bytes",
-                                        out.size()));
+                            fmt::format("Cannot read all data: the request body ends inside the "
+                                        "header of a compressed frame at byte {}",
+                                        offset));
         }
-        if (error.code() == ErrorCode::kUnknownCompressionMethod)
+        FrameHeader header;
+        try
         {
-            throw Exception(error.code(),
-                            fmt::format("{} (with decompress=1 the body must be compressed "
-                                        "frames; is it?)",
-                                        error.what()));
+            header = parseFrameHeader(body.data() + offset + kFrameChecksumBytes, max_frame_bytes);
         }
-        throw;
+        catch (const Exception& error)
+        {
+            if (error.code() != ErrorCode::kUnknownCompressionMethod)
+            {
+                throw;
+            }
+            throw Exception(error.code(),
+                            fmt::format("{} at byte {} (with decompress=1 the body must be "
+                                        "compressed frames; is it?)",
+                                        error.what(), offset));
+        }
+        if (body.size() - offset - kFrameChecksumBytes < header.frame_size)
+        {
+            throw Exception(
+                ErrorCode::kCannotReadAllData,
+                fmt::format("Cannot read all data: the compressed frame at byte {} "
+                            "needs {} bytes, the body has {}",
+                            offset, header.frame_size + kFrameChecksumBytes, body.size() - offset));
+        }
+        total += header.decompressed_size;
+        checkOutputSize(total, max_bytes);
+        frames.push_back({offset, header});
+        offset += kFrameChecksumBytes + header.frame_size;
+    }
+    std::string out(total, '\0');
+    size_t written = 0;
+    for (const Frame& frame : frames)
+    {
+        Hash128 checksum;
+        std::memcpy(&checksum.low, body.data() + frame.offset, 8);
+        std::memcpy(&checksum.high, body.data() + frame.offset + 8, 8);
+        decodeFrame(checksum,
+                    body.substr(frame.offset + kFrameChecksumBytes, frame.header.frame_size),
+                    frame.header, out.data() + written);
+        written += frame.header.decompressed_size;
     }
     return out;
 }

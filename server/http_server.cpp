@@ -4,6 +4,9 @@
 #include <httplib.h>
 #include <sys/socket.h>
 
+#include <algorithm>
+#include <charconv>
+
 #include "engine/common/ascii.h"
 #include "engine/common/exception.h"
 #include "server/http_errors.h"
@@ -81,29 +84,36 @@ void HttpServer::start()
     HttpHandler& handler = *http_handler_;
     server_->Get(".*", [&handler](const httplib::Request& request, httplib::Response& response)
                  { toResponse(handler.handle(toRequest(request, {})), response); });
-    server_->Post(".*",
-                  [&handler](const httplib::Request& request, httplib::Response& response,
-                             const httplib::ContentReader& read_body)
-                  {
-                      std::string body;
-                      const bool complete = read_body(
-                          [&body](const char* data, size_t size)
-                          {
-                              body.append(data, size);
-                              return true;
-                          });
-                      if (!complete)
-                      {
-                          // A body past the cap (the library set 413), broken chunks, or a
-                          // client gone mid-body: nothing of it is run.
-                          if (response.status < 400)
-                          {
-                              response.status = 400;
-                          }
-                          return;
-                      }
-                      toResponse(handler.handle(toRequest(request, std::move(body))), response);
-                  });
+    const size_t max_body_bytes = config_.http_max_body_bytes;
+    server_->Post(
+        ".*",
+        [&handler, max_body_bytes](const httplib::Request& request, httplib::Response& response,
+                                   const httplib::ContentReader& read_body)
+        {
+            std::string body;
+            // Grown once to the announced size, never past the cap.
+            const std::string length = request.get_header_value("Content-Length");
+            size_t announced = 0;
+            std::from_chars(length.data(), length.data() + length.size(), announced);
+            body.reserve(std::min(announced, max_body_bytes));
+            const bool complete = read_body(
+                [&body](const char* data, size_t size)
+                {
+                    body.append(data, size);
+                    return true;
+                });
+            if (!complete)
+            {
+                // A body past the cap (the library set 413), broken chunks, or a
+                // client gone mid-body: nothing of it is run.
+                if (response.status < 400)
+                {
+                    response.status = 400;
+                }
+                return;
+            }
+            toResponse(handler.handle(toRequest(request, std::move(body))), response);
+        });
     // Failures the library answers itself (a body past the cap, a broken chunk) get a
     // ClickHouse-shaped body too.
     server_->set_error_handler(

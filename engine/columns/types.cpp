@@ -11,23 +11,22 @@ struct TypeInfo
 {
     TypeId id;
     std::string_view name;
-    size_t width;
 };
 
 constexpr std::array<TypeInfo, 13> kTypes = {{
-    {TypeId::UInt8, "UInt8", 1},
-    {TypeId::UInt16, "UInt16", 2},
-    {TypeId::UInt32, "UInt32", 4},
-    {TypeId::UInt64, "UInt64", 8},
-    {TypeId::Int8, "Int8", 1},
-    {TypeId::Int16, "Int16", 2},
-    {TypeId::Int32, "Int32", 4},
-    {TypeId::Int64, "Int64", 8},
-    {TypeId::Float32, "Float32", 4},
-    {TypeId::Float64, "Float64", 8},
-    {TypeId::Date, "Date", 2},
-    {TypeId::DateTime, "DateTime", 4},
-    {TypeId::String, "String", 0},
+    {TypeId::UInt8, "UInt8"},
+    {TypeId::UInt16, "UInt16"},
+    {TypeId::UInt32, "UInt32"},
+    {TypeId::UInt64, "UInt64"},
+    {TypeId::Int8, "Int8"},
+    {TypeId::Int16, "Int16"},
+    {TypeId::Int32, "Int32"},
+    {TypeId::Int64, "Int64"},
+    {TypeId::Float32, "Float32"},
+    {TypeId::Float64, "Float64"},
+    {TypeId::Date, "Date"},
+    {TypeId::DateTime, "DateTime"},
+    {TypeId::String, "String"},
 }};
 
 const TypeInfo& info(TypeId type)
@@ -52,11 +51,6 @@ std::optional<TypeId> typeFromName(std::string_view name)
         }
     }
     return std::nullopt;
-}
-
-size_t fixedWidth(TypeId type)
-{
-    return info(type).width;
 }
 
 bool isInteger(TypeId type)

@@ -15,6 +15,7 @@ RowBinaryReader::RowBinaryReader(const TableSchema& schema, std::vector<size_t> 
     for (const size_t column : field_columns_)
     {
         filled_[column] = true;
+        field_widths_.push_back(fixedWidth(schema_.columns[column].type));
     }
 }
 
@@ -60,6 +61,11 @@ std::vector<Block> RowBinaryReader::readAll(BinaryCursor& cursor) const
 {
     std::vector<Block> blocks;
     Block block = schema_.emptyBlock();
+    std::vector<Column*> fields;
+    for (const size_t index : field_columns_)
+    {
+        fields.push_back(&block.columns[index].column);
+    }
     size_t rows = 0;
     size_t row_number = 0;
     while (!cursor.atEnd())
@@ -67,7 +73,7 @@ std::vector<Block> RowBinaryReader::readAll(BinaryCursor& cursor) const
         ++row_number;
         try
         {
-            readRow(cursor, block);
+            readRow(cursor, fields);
         }
         catch (const Exception& error)
         {
@@ -77,6 +83,15 @@ std::vector<Block> RowBinaryReader::readAll(BinaryCursor& cursor) const
         {
             fillDefaults(block, rows);
             blocks.push_back(std::exchange(block, schema_.emptyBlock()));
+            for (size_t field = 0; field < fields.size(); ++field)
+            {
+                fields[field] = &block.columns[field_columns_[field]].column;
+                // The next block is as large as this one was: grow once, not by doubling.
+                const ColumnView previous =
+                    blocks.back().columns[field_columns_[field]].column.view();
+                fields[field]->reserve(
+                    kBlockRows, isString(previous.type) ? previous.offsets[previous.rows] : 0);
+            }
             rows = 0;
         }
     }
@@ -88,29 +103,35 @@ std::vector<Block> RowBinaryReader::readAll(BinaryCursor& cursor) const
     return blocks;
 }
 
-void RowBinaryReader::readRow(BinaryCursor& cursor, Block& block) const
+void RowBinaryReader::readRow(BinaryCursor& cursor, std::vector<Column*>& fields) const
 {
-    for (const size_t index : field_columns_)
+    for (size_t field = 0; field < fields.size(); ++field)
     {
-        Column& column = block.columns[index].column;
+        Column& column = *fields[field];
         try
         {
-            if (isString(column.type()))
+            const size_t width = field_widths_[field];
+            if (width == 0)
             {
                 column.appendString(cursor.readString(limits_));
             }
             else
             {
-                column.appendRaw(cursor.readBytes(fixedWidth(column.type())).data());
+                column.appendRaw(cursor.readBytes(width).data());
             }
         }
         catch (const Exception& error)
         {
-            throw Exception(error.code(),
-                            fmt::format("{}, column '{}' ({})", error.what(),
-                                        schema_.columns[index].name, typeName(column.type())));
+            rethrowInField(error, field);
         }
     }
+}
+
+void RowBinaryReader::rethrowInField(const Exception& error, size_t field) const
+{
+    const ColumnSchema& column = schema_.columns[field_columns_[field]];
+    throw Exception(error.code(), fmt::format("{}, column '{}' ({})", error.what(), column.name,
+                                              typeName(column.type)));
 }
 
 void RowBinaryReader::fillDefaults(Block& block, size_t rows) const

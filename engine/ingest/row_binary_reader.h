@@ -34,11 +34,15 @@ public:
     std::vector<Block> readAll(BinaryCursor& cursor) const;
 
 private:
-    void readRow(BinaryCursor& cursor, Block& block) const;
+    void readRow(BinaryCursor& cursor, std::vector<Column*>& fields) const;
+    /// Names the column of field `field` in an error thrown while reading it.
+    [[noreturn]] void rethrowInField(const Exception& error, size_t field) const;
     void fillDefaults(Block& block, size_t rows) const;
 
     const TableSchema& schema_;
     std::vector<size_t> field_columns_;
+    /// Per field, the bytes of its fixed-width values; 0 for strings (read per value).
+    std::vector<size_t> field_widths_;
     std::vector<bool> filled_;  ///< Per schema column: some field fills it.
     BinaryLimits limits_;
 };

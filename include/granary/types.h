@@ -30,8 +30,32 @@ enum class TypeId : uint8_t
 
 /// "UInt32", "String", ...
 std::string_view typeName(TypeId type);
-/// Bytes per value of a fixed-width type; 0 for String.
-size_t fixedWidth(TypeId type);
+/// Bytes per value of a fixed-width type; 0 for String. Inline: loaders call it per value.
+constexpr size_t fixedWidth(TypeId type)
+{
+    switch (type)
+    {
+        case TypeId::UInt8:
+        case TypeId::Int8:
+            return 1;
+        case TypeId::UInt16:
+        case TypeId::Int16:
+        case TypeId::Date:
+            return 2;
+        case TypeId::UInt32:
+        case TypeId::Int32:
+        case TypeId::Float32:
+        case TypeId::DateTime:
+            return 4;
+        case TypeId::UInt64:
+        case TypeId::Int64:
+        case TypeId::Float64:
+            return 8;
+        case TypeId::String:
+            return 0;
+    }
+    return 0;
+}
 inline bool isString(TypeId type)
 {
     return type == TypeId::String;
