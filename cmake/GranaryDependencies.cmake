@@ -72,6 +72,12 @@ if(NOT ZSTD_FOUND)
     granary_missing_package("libzstd" "libzstd-dev")
 endif()
 
+# JSONEachRow input (simdjson's On-Demand parser).
+pkg_check_modules(SIMDJSON QUIET IMPORTED_TARGET simdjson)
+if(NOT SIMDJSON_FOUND)
+    granary_missing_package("simdjson" "libsimdjson-dev")
+endif()
+
 # The HTTP interface's server (Debian builds it as a library with zlib and brotli, which
 # decode gzip, deflate and br request bodies).
 pkg_check_modules(HTTPLIB QUIET IMPORTED_TARGET cpp-httplib)

@@ -11,7 +11,7 @@ GRANARY_PACKAGES=(
     cmake ninja-build g++ pkg-config
     libjemalloc-dev libabsl-dev libtbb-dev libgtest-dev libgmock-dev libbenchmark-dev libhyperscan-dev
     libcli11-dev libfmt-dev nlohmann-json3-dev libre2-dev liblz4-dev libzstd-dev libhwloc-dev libedit-dev
-    libcpp-httplib-dev
+    libcpp-httplib-dev libsimdjson-dev
     libopenmpi-dev openmpi-bin
     clickhouse-client python3-clickhouse-driver clickhouse-tools curl clang libclang-rt-14-dev
 )

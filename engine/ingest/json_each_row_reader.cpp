@@ -1,9 +1,9 @@
 #include "engine/ingest/json_each_row_reader.h"
 
 #include <fmt/format.h>
+#include <simdjson.h>
 
-#include <nlohmann/json.hpp>
-#include <unordered_set>
+#include <unordered_map>
 
 #include "engine/common/exception.h"
 #include "engine/storage/value_parser.h"
@@ -28,75 +28,70 @@ void appendDefault(Column& column)
     }
 }
 
-/// The text a JSON scalar stands for in the column's type; nullopt for null.
-std::optional<std::string> valueText(const nlohmann::json& value, TypeId type)
+/// Appends `text` parsed as the column's type (range-checked), or kCannotParseInput.
+void appendText(std::string_view text, Column& column)
 {
-    switch (value.type())
+    const ParseStatus status = appendParsedValue(text, column);
+    if (status != ParseStatus::kOk)
     {
-        case nlohmann::json::value_t::null:
-            return std::nullopt;
-        case nlohmann::json::value_t::string:
-            return value.get<std::string>();
-        case nlohmann::json::value_t::boolean:
-            return std::string(value.get<bool>() ? "1" : "0");
-        case nlohmann::json::value_t::number_integer:
-        case nlohmann::json::value_t::number_unsigned:
-        case nlohmann::json::value_t::number_float:
-            if (isString(type))
-            {
-                break;
-            }
-            return value.dump();
-        default:
-            break;
+        throw Exception(ErrorCode::kCannotParseInput,
+                        parseFailureMessage(text, column.type(), status));
     }
-    throw Exception(ErrorCode::kTypeMismatch, fmt::format("a JSON {} cannot fill a {} column",
-                                                          value.type_name(), typeName(type)));
 }
 
+std::string_view trimmed(std::string_view token)
+{
+    const size_t end = token.find_last_not_of(" \t\r\n");
+    return token.substr(0, end == std::string_view::npos ? 0 : end + 1);
+}
+
+/// Decodes one object per line with simdjson's On-Demand parser: values are read straight
+/// from the text into the columns, with no document tree in between.
 class JsonRowDecoder
 {
 public:
     JsonRowDecoder(const TableSchema& schema, const std::vector<size_t>& field_columns)
-        : schema_(schema), allowed_(schema.columns.size(), false), seen_(schema.columns.size())
+        : schema_(schema), seen_(schema.columns.size())
     {
         for (const size_t column : field_columns)
         {
-            allowed_[column] = true;
+            allowed_.emplace(schema.columns[column].name, column);
         }
     }
 
-    void decodeLine(std::string_view line, Block& block)
+    /// `line` lies inside a buffer with at least `capacity` readable bytes from its start
+    /// (simdjson reads past the end of what it parses).
+    void decodeLine(const char* line, size_t length, size_t capacity, Block& block)
     {
-        // The DOM keeps one value per key: duplicates are caught while parsing.
-        keys_.clear();
-        const nlohmann::json row = nlohmann::json::parse(
-            line,
-            [this](int depth, nlohmann::json::parse_event_t event, nlohmann::json& parsed)
-            {
-                if (depth == 1 && event == nlohmann::json::parse_event_t::key &&
-                    !keys_.insert(parsed.get<std::string>()).second)
-                {
-                    throw Exception(
-                        ErrorCode::kIncorrectData,
-                        fmt::format("field '{}' given twice", parsed.get<std::string>()));
-                }
-                return true;
-            });
-        if (!row.is_object())
+        simdjson::ondemand::document document =
+            parser_.iterate(simdjson::padded_string_view(line, length, capacity));
+        simdjson::ondemand::object object;
+        if (document.get_object().get(object) != simdjson::SUCCESS)
         {
             throw Exception(ErrorCode::kCannotParseInput, "a row is not a JSON object");
         }
         std::fill(seen_.begin(), seen_.end(), false);
-        for (const auto& [key, value] : row.items())
+        for (simdjson::ondemand::field field : object)
         {
-            const std::optional<size_t> index = schema_.indexOf(key);
-            if (!index || !allowed_[*index])
+            const std::string_view key = field.unescaped_key();
+            const auto found = allowed_.find(key);
+            if (found == allowed_.end())
             {
                 throw Exception(ErrorCode::kIncorrectData, fmt::format("unknown field '{}'", key));
             }
-            seen_[*index] = true;
-            appendValue(value, *index, block.columns[*index].column);
+            const size_t index = found->second;
+            if (seen_[index])
+            {
+                throw Exception(ErrorCode::kIncorrectData,
+                                fmt::format("field '{}' given twice", key));
+            }
+            seen_[index] = true;
+            appendValue(field.value(), index, block.columns[index].column);
+        }
+        // Past the object, current_location() finds a token only where text follows.
+        if (document.current_location().error() == simdjson::SUCCESS)
+        {
+            throw Exception(ErrorCode::kCannotParseInput, "text after the row's object");
         }
         for (size_t index = 0; index < seen_.size(); ++index)
         {
@@ -108,22 +103,41 @@ public:
     }
 
 private:
-    void appendValue(const nlohmann::json& value, size_t index, Column& column) const
+    void appendValue(simdjson::ondemand::value value, size_t index, Column& column) const
     {
         try
         {
-            const std::optional<std::string> text = valueText(value, column.type());
-            if (!text)
+            switch (value.type())
             {
-                appendDefault(column);
-                return;
+                case simdjson::ondemand::json_type::null:
+                    appendDefault(column);
+                    return;
+                case simdjson::ondemand::json_type::string:
+                {
+                    const std::string_view text = value.get_string();
+                    isString(column.type()) ? column.appendString(text) : appendText(text, column);
+                    return;
+                }
+                case simdjson::ondemand::json_type::boolean:
+                    if (!isString(column.type()))
+                    {
+                        appendText(value.get_bool() ? "1" : "0", column);
+                        return;
+                    }
+                    break;
+                case simdjson::ondemand::json_type::number:
+                    if (!isString(column.type()))
+                    {
+                        appendText(trimmed(value.raw_json_token()), column);
+                        return;
+                    }
+                    break;
+                default:
+                    break;
             }
-            const ParseStatus status = appendParsedValue(*text, column);
-            if (status != ParseStatus::kOk)
-            {
-                throw Exception(ErrorCode::kCannotParseInput,
-                                parseFailureMessage(*text, column.type(), status));
-            }
+            throw Exception(ErrorCode::kTypeMismatch,
+                            fmt::format("this JSON value cannot fill a {} column",
+                                        typeName(column.type())));
         }
         catch (const Exception& error)
         {
@@ -133,16 +147,20 @@ private:
     }
 
     const TableSchema& schema_;
-    std::vector<bool> allowed_;
+    std::unordered_map<std::string_view, size_t> allowed_;
     std::vector<bool> seen_;
-    std::unordered_set<std::string> keys_;
+    simdjson::ondemand::parser parser_;
 };
 
 }  // namespace
 
 std::vector<Block> readJsonEachRow(const TableSchema& schema,
-                                   const std::vector<size_t>& field_columns, std::string_view text)
+                                   const std::vector<size_t>& field_columns,
+                                   std::string_view text)
 {
+    // simdjson reads up to SIMDJSON_PADDING bytes past a document: one padded copy serves
+    // every line.
+    const simdjson::padded_string padded(text.data(), text.size());
     JsonRowDecoder decoder(schema, field_columns);
     std::vector<Block> blocks;
     Block block = schema.emptyBlock();
@@ -152,6 +170,7 @@ std::vector<Block> readJsonEachRow(const TableSchema& schema,
     {
         const size_t end = std::min(text.find('\n', position), text.size());
         const std::string_view line = text.substr(position, end - position);
+        const size_t start = position;
         position = end + 1;
         ++line_number;
         if (line.find_first_not_of(" \t\r") == std::string_view::npos)
@@ -160,9 +179,10 @@ std::vector<Block> readJsonEachRow(const TableSchema& schema,
         }
         try
         {
-            decoder.decodeLine(line, block);
+            decoder.decodeLine(padded.data() + start, line.size(),
+                               padded.size() + simdjson::SIMDJSON_PADDING - start, block);
         }
-        catch (const nlohmann::json::exception& error)
+        catch (const simdjson::simdjson_error& error)
         {
             throw Exception(ErrorCode::kCannotParseInput,
                             fmt::format("JSONEachRow line {}: {}", line_number, error.what()));

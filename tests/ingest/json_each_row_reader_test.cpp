@@ -71,6 +71,9 @@ TEST(JsonEachRowReader, ErrorsNameLineAndColumn)
     EXPECT_EQ(errorOf("{\"s\":5}\n"), ErrorCode::kTypeMismatch);
     EXPECT_EQ(errorOf("{\"id\":1\n"), ErrorCode::kCannotParseInput);
     EXPECT_EQ(errorOf("[1,2]\n"), ErrorCode::kCannotParseInput);
+    EXPECT_EQ(errorOf("{\"id\":1} {\"id\":2}\n"), ErrorCode::kCannotParseInput);
+    EXPECT_EQ(errorOf("{\"id\":1} x\n"), ErrorCode::kCannotParseInput);
+    EXPECT_EQ(errorOf("{\"s\":\"unterminated}\n"), ErrorCode::kCannotParseInput);
 }
 
 TEST(JsonEachRowReader, KeysOutsideTheColumnListAreErrors)
