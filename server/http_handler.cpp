@@ -151,6 +151,37 @@ void takeThreads(QueryRequest& query)
     }
 }
 
+/// The result as `format`; an empty result still has its columns (JSON's meta, WithNames).
+std::string formatResult(Block& result, QueryOutcome& outcome, OutputFormat format,
+                         std::chrono::steady_clock::time_point start)
+{
+    if (result.columns.empty())
+    {
+        result = std::move(outcome.header);
+    }
+    const double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::ostringstream out;
+    writeBlock(result, format, out,
+               {elapsed, outcome.progress.rows_read, outcome.progress.bytes_read});
+    return std::move(out).str();
+}
+
+/// X-ClickHouse-Summary: every value a string, as ClickHouse writes them and clients parse.
+std::string summaryOf(const ProgressCounters& progress, size_t written_bytes, size_t result_rows,
+                      size_t result_bytes, std::chrono::steady_clock::time_point start)
+{
+    const auto elapsed_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                std::chrono::steady_clock::now() - start)
+                                .count();
+    return fmt::format(R"({{"read_rows":"{}","read_bytes":"{}","written_rows":"{}",)"
+                       R"("written_bytes":"{}","total_rows_to_read":"{}","result_rows":"{}",)"
+                       R"("result_bytes":"{}","elapsed_ns":"{}"}})",
+                       progress.rows_read, progress.bytes_read, progress.rows_written,
+                       written_bytes, progress.total_rows_to_read, result_rows, result_bytes,
+                       elapsed_ns);
+}
+
 }  // namespace
 
 HttpHandler::HttpHandler(const ServerConfig& config, QueryHandler& handler)
@@ -195,6 +226,18 @@ HttpResponse HttpHandler::handle(HttpRequest request)
     }
 }
 
+std::string HttpHandler::decodeBody(HttpRequest& request, const HttpQueryParams& params) const
+{
+    std::string body = decodeContentEncoding(request.header("content-encoding").value_or(""),
+                                             std::move(request.body), config_.http_max_body_bytes);
+    if (params.decompress)
+    {
+        body = decodeCompressedFrames(body, config_.limits.max_frame_bytes,
+                                      config_.http_max_body_bytes);
+    }
+    return body;
+}
+
 HttpResponse HttpHandler::runQuery(HttpRequest& request)
 {
     const auto start = std::chrono::steady_clock::now();
@@ -215,20 +258,12 @@ HttpResponse HttpHandler::runQuery(HttpRequest& request)
 
     HttpResponse response;
     Block result;
-    OutputFormat format = OutputFormat::kTSV;
     std::string format_name = "TabSeparated";
     size_t written_bytes = 0;
-    QueryOutcome outcome = workers_.run(
+    const QueryOutcome outcome = workers_.run(
         [&]
         {
-            std::string body =
-                decodeContentEncoding(request.header("content-encoding").value_or(""),
-                                      std::move(request.body), config_.http_max_body_bytes);
-            if (params.decompress)
-            {
-                body = decodeCompressedFrames(body, config_.limits.max_frame_bytes,
-                                              config_.http_max_body_bytes);
-            }
+            const std::string body = decodeBody(request, params);
             const RequestText text = splitRequestText(params.query, body);
             if (firstWord(text.sql).empty())
             {
@@ -242,7 +277,7 @@ HttpResponse HttpHandler::runQuery(HttpRequest& request)
             {
                 format_name = text.format.value_or(params.default_format);
             }
-            format = outputFormatFromName(format_name);
+            const OutputFormat format = outputFormatFromName(format_name);
             query.sql = text.sql;
             query.insert_data = text.insert_data;
             written_bytes = text.insert_data ? text.insert_data->size() : 0;
@@ -253,16 +288,7 @@ HttpResponse HttpHandler::runQuery(HttpRequest& request)
             QueryOutcome done = handler_.run(query, callbacks, never_cancelled);
             if (!done.header.columns.empty())
             {
-                if (result.columns.empty())
-                {
-                    result = std::move(done.header);
-                }
-                const double elapsed =
-                    std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-                std::ostringstream out;
-                writeBlock(result, format, out,
-                           {elapsed, done.progress.rows_read, done.progress.bytes_read});
-                response.body = std::move(out).str();
+                response.body = formatResult(result, done, format, start);
                 response.content_type = contentTypeOf(format);
             }
             if (params.compress)
@@ -273,23 +299,14 @@ HttpResponse HttpHandler::runQuery(HttpRequest& request)
             }
             return done;
         });
-
-    const auto elapsed_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                std::chrono::steady_clock::now() - start)
-                                .count();
-    response.headers.emplace_back("X-ClickHouse-Query-Id", query.query_id);
-    response.headers.emplace_back("X-ClickHouse-Format", format_name);
-    response.headers.emplace_back("X-ClickHouse-Timezone", "UTC");
-    response.headers.emplace_back("X-ClickHouse-Server-Display-Name", "granary");
-    response.headers.emplace_back(
-        "X-ClickHouse-Summary",
-        fmt::format(R"({{"read_rows":"{}","read_bytes":"{}","written_rows":"{}",)"
-                    R"("written_bytes":"{}","total_rows_to_read":"{}","result_rows":"{}",)"
-                    R"("result_bytes":"{}","elapsed_ns":"{}"}})",
-                    outcome.progress.rows_read, outcome.progress.bytes_read,
-                    outcome.progress.rows_written, written_bytes,
-                    outcome.progress.total_rows_to_read, result.rows(), response.body.size(),
-                    elapsed_ns));
+    response.headers = {
+        {"X-ClickHouse-Query-Id", query.query_id},
+        {"X-ClickHouse-Format", format_name},
+        {"X-ClickHouse-Timezone", "UTC"},
+        {"X-ClickHouse-Server-Display-Name", "granary"},
+        {"X-ClickHouse-Summary",
+         summaryOf(outcome.progress, written_bytes, result.rows(), response.body.size(), start)},
+    };
     return response;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 
 #include "server/http_request.h"
 #include "server/query_handler.h"
@@ -26,6 +27,8 @@ public:
 
 private:
     HttpResponse runQuery(HttpRequest& request);
+    /// The body after its Content-Encoding and, with decompress=1, its frames.
+    std::string decodeBody(HttpRequest& request, const HttpQueryParams& params) const;
 
     const ServerConfig& config_;
     QueryHandler& handler_;
