@@ -19,14 +19,8 @@ fail() {
     exit 1
 }
 
-"$granary" server --data "$work/data" --port 0 --http-port 0 2>"$work/server.log" &
-server_pid=$!
-for _ in $(seq 100); do
-    grep -q "HTTP on" "$work/server.log" && break
-    sleep 0.1
-done
-port="$(sed -n 's/.*HTTP on .*:\([0-9]*\)$/\1/p' "$work/server.log")"
-[[ -n "$port" ]] || fail "server did not start: $(cat "$work/server.log")"
+source "$(dirname "${BASH_SOURCE[0]}")/http_server_lib.sh"
+start_http_server "$granary" "$work/data" "$work/server.log"
 url="http://127.0.0.1:$port"
 
 query() { curl -sS --fail-with-body "$url/?query=$(python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1]))' "$1")" "${@:2}"; }

@@ -20,17 +20,8 @@ fail() {
     exit 1
 }
 
-start_server() {
-    : >"$work/server.log"
-    "$granary" server --data "$work/data" --port 0 --http-port 0 2>"$work/server.log" &
-    server_pid=$!
-    for _ in $(seq 100); do
-        grep -q "HTTP on" "$work/server.log" && break
-        sleep 0.1
-    done
-    port="$(sed -n 's/.*HTTP on .*:\([0-9]*\)$/\1/p' "$work/server.log")"
-    [[ -n "$port" ]] || fail "server did not start: $(cat "$work/server.log")"
-}
+source "$(dirname "${BASH_SOURCE[0]}")/http_server_lib.sh"
+start_server() { start_http_server "$granary" "$work/data" "$work/server.log"; }
 query() { curl -sS --fail-with-body "http://127.0.0.1:$port/" --data-binary "$1"; }
 
 body_rows=2000
