@@ -204,6 +204,14 @@ TEST(SqlParser, InsertDropShowDescribe)
     EXPECT_EQ(std::get<DropTableStatement>(statements[4]).position.column, 28u);
 }
 
+TEST(SqlParser, InsertValuesWithRowsSentApart)
+{
+    const auto insert = std::get<InsertStatement>(parseStatement("INSERT INTO t (a, b) VALUES"));
+    EXPECT_EQ(insert.columns, (std::vector<std::string>{"a", "b"}));
+    EXPECT_EQ(insert.format, "Values");
+    EXPECT_FALSE(insert.infile);
+}
+
 TEST(SqlParser, ScriptsOfNothing)
 {
     EXPECT_TRUE(parseScript("").empty());
