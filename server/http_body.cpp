@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/common/exception.h"
+#include "engine/ingest/insert_input.h"
 #include "server/compression.h"
 
 namespace granary::server
@@ -165,7 +166,9 @@ std::string decodeCompressedFrames(std::string_view body, size_t max_frame_bytes
         frames.push_back({offset, header});
         offset += kFrameChecksumBytes + header.frame_size;
     }
-    std::string out(total, '\0');
+    std::string out;
+    out.reserve(total + ingest::kInputPaddingBytes);  // the JSON reader parses in place
+    out.resize(total);
     size_t written = 0;
     for (const Frame& frame : frames)
     {

@@ -11,6 +11,7 @@
 
 #include "engine/common/ascii.h"
 #include "engine/formats/output_format.h"
+#include "engine/ingest/insert_input.h"
 #include "engine/sql/query_text.h"
 #include "server/compression.h"
 #include "server/http_body.h"
@@ -53,7 +54,8 @@ RequestText splitRequestText(const std::optional<std::string>& query, const std:
             }
             else
             {
-                text.owned_data = std::string(rest) + body;
+                text.owned_data.reserve(rest.size() + body.size() + ingest::kInputPaddingBytes);
+                text.owned_data.append(rest).append(body);
                 text.insert_data = text.owned_data;
             }
             return text;
@@ -235,6 +237,7 @@ std::string HttpHandler::decodeBody(HttpRequest& request, const HttpQueryParams&
         body = decodeCompressedFrames(body, config_.limits.max_frame_bytes,
                                       config_.http_max_body_bytes);
     }
+    body.reserve(body.size() + ingest::kInputPaddingBytes);  // free when already there
     return body;
 }
 
@@ -280,6 +283,8 @@ HttpResponse HttpHandler::runQuery(HttpRequest& request)
             const OutputFormat format = outputFormatFromName(format_name);
             query.sql = text.sql;
             query.insert_data = text.insert_data;
+            // Both places the data lies in keep kInputPaddingBytes of capacity past it.
+            query.insert_data_padded = true;
             written_bytes = text.insert_data ? text.insert_data->size() : 0;
             const std::atomic<bool> never_cancelled{false};
             QueryCallbacks callbacks;

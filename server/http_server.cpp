@@ -9,6 +9,7 @@
 
 #include "engine/common/ascii.h"
 #include "engine/common/exception.h"
+#include "engine/ingest/insert_input.h"
 #include "server/http_errors.h"
 #include "server/http_handler.h"
 
@@ -95,7 +96,7 @@ void HttpServer::start()
             const std::string length = request.get_header_value("Content-Length");
             size_t announced = 0;
             std::from_chars(length.data(), length.data() + length.size(), announced);
-            body.reserve(std::min(announced, max_body_bytes));
+            body.reserve(std::min(announced, max_body_bytes) + ingest::kInputPaddingBytes);
             const bool complete = read_body(
                 [&body](const char* data, size_t size)
                 {

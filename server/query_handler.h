@@ -27,6 +27,8 @@ struct QueryRequest
     size_t threads = 0;  ///< 0: the handler's default.
     /// The data of `INSERT ... FORMAT name` when it came with the query (an HTTP body).
     std::optional<std::string_view> insert_data;
+    /// ingest::kInputPaddingBytes readable bytes follow insert_data.
+    bool insert_data_padded = false;
     /// The rows of an INSERT the native protocol sent as Data blocks (insertHeader's columns).
     std::optional<std::vector<Block>> insert_blocks;
 };

@@ -20,6 +20,7 @@ QueryOutcome SessionQueryHandler::run(const QueryRequest& request, const QueryCa
     options.settings = request.settings;
     options.cancel = &cancel;
     options.insert_bytes = request.insert_data;
+    options.insert_bytes_padded = request.insert_data_padded;
     std::vector<Block> insert_blocks;
     if (request.insert_blocks)
     {

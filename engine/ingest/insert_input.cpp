@@ -91,7 +91,8 @@ size_t insertBinaryOrJson(Database& database, const sql::InsertStatement& insert
     std::vector<Block> blocks;
     if (format == InputFormat::kJsonEachRow)
     {
-        blocks = readJsonEachRow(schema, schema.fieldColumns(insert.columns), data);
+        blocks = readJsonEachRow(schema, schema.fieldColumns(insert.columns), data,
+                                 source.bytes_padded && !insert.infile);
     }
     else
     {

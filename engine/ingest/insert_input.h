@@ -18,6 +18,11 @@ class Database;
 namespace granary::ingest
 {
 
+/// Bytes a caller may keep readable past in-memory insert data (InsertSource::bytes_padded),
+/// so that decoders which read ahead in SIMD blocks (simdjson) use the data in place rather
+/// than a padded copy.
+inline constexpr size_t kInputPaddingBytes = 64;
+
 /// Where an INSERT's data comes from when the statement has no FROM INFILE.
 struct InsertSource
 {
@@ -26,6 +31,8 @@ struct InsertSource
     std::vector<Block>* blocks = nullptr;
     /// The whole data in memory (an HTTP body), used in place.
     std::optional<std::string_view> bytes;
+    /// kInputPaddingBytes past the end of `bytes` are readable (their values do not matter).
+    bool bytes_padded = false;
     /// Otherwise a stream (standard input of `granary local`).
     std::istream* stream = nullptr;
     bool progress = false;  ///< Progress bar for text read from a file or stream.

@@ -3,9 +3,14 @@
 #include <fmt/format.h>
 #include <simdjson.h>
 
+#include <algorithm>
+#include <optional>
+#include <type_traits>
 #include <unordered_map>
+#include <utility>
 
 #include "engine/common/exception.h"
+#include "engine/ingest/insert_input.h"
 #include "engine/storage/value_parser.h"
 
 namespace granary::ingest
@@ -39,14 +44,44 @@ void appendText(std::string_view text, Column& column)
     }
 }
 
-std::string_view trimmed(std::string_view token)
+/// Appends a JSON number to a numeric column, range-checked (kValueOutOfRangeOfDataType);
+/// Date and DateTime take it as days or seconds, as ClickHouse does.
+template <typename Number>
+void appendNumber(Number number, Column& column)
 {
-    const size_t end = token.find_last_not_of(" \t\r\n");
-    return token.substr(0, end == std::string_view::npos ? 0 : end + 1);
+    dispatchFixedType(
+        column.type(),
+        [&]<typename T>(TypeTag<T>)
+        {
+            if constexpr (std::is_floating_point_v<T>)
+            {
+                column.append<T>(static_cast<T>(number));
+            }
+            else if constexpr (std::is_floating_point_v<Number>)
+            {
+                const T value = static_cast<T>(number);
+                if (static_cast<Number>(value) != number)
+                {
+                    throw Exception(ErrorCode::kCannotParseInput,
+                                    fmt::format("{} is not a {}", number, typeName(column.type())));
+                }
+                column.append<T>(value);
+            }
+            else
+            {
+                if (!std::in_range<T>(number))
+                {
+                    throw Exception(ErrorCode::kCannotParseInput,
+                                    fmt::format("{} is out of the range of {}", number,
+                                                typeName(column.type())));
+                }
+                column.append<T>(static_cast<T>(number));
+            }
+        });
 }
 
-/// Decodes one object per line with simdjson's On-Demand parser: values are read straight
-/// from the text into the columns, with no document tree in between.
+/// Decodes one object per line with simdjson's DOM parser (SIMD kernels chosen at run time by
+/// the library): values go straight from the parsed tape into the columns.
 class JsonRowDecoder
 {
 public:
@@ -59,39 +94,32 @@ public:
         }
     }
 
-    /// `line` lies inside a buffer with at least `capacity` readable bytes from its start
-    /// (simdjson reads past the end of what it parses).
-    void decodeLine(const char* line, size_t length, size_t capacity, Block& block)
+    /// `line` lies inside a buffer with at least SIMDJSON_PADDING readable bytes past its end.
+    void decodeLine(const char* line, size_t length, Block& block)
     {
-        simdjson::ondemand::document document =
-            parser_.iterate(simdjson::padded_string_view(line, length, capacity));
-        simdjson::ondemand::object object;
-        if (document.get_object().get(object) != simdjson::SUCCESS)
+        simdjson::dom::element row;
+        const simdjson::error_code error = parser_.parse(line, length, false).get(row);
+        if (error != simdjson::SUCCESS)
+        {
+            throw Exception(ErrorCode::kCannotParseInput, simdjson::error_message(error));
+        }
+        simdjson::dom::object object;
+        if (row.get_object().get(object) != simdjson::SUCCESS)
         {
             throw Exception(ErrorCode::kCannotParseInput, "a row is not a JSON object");
         }
         std::fill(seen_.begin(), seen_.end(), false);
-        for (simdjson::ondemand::field field : object)
+        size_t position = 0;
+        for (const simdjson::dom::key_value_pair field : object)
         {
-            const std::string_view key = field.unescaped_key();
-            const auto found = allowed_.find(key);
-            if (found == allowed_.end())
-            {
-                throw Exception(ErrorCode::kIncorrectData, fmt::format("unknown field '{}'", key));
-            }
-            const size_t index = found->second;
+            const size_t index = columnOf(field.key, position++);
             if (seen_[index])
             {
                 throw Exception(ErrorCode::kIncorrectData,
-                                fmt::format("field '{}' given twice", key));
+                                fmt::format("field '{}' given twice", field.key));
             }
             seen_[index] = true;
-            appendValue(field.value(), index, block.columns[index].column);
-        }
-        // Past the object, current_location() finds a token only where text follows.
-        if (document.current_location().error() == simdjson::SUCCESS)
-        {
-            throw Exception(ErrorCode::kCannotParseInput, "text after the row's object");
+            appendValue(field.value, index, block.columns[index].column);
         }
         for (size_t index = 0; index < seen_.size(); ++index)
         {
@@ -103,41 +131,75 @@ public:
     }
 
 private:
-    void appendValue(simdjson::ondemand::value value, size_t index, Column& column) const
+    /// The column of the `position`-th key of a row. Rows of one writer list their keys in
+    /// the same order: the previous row's column at this position is tried before the hash.
+    size_t columnOf(std::string_view key, size_t position)
     {
+        if (position < key_order_.size() && schema_.columns[key_order_[position]].name == key)
+        {
+            return key_order_[position];
+        }
+        const auto found = allowed_.find(key);
+        if (found == allowed_.end())
+        {
+            throw Exception(ErrorCode::kIncorrectData, fmt::format("unknown field '{}'", key));
+        }
+        key_order_.resize(std::max(key_order_.size(), position + 1));
+        key_order_[position] = found->second;
+        return found->second;
+    }
+
+    void appendValue(simdjson::dom::element value, size_t index, Column& column) const
+    {
+        using Type = simdjson::dom::element_type;
         try
         {
+            const bool text_column = isString(column.type());
             switch (value.type())
             {
-                case simdjson::ondemand::json_type::null:
+                case Type::NULL_VALUE:
                     appendDefault(column);
                     return;
-                case simdjson::ondemand::json_type::string:
+                case Type::STRING:
                 {
-                    const std::string_view text = value.get_string();
-                    isString(column.type()) ? column.appendString(text) : appendText(text, column);
+                    const std::string_view text = value.get_string().value_unsafe();
+                    text_column ? column.appendString(text) : appendText(text, column);
                     return;
                 }
-                case simdjson::ondemand::json_type::boolean:
-                    if (!isString(column.type()))
+                case Type::BOOL:
+                    if (!text_column)
                     {
-                        appendText(value.get_bool() ? "1" : "0", column);
+                        appendNumber<int64_t>(value.get_bool().value_unsafe() ? 1 : 0, column);
                         return;
                     }
                     break;
-                case simdjson::ondemand::json_type::number:
-                    if (!isString(column.type()))
+                case Type::INT64:
+                    if (!text_column)
                     {
-                        appendText(trimmed(value.raw_json_token()), column);
+                        appendNumber(value.get_int64().value_unsafe(), column);
+                        return;
+                    }
+                    break;
+                case Type::UINT64:
+                    if (!text_column)
+                    {
+                        appendNumber(value.get_uint64().value_unsafe(), column);
+                        return;
+                    }
+                    break;
+                case Type::DOUBLE:
+                    if (!text_column)
+                    {
+                        appendNumber(value.get_double().value_unsafe(), column);
                         return;
                     }
                     break;
                 default:
                     break;
             }
-            throw Exception(ErrorCode::kTypeMismatch,
-                            fmt::format("this JSON value cannot fill a {} column",
-                                        typeName(column.type())));
+            throw Exception(
+                ErrorCode::kTypeMismatch,
+                fmt::format("this JSON value cannot fill a {} column", typeName(column.type())));
         }
         catch (const Exception& error)
         {
@@ -149,18 +211,25 @@ private:
     const TableSchema& schema_;
     std::unordered_map<std::string_view, size_t> allowed_;
     std::vector<bool> seen_;
-    simdjson::ondemand::parser parser_;
+    std::vector<size_t> key_order_;
+    simdjson::dom::parser parser_;
 };
 
 }  // namespace
 
 std::vector<Block> readJsonEachRow(const TableSchema& schema,
-                                   const std::vector<size_t>& field_columns,
-                                   std::string_view text)
+                                   const std::vector<size_t>& field_columns, std::string_view text,
+                                   bool padded)
 {
-    // simdjson reads up to SIMDJSON_PADDING bytes past a document: one padded copy serves
-    // every line.
-    const simdjson::padded_string padded(text.data(), text.size());
+    // simdjson reads up to SIMDJSON_PADDING bytes past a document: the text itself when the
+    // caller left that much room after it, else one padded copy serves every line.
+    static_assert(kInputPaddingBytes >= simdjson::SIMDJSON_PADDING);
+    std::optional<simdjson::padded_string> copy;
+    if (!padded)
+    {
+        copy.emplace(text.data(), text.size());
+    }
+    const char* base = padded ? text.data() : copy->data();
     JsonRowDecoder decoder(schema, field_columns);
     std::vector<Block> blocks;
     Block block = schema.emptyBlock();
@@ -179,13 +248,7 @@ std::vector<Block> readJsonEachRow(const TableSchema& schema,
         }
         try
         {
-            decoder.decodeLine(padded.data() + start, line.size(),
-                               padded.size() + simdjson::SIMDJSON_PADDING - start, block);
-        }
-        catch (const simdjson::simdjson_error& error)
-        {
-            throw Exception(ErrorCode::kCannotParseInput,
-                            fmt::format("JSONEachRow line {}: {}", line_number, error.what()));
+            decoder.decodeLine(base + start, line.size(), block);
         }
         catch (const Exception& error)
         {

@@ -15,7 +15,10 @@ namespace granary::ingest
 /// keys the column's default. A key outside `field_columns` (the INSERT's column list) is
 /// kIncorrectData, a value of the wrong kind kTypeMismatch, malformed JSON
 /// kCannotParseInput; each names the line and the column.
+/// `padded`: kInputPaddingBytes (insert_input.h) past the end of `text` are readable, so it is
+/// parsed in place; otherwise a padded copy is made.
 std::vector<Block> readJsonEachRow(const TableSchema& schema,
-                                   const std::vector<size_t>& field_columns, std::string_view text);
+                                   const std::vector<size_t>& field_columns, std::string_view text,
+                                   bool padded = false);
 
 }  // namespace granary::ingest

@@ -112,6 +112,7 @@ QueryResult Session::execute(std::string_view sql, const QueryOptions& options)
                 ingest::InsertSource source;
                 source.blocks = options.insert_blocks;
                 source.bytes = options.insert_bytes;
+                source.bytes_padded = options.insert_bytes_padded;
                 source.stream = options.insert_data;
                 source.progress = true;
                 result.rows_written = ingest::executeInsert(*database_, insert, source, threads);

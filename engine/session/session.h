@@ -46,6 +46,8 @@ struct QueryOptions
     std::istream* insert_data = nullptr;
     /// The same data already in memory (an HTTP body); used in place of insert_data.
     std::optional<std::string_view> insert_bytes;
+    /// 64 readable bytes follow insert_bytes (ingest::kInputPaddingBytes): parsed in place.
+    bool insert_bytes_padded = false;
     /// The same rows as blocks (native protocol), columns by name; used before both.
     std::vector<Block>* insert_blocks = nullptr;
     /// Samples the stacks of the query's threads (engine/observe/query_profiler.h).
