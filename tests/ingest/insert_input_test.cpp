@@ -45,8 +45,9 @@ protected:
     {
         reference_ = std::make_unique<Session>(Database::openInMemory());
         reference_->execute(kCreate);
+        const std::string rows = tsvRows(5000);
         QueryOptions options;
-        options.insert_bytes = tsvRows(5000);
+        options.insert_bytes = rows;
         reference_->execute("INSERT INTO t FORMAT TSV", options);
         session_ = std::make_unique<Session>(Database::openInMemory());
         session_->execute(kCreate);
