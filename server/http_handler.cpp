@@ -74,20 +74,9 @@ RequestText splitRequestText(const std::optional<std::string>& query, const std:
     return text;
 }
 
-std::string_view firstWord(std::string_view sql)
-{
-    const size_t begin = sql.find_first_not_of(" \t\r\n(");
-    if (begin == std::string_view::npos)
-    {
-        return {};
-    }
-    const size_t end = sql.find_first_of(" \t\r\n(", begin);
-    return sql.substr(begin, end == std::string_view::npos ? sql.size() - begin : end - begin);
-}
-
 void checkReadOnly(std::string_view sql)
 {
-    const std::string_view word = firstWord(sql);
+    const std::string_view word = sql::leadingWord(sql);
     for (const std::string_view allowed : kReadOnlyStatements)
     {
         if (equalsIgnoringCase(word, allowed))
@@ -268,7 +257,7 @@ HttpResponse HttpHandler::runQuery(HttpRequest& request)
         {
             const std::string body = decodeBody(request, params);
             const RequestText text = splitRequestText(params.query, body);
-            if (firstWord(text.sql).empty())
+            if (sql::isBlank(text.sql))
             {
                 throw Exception(ErrorCode::kSyntaxError, "Empty query");
             }

@@ -1,7 +1,9 @@
 #include "server/session_query_handler.h"
 
+#include "engine/common/ascii.h"
 #include "engine/session/session.h"
 #include "engine/sql/parser.h"
+#include "engine/sql/query_text.h"
 #include "engine/storage/database.h"
 
 namespace granary::server
@@ -56,6 +58,11 @@ QueryOutcome SessionQueryHandler::run(const QueryRequest& request, const QueryCa
 
 std::optional<Block> SessionQueryHandler::insertHeader(const QueryRequest& request)
 {
+    // Most queries are not inserts: the first word decides before the whole text is parsed.
+    if (!equalsIgnoringCase(sql::leadingWord(request.sql), "INSERT"))
+    {
+        return std::nullopt;
+    }
     const sql::Statement statement = sql::parseStatement(request.sql);
     const auto* insert = std::get_if<sql::InsertStatement>(&statement);
     if (insert == nullptr || insert->infile)

@@ -53,6 +53,19 @@ public:
         offsets_.push_back(chars_.size());
         syncValidity();
     }
+    /// Appends `count` default values: zeros, or empty strings.
+    void appendDefaults(size_t count)
+    {
+        if (isString(type_))
+        {
+            offsets_.resize(offsets_.size() + count, offsets_.back());
+        }
+        else
+        {
+            resizeZeroed(bytes_, bytes_.size() + count * width());
+        }
+        syncValidity();
+    }
     /// Appends rows [begin, begin + count) of `source` (same type).
     void appendRange(const ColumnView& source, size_t begin, size_t count);
     /// Marks row `row` (< size()) NULL; its value stays as written.

@@ -12,11 +12,10 @@ namespace granary::ingest
 {
 
 /// Limits on what one value of a binary format may claim, checked before anything is
-/// allocated (ClickHouse's format_binary_max_string_size and _array_size).
+/// allocated (ClickHouse's format_binary_max_string_size).
 struct BinaryLimits
 {
     size_t max_string_bytes = size_t{1} << 30;
-    size_t max_array_elements = size_t{1} << 30;
 };
 
 /// Reads little-endian values out of a byte range, each read checked against the end; errors

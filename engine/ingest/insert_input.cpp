@@ -82,6 +82,23 @@ std::string readFile(const std::string& path)
     return readAll(file);
 }
 
+/// Inserts the blocks as one all-or-nothing insert (none when they hold no rows); returns
+/// their rows.
+size_t insertRows(Database& database, std::string_view table, std::vector<Block> blocks,
+                  size_t threads)
+{
+    size_t rows = 0;
+    for (const Block& block : blocks)
+    {
+        rows += block.rows();
+    }
+    if (rows > 0)
+    {
+        database.insert(table, std::move(blocks), threads);
+    }
+    return rows;
+}
+
 size_t insertBinaryOrJson(Database& database, const sql::InsertStatement& insert,
                           InputFormat format, std::string_view data, const InsertSource& source,
                           size_t threads)
@@ -103,16 +120,7 @@ size_t insertBinaryOrJson(Database& database, const sql::InsertStatement& insert
                 : RowBinaryReader::fromHeader(schema, cursor, source.limits);
         blocks = reader.readAll(cursor);
     }
-    size_t rows = 0;
-    for (const Block& block : blocks)
-    {
-        rows += block.rows();
-    }
-    if (rows > 0)
-    {
-        database.insert(insert.table, std::move(blocks), threads);
-    }
-    return rows;
+    return insertRows(database, insert.table, std::move(blocks), threads);
 }
 
 /// A block of every schema column from one holding the listed columns (by name, type
@@ -143,7 +151,7 @@ Block completeBlock(const TableSchema& schema, const std::vector<size_t>& field_
         }
         if (entry == nullptr)
         {
-            isString(column.type()) ? column.resizeStrings(rows, 0) : column.resizeFixed(rows);
+            column.appendDefaults(rows);
             continue;
         }
         if (entry->column.type() != column.type() || entry->column.size() != rows)
@@ -166,20 +174,14 @@ size_t insertBlocks(Database& database, const sql::InsertStatement& insert,
     const TableSchema& schema = table->schema();
     const std::vector<size_t> field_columns = schema.fieldColumns(insert.columns);
     std::vector<Block> blocks;
-    size_t rows = 0;
     for (Block& block : given)
     {
         if (block.rows() > 0)
         {
-            rows += block.rows();
             blocks.push_back(completeBlock(schema, field_columns, block));
         }
     }
-    if (rows > 0)
-    {
-        database.insert(insert.table, std::move(blocks), threads);
-    }
-    return rows;
+    return insertRows(database, insert.table, std::move(blocks), threads);
 }
 
 }  // namespace

@@ -21,18 +21,6 @@ namespace
 /// Rows per block, as the binary reader.
 constexpr size_t kBlockRows = 65536;
 
-void appendDefault(Column& column)
-{
-    if (isString(column.type()))
-    {
-        column.appendString({});
-    }
-    else
-    {
-        column.resizeFixed(column.size() + 1);
-    }
-}
-
 /// Appends `text` parsed as the column's type (range-checked), or kCannotParseInput.
 void appendText(std::string_view text, Column& column)
 {
@@ -125,7 +113,7 @@ public:
         {
             if (!seen_[index])
             {
-                appendDefault(block.columns[index].column);
+                block.columns[index].column.appendDefaults(1);
             }
         }
     }
@@ -158,7 +146,7 @@ private:
             switch (value.type())
             {
                 case Type::NULL_VALUE:
-                    appendDefault(column);
+                    column.appendDefaults(1);
                     return;
                 case Type::STRING:
                 {

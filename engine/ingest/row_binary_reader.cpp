@@ -142,15 +142,7 @@ void RowBinaryReader::fillDefaults(Block& block, size_t rows) const
         {
             continue;
         }
-        Column& column = block.columns[index].column;
-        if (isString(column.type()))
-        {
-            column.resizeStrings(rows, 0);
-        }
-        else
-        {
-            column.resizeFixed(rows);
-        }
+        block.columns[index].column.appendDefaults(rows);
     }
 }
 

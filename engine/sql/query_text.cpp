@@ -70,6 +70,21 @@ std::optional<InsertWithData> splitInsertData(std::string_view text)
     return InsertWithData{text.substr(0, name_end), skipDataDelimiter(text, name_end)};
 }
 
+bool isBlank(std::string_view text)
+{
+    return tokenizeUntil(text, [](const std::vector<Token>&) { return true; }).back().kind ==
+           TokenKind::EndOfInput;
+}
+
+std::string_view leadingWord(std::string_view text)
+{
+    const std::vector<Token> tokens =
+        tokenizeUntil(text, [](const std::vector<Token>& so_far)
+                      { return so_far.back().kind != TokenKind::LeftParen; });
+    const Token& last = tokens.back();
+    return last.kind == TokenKind::Word ? last.text : std::string_view();
+}
+
 QueryWithFormat splitFormatClause(std::string_view text)
 {
     std::vector<Token> tokens = tokenize(text);

@@ -23,6 +23,14 @@ struct InsertWithData
 /// Throws SyntaxError when the statement's own text does not lex.
 std::optional<InsertWithData> splitInsertData(std::string_view text);
 
+/// True when the text holds no token: only whitespace and comments.
+bool isBlank(std::string_view text);
+
+/// The first word of a statement ("SELECT", "insert"), past comments and opening
+/// parentheses, as written; empty when the text has no word there (or no token at all).
+/// Lexes only that far; throws SyntaxError when even that does not lex.
+std::string_view leadingWord(std::string_view text);
+
 /// A query with a trailing `FORMAT name` (SELECT ... FORMAT JSON), as the HTTP interface and
 /// clients write it: the statement without the clause and the format, if one was given.
 struct QueryWithFormat

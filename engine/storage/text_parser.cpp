@@ -125,21 +125,6 @@ private:
     std::string_view text_;
 };
 
-void appendDefaults(Column& column, size_t rows)
-{
-    if (isString(column.type()))
-    {
-        for (size_t row = 0; row < rows; ++row)
-        {
-            column.appendString({});
-        }
-    }
-    else
-    {
-        column.resizeFixed(rows);
-    }
-}
-
 /// Calls on_row_end(offset past the newline) for each newline that ends a row.
 template <typename OnRowEnd>
 void forEachRowEnd(TextFormat format, std::string_view text, OnRowEnd&& on_row_end)
@@ -237,7 +222,7 @@ ParsedText TextParser::parse(std::string_view text) const
     {
         if (std::find(field_columns_.begin(), field_columns_.end(), index) == field_columns_.end())
         {
-            appendDefaults(columns[index], rows);
+            columns[index].appendDefaults(rows);
         }
         result.block.columns.push_back({schema_.columns[index].name, std::move(columns[index])});
     }

@@ -93,7 +93,7 @@ TEST(DecoderFuzz, RowBinary)
          [](std::string_view input)
          {
              BinaryCursor cursor(input);
-             RowBinaryReader(kSchema, kSchema.fieldColumns({}), {1 << 16, 1 << 16}).readAll(cursor);
+             RowBinaryReader(kSchema, kSchema.fieldColumns({}), {1 << 16}).readAll(cursor);
          });
 }
 

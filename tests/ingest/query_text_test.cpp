@@ -58,6 +58,17 @@ TEST(SplitFormatClause, TrailingFormatIsSplitOff)
     EXPECT_EQ(split.statement, "SELECT format FROM t");
 }
 
+TEST(LeadingWord, PastCommentsAndParentheses)
+{
+    EXPECT_EQ(leadingWord("  -- note\n/* x */ select 1"), "select");
+    EXPECT_EQ(leadingWord("((SELECT 1))"), "SELECT");
+    EXPECT_EQ(leadingWord("INSERT INTO t FORMAT RowBinary\n\xff\xfe'"), "INSERT");
+    EXPECT_EQ(leadingWord("1 + 1"), "");
+    EXPECT_EQ(leadingWord(""), "");
+    EXPECT_TRUE(isBlank(" -- only a comment\n"));
+    EXPECT_FALSE(isBlank("1"));
+}
+
 TEST(SplitFormatClause, UnlexableTextIsASyntaxError)
 {
     EXPECT_THROW(splitFormatClause("SELECT 'unterminated"), SyntaxError);
