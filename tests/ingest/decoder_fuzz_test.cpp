@@ -3,13 +3,13 @@
 // throw anything else (run under AddressSanitizer by the sanitizer build).
 #include <gtest/gtest.h>
 
-#include <random>
 #include <sstream>
 
 #include "engine/formats/output_format.h"
 #include "engine/ingest/json_each_row_reader.h"
 #include "engine/ingest/row_binary_reader.h"
 #include "tests/ingest/ingest_test_support.h"
+#include "tests/support/byte_mutation_fuzz.h"
 
 namespace granary::ingest
 {
@@ -40,77 +40,33 @@ std::string sample(OutputFormat format)
     return out.str();
 }
 
-std::string mutate(std::string input, std::mt19937_64& random)
-{
-    const size_t kinds = 4;
-    const size_t mutations = 1 + random() % 4;
-    for (size_t i = 0; i < mutations && !input.empty(); ++i)
-    {
-        const size_t at = random() % input.size();
-        switch (random() % kinds)
-        {
-            case 0:
-                input[at] = static_cast<char>(random());
-                break;
-            case 1:
-                input.resize(at);
-                break;
-            case 2:
-                input.insert(at, 1 + random() % 12, static_cast<char>(random()));
-                break;
-            default:
-                input.insert(at, input.substr(at, random() % 64));
-                break;
-        }
-    }
-    return input;
-}
-
-template <typename Decode>
-void fuzz(const std::string& valid, Decode decode)
-{
-    std::mt19937_64 random(20261204);
-    size_t failures = 0;
-    for (size_t i = 0; i < kMutations; ++i)
-    {
-        const std::string input = mutate(valid, random);
-        try
-        {
-            decode(input);
-        }
-        catch (const Exception&)
-        {
-            ++failures;
-        }
-    }
-    // Most mutations break the input; some must (else the mutator does nothing).
-    EXPECT_GT(failures, kMutations / 4);
-}
-
 TEST(DecoderFuzz, RowBinary)
 {
-    fuzz(sample(OutputFormat::kRowBinary),
-         [](std::string_view input)
-         {
-             BinaryCursor cursor(input);
-             RowBinaryReader(kSchema, kSchema.fieldColumns({}), {1 << 16}).readAll(cursor);
-         });
+    granary::testing::fuzzDecoder(
+        sample(OutputFormat::kRowBinary), kMutations, 20261204,
+        [](std::string_view input)
+        {
+            BinaryCursor cursor(input);
+            RowBinaryReader(kSchema, kSchema.fieldColumns({}), {1 << 16}).readAll(cursor);
+        });
 }
 
 TEST(DecoderFuzz, RowBinaryWithNamesAndTypes)
 {
-    fuzz(sample(OutputFormat::kRowBinaryWithNamesAndTypes),
-         [](std::string_view input)
-         {
-             BinaryCursor cursor(input);
-             RowBinaryReader::fromHeader(kSchema, cursor).readAll(cursor);
-         });
+    granary::testing::fuzzDecoder(sample(OutputFormat::kRowBinaryWithNamesAndTypes), kMutations,
+                                  20261204,
+                                  [](std::string_view input)
+                                  {
+                                      BinaryCursor cursor(input);
+                                      RowBinaryReader::fromHeader(kSchema, cursor).readAll(cursor);
+                                  });
 }
 
 TEST(DecoderFuzz, JsonEachRow)
 {
-    fuzz(sample(OutputFormat::kJSONEachRow),
-         [](std::string_view input) { readJsonEachRow(kSchema, kSchema.fieldColumns({}), input); });
+    granary::testing::fuzzDecoder(sample(OutputFormat::kJSONEachRow), kMutations, 20261204,
+                                  [](std::string_view input)
+                                  { readJsonEachRow(kSchema, kSchema.fieldColumns({}), input); });
 }
 
 }  // namespace

@@ -6,11 +6,10 @@
 #include <lz4frame.h>
 #include <zstd.h>
 
-#include <random>
-
 #include "engine/common/exception.h"
 #include "server/compression.h"
 #include "server/http_body.h"
+#include "tests/support/byte_mutation_fuzz.h"
 
 namespace granary::server
 {
@@ -31,56 +30,13 @@ std::string sampleData()
     return data;
 }
 
-std::string mutate(std::string input, std::mt19937_64& random)
-{
-    const size_t mutations = 1 + random() % 3;
-    for (size_t i = 0; i < mutations && !input.empty(); ++i)
-    {
-        const size_t at = random() % input.size();
-        switch (random() % 4)
-        {
-            case 0:
-                input[at] = static_cast<char>(random());
-                break;
-            case 1:
-                input.resize(at);
-                break;
-            case 2:
-                input.insert(at, 1 + random() % 8, static_cast<char>(random()));
-                break;
-            default:
-                input.insert(at, input.substr(at, random() % 64));
-                break;
-        }
-    }
-    return input;
-}
-
-template <typename Decode>
-void fuzz(const std::string& valid, Decode decode)
-{
-    std::mt19937_64 random(42);
-    size_t failures = 0;
-    for (size_t i = 0; i < kMutations; ++i)
-    {
-        try
-        {
-            decode(mutate(valid, random));
-        }
-        catch (const Exception&)
-        {
-            ++failures;
-        }
-    }
-    EXPECT_GT(failures, kMutations / 4);
-}
-
 TEST(HttpBodyFuzz, CompressedFrames)
 {
     WriteBuffer frames;
     compressFrames(sampleData(), frames);
-    fuzz(frames.bytes(), [](const std::string& body)
-         { decodeCompressedFrames(body, 1 << 20, kMaxBytes); });
+    granary::testing::fuzzDecoder(frames.bytes(), kMutations, 42,
+                                  [](const std::string& body)
+                                  { decodeCompressedFrames(body, 1 << 20, kMaxBytes); });
 }
 
 TEST(HttpBodyFuzz, ZstdEncoding)
@@ -88,7 +44,9 @@ TEST(HttpBodyFuzz, ZstdEncoding)
     const std::string data = sampleData();
     std::string zstd(ZSTD_compressBound(data.size()), '\0');
     zstd.resize(ZSTD_compress(zstd.data(), zstd.size(), data.data(), data.size(), 1));
-    fuzz(zstd, [](const std::string& body) { decodeContentEncoding("zstd", body, kMaxBytes); });
+    granary::testing::fuzzDecoder(zstd, kMutations, 42,
+                                  [](const std::string& body)
+                                  { decodeContentEncoding("zstd", body, kMaxBytes); });
 }
 
 TEST(HttpBodyFuzz, Lz4FrameEncoding)
@@ -96,7 +54,9 @@ TEST(HttpBodyFuzz, Lz4FrameEncoding)
     const std::string data = sampleData();
     std::string lz4(LZ4F_compressFrameBound(data.size(), nullptr), '\0');
     lz4.resize(LZ4F_compressFrame(lz4.data(), lz4.size(), data.data(), data.size(), nullptr));
-    fuzz(lz4, [](const std::string& body) { decodeContentEncoding("lz4", body, kMaxBytes); });
+    granary::testing::fuzzDecoder(lz4, kMutations, 42,
+                                  [](const std::string& body)
+                                  { decodeContentEncoding("lz4", body, kMaxBytes); });
 }
 
 }  // namespace
