@@ -470,7 +470,7 @@ void Connection::sendBlock(QueryState& state, ServerPacket type, const Block& bl
         Block header;
         for (const Block::Entry& entry : block.columns)
         {
-            header.columns.push_back({entry.name, Column(entry.column.type())});
+            header.columns.push_back({entry.name, entry.column.emptyLike()});
         }
         state.header_sent = true;
         writeBlockPacket(out_, ServerPacket::kData, header, state.compression);

@@ -47,7 +47,7 @@ QueryOutcome SessionQueryHandler::run(const QueryRequest& request, const QueryCa
     outcome.profile_events.push_back({0, result.stats.profile_events});
     for (const Block::Entry& entry : result.block.columns)
     {
-        outcome.header.columns.push_back({entry.name, Column(entry.column.type())});
+        outcome.header.columns.push_back({entry.name, entry.column.emptyLike()});
     }
     if (result.block.rows() > 0)
     {

@@ -55,7 +55,7 @@ Block concatenateFragments(std::vector<Block>& fragments, QueryContext& context,
     for (size_t c = 0; c < column_count; ++c)
     {
         const Block::Entry& prototype = fragments.front().columns[c];
-        result.columns.push_back({prototype.name, Column(prototype.column.type())});
+        result.columns.push_back({prototype.name, prototype.column.emptyLike()});
         Column& column = result.columns.back().column;
         if (isString(column.type()))
         {

@@ -3,6 +3,7 @@
 #include <array>
 
 #include "engine/columns/types.h"
+#include "engine/common/exception.h"
 
 namespace granary::arrow
 {
@@ -113,8 +114,18 @@ std::string_view defaultArrowFormat(TypeId type)
             return "tss:";
         case TypeId::String:
             return "U";
+        // Arrow's boolean is bit-packed and its timestamps carry a unit a TypeId lacks: the
+        // values go out as their storage integers.
+        case TypeId::Bool:
+            return "C";
+        case TypeId::DateTime64:
+            return "l";
+        case TypeId::Array:
+        case TypeId::Map:
+            break;
     }
-    __builtin_unreachable();
+    throw Exception(ErrorCode::kNotImplemented,
+                    "Arrow export of " + std::string(typeName(type)) + " columns");
 }
 
 }  // namespace granary::arrow

@@ -56,7 +56,7 @@ void appendBlock(Block& to, const Block& from)
     {
         for (const Block::Entry& entry : from.columns)
         {
-            to.columns.push_back({entry.name, Column(entry.column.type())});
+            to.columns.push_back({entry.name, entry.column.emptyLike()});
         }
     }
     for (size_t c = 0; c < from.columns.size(); ++c)

@@ -1,9 +1,99 @@
 #include "engine/columns/column.h"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 
 namespace granary
 {
+
+Column::Column(const DataType& type) : type_(type.id), precision_(type.precision)
+{
+    const size_t expected_children = type_ == TypeId::Array ? 1 : type_ == TypeId::Map ? 2 : 0;
+    if (type.children.size() != expected_children)
+    {
+        throw std::invalid_argument("Column: " + std::string(typeName(type_)) + " needs " +
+                                    std::to_string(expected_children) + " child types");
+    }
+    if (hasOffsets(type_))
+    {
+        offsets_.push_back(0);
+    }
+    for (const DataType& child_type : type.children)
+    {
+        children_.emplace_back(child_type);
+    }
+    refreshChildViews();
+}
+
+Column::Column(const Column& other)
+    : type_(other.type_),
+      precision_(other.precision_),
+      validity_(other.validity_),
+      bytes_(other.bytes_),
+      chars_(other.chars_),
+      offsets_(other.offsets_),
+      children_(other.children_)
+{
+    refreshChildViews();
+}
+
+Column& Column::operator=(const Column& other)
+{
+    if (this != &other)
+    {
+        Column copy(other);
+        *this = std::move(copy);
+    }
+    return *this;
+}
+
+void Column::refreshChildViews()
+{
+    child_views_.resize(children_.size());
+    for (size_t i = 0; i < children_.size(); ++i)
+    {
+        child_views_[i] = children_[i].view();
+    }
+}
+
+void Column::closeNestedRow()
+{
+    const size_t elements = children_.at(0).size();
+    if (type_ == TypeId::Map && children_.at(1).size() != elements)
+    {
+        throw std::invalid_argument("Column: a Map row with " + std::to_string(elements) +
+                                    " keys and " + std::to_string(children_[1].size()) +
+                                    " values");
+    }
+    offsets_.push_back(elements);
+    refreshChildViews();
+    syncValidity();
+}
+
+void Column::clear()
+{
+    bytes_.clear();
+    chars_.clear();
+    offsets_.resize(hasOffsets(type_) ? 1 : 0);
+    validity_.clear();
+    for (Column& child : children_)
+    {
+        child.clear();
+    }
+    refreshChildViews();
+}
+
+size_t Column::allocatedBytes() const
+{
+    size_t bytes = bytes_.capacity() + chars_.capacity() + offsets_.capacity() * sizeof(uint64_t) +
+                   validity_.capacity();
+    for (const Column& child : children_)
+    {
+        bytes += child.allocatedBytes();
+    }
+    return bytes;
+}
 
 void Column::appendRange(const ColumnView& source, size_t begin, size_t count)
 {
@@ -43,8 +133,31 @@ void Column::growValidity()
     }
 }
 
+void Column::appendNestedValues(const ColumnView& source, size_t begin, size_t count)
+{
+    const uint64_t first = source.offsets[begin];
+    const uint64_t last = source.offsets[begin + count];
+    const uint64_t base = children_.at(0).size();
+    const size_t old_rows = offsets_.size();
+    offsets_.resize(old_rows + count);
+    for (size_t i = 0; i < count; ++i)
+    {
+        offsets_[old_rows + i] = base + source.offsets[begin + i + 1] - first;
+    }
+    for (size_t i = 0; i < children_.size(); ++i)
+    {
+        children_[i].appendRange(source.children[i], first, last - first);
+    }
+    refreshChildViews();
+}
+
 void Column::appendValues(const ColumnView& source, size_t begin, size_t count)
 {
+    if (isNested(type_))
+    {
+        appendNestedValues(source, begin, count);
+        return;
+    }
     if (isString(type_))
     {
         const uint64_t first = source.offsets[begin];
@@ -67,7 +180,7 @@ void Column::appendValues(const ColumnView& source, size_t begin, size_t count)
 
 void Column::reserve(size_t rows, size_t string_bytes)
 {
-    if (isString(type_))
+    if (hasOffsets(type_))
     {
         offsets_.reserve(rows + 1);
         chars_.reserve(string_bytes);

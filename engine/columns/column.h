@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/columns/column_view.h"
+#include "engine/columns/data_type.h"
 #include "engine/columns/internal/default_init_allocator.h"
 #include "engine/columns/types.h"
 
@@ -14,21 +15,33 @@ namespace granary
 {
 
 /// An owning column of one type. Fixed-width values live in one byte buffer; strings in a
-/// chars buffer plus offsets (starting with 0); NULLs, once setNull() marks one, in a validity
-/// bitmap (Arrow's layout). view() gives the ColumnView the engine reads.
+/// chars buffer plus offsets (starting with 0); Array and Map rows in offsets plus child
+/// columns (the elements; the keys and the values); NULLs, once setNull() marks one, in a
+/// validity bitmap (Arrow's layout). view() gives the ColumnView the engine reads.
 class Column
 {
 public:
-    explicit Column(TypeId type = TypeId::UInt8) : type_(type)
-    {
-        if (isString(type_))
-        {
-            offsets_.push_back(0);
-        }
-    }
+    explicit Column(TypeId type = TypeId::UInt8) : Column(DataType(type)) {}
+    /// Throws std::invalid_argument for an Array or Map without its children's types.
+    explicit Column(const DataType& type);
+    /// An empty column of the type `view` holds.
+    static Column emptyLike(const ColumnView& view) { return Column(DataType::of(view)); }
+    /// An empty column of this column's type.
+    Column emptyLike() const { return emptyLike(view()); }
+
+    /// Copies re-point the children's views at the copy's own children.
+    Column(const Column& other);
+    Column& operator=(const Column& other);
+    Column(Column&&) noexcept = default;
+    Column& operator=(Column&&) noexcept = default;
+    ~Column() = default;
 
     TypeId type() const { return type_; }
-    size_t size() const { return isString(type_) ? offsets_.size() - 1 : bytes_.size() / width(); }
+    DataType dataType() const { return DataType::of(view()); }
+    size_t size() const
+    {
+        return hasOffsets(type_) ? offsets_.size() - 1 : bytes_.size() / width();
+    }
 
     template <typename T>
     void append(T value)
@@ -53,10 +66,10 @@ public:
         offsets_.push_back(chars_.size());
         syncValidity();
     }
-    /// Appends `count` default values: zeros, or empty strings.
+    /// Appends `count` default values: zeros, empty strings, empty arrays and maps.
     void appendDefaults(size_t count)
     {
-        if (isString(type_))
+        if (hasOffsets(type_))
         {
             offsets_.resize(offsets_.size() + count, offsets_.back());
         }
@@ -66,6 +79,14 @@ public:
         }
         syncValidity();
     }
+
+    /// An Array's elements (i = 0), a Map's keys (0) and values (1). Whoever appends to a
+    /// child closes the row with closeNestedRow(), which also re-points view()'s children.
+    Column& child(size_t i) { return children_.at(i); }
+    const Column& child(size_t i) const { return children_.at(i); }
+    /// Ends an Array or Map row after the children's rows appended since the previous one.
+    /// Throws std::invalid_argument when a Map's keys and values differ in count.
+    void closeNestedRow();
     /// Appends rows [begin, begin + count) of `source` (same type).
     void appendRange(const ColumnView& source, size_t begin, size_t count);
     /// Marks row `row` (< size()) NULL; its value stays as written.
@@ -79,13 +100,7 @@ public:
 
     void reserve(size_t rows, size_t string_bytes = 0);
     /// Removes every row, keeping the buffers' capacity for reuse.
-    void clear()
-    {
-        bytes_.clear();
-        chars_.clear();
-        offsets_.resize(isString(type_) ? 1 : 0);
-        validity_.clear();
-    }
+    void clear();
     /// Sets the row count of a fixed-width column, zero-filling new rows; for bulk writes
     /// through mutableData().
     void resizeFixed(size_t rows)
@@ -135,19 +150,17 @@ public:
 
     ColumnView view() const
     {
-        ColumnView view = isString(type_)
-                              ? ColumnView::ofStrings(chars_.data(), offsets_.data(), size())
+        ColumnView view = hasOffsets(type_)
+                              ? ColumnView{type_, size(), nullptr, chars_.data(), offsets_.data()}
                               : ColumnView{type_, size(), bytes_.data(), nullptr, nullptr};
         view.validity = validity();
+        view.children = child_views_.empty() ? nullptr : child_views_.data();
+        view.precision = precision_;
         return view;
     }
 
-    /// Bytes held by the column's buffers.
-    size_t allocatedBytes() const
-    {
-        return bytes_.capacity() + chars_.capacity() + offsets_.capacity() * sizeof(uint64_t) +
-               validity_.capacity();
-    }
+    /// Bytes held by the column's buffers, its children's included.
+    size_t allocatedBytes() const;
 
 private:
     /// Growth by resize() leaves new elements uninitialised (see DefaultInitAllocator).
@@ -156,6 +169,8 @@ private:
 
     size_t width() const { return fixedWidth(type_); }
     void appendValues(const ColumnView& source, size_t begin, size_t count);
+    void appendNestedValues(const ColumnView& source, size_t begin, size_t count);
+    void refreshChildViews();
 
     template <typename T>
     static void resizeZeroed(Buffer<T>& buffer, size_t size)
@@ -180,10 +195,15 @@ private:
     void growValidity();
 
     TypeId type_;
+    uint8_t precision_ = 0;  ///< DateTime64's.
     Buffer<uint8_t> validity_;
     Buffer<char> bytes_;
     Buffer<char> chars_;
     Buffer<uint64_t> offsets_;
+    std::vector<Column> children_;
+    /// children_[i].view(), refreshed by every method that changes the row count, so that
+    /// view() hands out stable pointers without writing anything (readers share columns).
+    std::vector<ColumnView> child_views_;
 };
 
 }  // namespace granary

@@ -66,10 +66,18 @@ void gatherRows(const ColumnView& source, size_t begin, std::span<const uint32_t
                                 " rows to a non-empty " + std::string(typeName(to.type())) +
                                 " column");
         }
-        to = Column(source.type);
+        to = Column::emptyLike(source);
     }
     const size_t old_rows = to.size();
-    if (isString(source.type))
+    if (isNested(source.type))
+    {
+        // Each row copies its elements' ranges; appendRange recurses into the children.
+        for (const uint32_t offset : offsets)
+        {
+            to.appendRange(source.slice(begin + offset, 1).withValidity(nullptr), 0, 1);
+        }
+    }
+    else if (isString(source.type))
     {
         gatherStrings(source, begin, offsets, to);
     }
@@ -95,7 +103,7 @@ void gatherBlockRows(const Block& from, std::span<const uint32_t> rows, Block& t
     {
         for (const Block::Entry& entry : from.columns)
         {
-            to.columns.push_back({entry.name, Column(entry.column.type())});
+            to.columns.push_back({entry.name, entry.column.emptyLike()});
         }
     }
     for (size_t c = 0; c < from.columns.size(); ++c)

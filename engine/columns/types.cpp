@@ -13,7 +13,9 @@ struct TypeInfo
     std::string_view name;
 };
 
-constexpr std::array<TypeInfo, 13> kTypes = {{
+/// Indexed by TypeId. The parametric types' names are their families': data_type.h spells them
+/// out with their parameters.
+constexpr std::array<TypeInfo, 17> kTypes = {{
     {TypeId::UInt8, "UInt8"},
     {TypeId::UInt16, "UInt16"},
     {TypeId::UInt32, "UInt32"},
@@ -27,6 +29,10 @@ constexpr std::array<TypeInfo, 13> kTypes = {{
     {TypeId::Date, "Date"},
     {TypeId::DateTime, "DateTime"},
     {TypeId::String, "String"},
+    {TypeId::Bool, "Bool"},
+    {TypeId::DateTime64, "DateTime64"},
+    {TypeId::Array, "Array"},
+    {TypeId::Map, "Map"},
 }};
 
 const TypeInfo& info(TypeId type)
@@ -45,7 +51,7 @@ std::optional<TypeId> typeFromName(std::string_view name)
 {
     for (const TypeInfo& type : kTypes)
     {
-        if (type.name == name)
+        if (type.name == name && !isParametric(type.id))
         {
             return type.id;
         }
@@ -53,15 +59,20 @@ std::optional<TypeId> typeFromName(std::string_view name)
     return std::nullopt;
 }
 
+bool isParametric(TypeId type)
+{
+    return type == TypeId::DateTime64 || isNested(type);
+}
+
 bool isInteger(TypeId type)
 {
-    return !isFloat(type) && !isString(type);
+    return !isFloat(type) && !hasOffsets(type);
 }
 
 bool isSignedInteger(TypeId type)
 {
     return type == TypeId::Int8 || type == TypeId::Int16 || type == TypeId::Int32 ||
-           type == TypeId::Int64;
+           type == TypeId::Int64 || type == TypeId::DateTime64;
 }
 
 bool isFloat(TypeId type)

@@ -3,6 +3,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
+#include <string>
 #include <string_view>
 #include <utility>
 
@@ -11,11 +13,14 @@
 namespace granary
 {
 
-/// Parses a Granary/ClickHouse type name ("UInt32", "String", "DateTime"...).
+/// Parses a Granary/ClickHouse type name that takes no parameters ("UInt32", "String",
+/// "DateTime"...); data_type.h parses the others.
 std::optional<TypeId> typeFromName(std::string_view name);
 
-bool isInteger(TypeId type);  ///< UInt*, Int*, Date and DateTime.
-bool isSignedInteger(TypeId type);
+/// DateTime64, Array and Map: a TypeId alone does not describe their values.
+bool isParametric(TypeId type);
+bool isInteger(TypeId type);  ///< UInt*, Int*, Date, DateTime, DateTime64 and Bool.
+bool isSignedInteger(TypeId type);  ///< Int* and DateTime64.
 bool isFloat(TypeId type);
 
 template <typename T>
@@ -25,7 +30,8 @@ struct TypeTag
 };
 
 /// Calls f(TypeTag<T>{}) with the C++ type that stores `type`'s values; f(TypeTag<
-/// std::string_view>{}) for String.
+/// std::string_view>{}) for String. Array and Map have no such type: callers check isNested
+/// first, and reaching one here throws std::invalid_argument.
 template <typename F>
 decltype(auto) dispatchType(TypeId type, F&& f)
 {
@@ -57,8 +63,16 @@ decltype(auto) dispatchType(TypeId type, F&& f)
             return f(TypeTag<uint32_t>{});
         case TypeId::String:
             return f(TypeTag<std::string_view>{});
+        case TypeId::Bool:
+            return f(TypeTag<uint8_t>{});
+        case TypeId::DateTime64:
+            return f(TypeTag<int64_t>{});
+        case TypeId::Array:
+        case TypeId::Map:
+            break;
     }
-    __builtin_unreachable();
+    throw std::invalid_argument("dispatchType: " + std::string(typeName(type)) +
+                                " values have no single C++ type");
 }
 
 /// Same, for fixed-width types only (String is excluded at compile time).

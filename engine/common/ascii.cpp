@@ -27,4 +27,15 @@ std::string lowerCaseAscii(std::string_view text)
     return lowered;
 }
 
+std::string_view trimAscii(std::string_view text)
+{
+    constexpr std::string_view kSpaces = " \t\n\r\f\v";
+    const size_t first = text.find_first_not_of(kSpaces);
+    if (first == std::string_view::npos)
+    {
+        return {};
+    }
+    return text.substr(first, text.find_last_not_of(kSpaces) - first + 1);
+}
+
 }  // namespace granary

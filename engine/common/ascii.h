@@ -10,5 +10,7 @@ namespace granary
 /// case.
 bool equalsIgnoringCase(std::string_view left, std::string_view right);
 std::string lowerCaseAscii(std::string_view text);
+/// `text` without leading and trailing ASCII white space.
+std::string_view trimAscii(std::string_view text);
 
 }  // namespace granary

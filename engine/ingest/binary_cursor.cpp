@@ -42,6 +42,19 @@ std::string_view BinaryCursor::readString(const BinaryLimits& limits)
     return readBytes(static_cast<size_t>(length));
 }
 
+uint64_t BinaryCursor::readElementCount(const BinaryLimits& limits)
+{
+    const uint64_t count = readVarUInt();
+    if (count > limits.max_array_elements)
+    {
+        fail(ErrorCode::kTooLargeArraySize,
+             fmt::format("array of {} elements is above the limit of {}", count,
+                         limits.max_array_elements));
+    }
+    require(static_cast<size_t>(count));
+    return count;
+}
+
 void BinaryCursor::fail(ErrorCode code, const std::string& problem) const
 {
     throw Exception(code, fmt::format("{} (at byte {})", problem, offset_));

@@ -16,6 +16,8 @@ namespace granary::ingest
 struct BinaryLimits
 {
     size_t max_string_bytes = size_t{1} << 30;
+    /// Elements of one Array or entries of one Map (format_binary_max_array_size).
+    size_t max_array_elements = size_t{1} << 30;
 };
 
 /// Reads little-endian values out of a byte range, each read checked against the end; errors
@@ -53,6 +55,10 @@ public:
 
     /// VarUInt length + bytes; a length above the limit is kTooLargeSize.
     std::string_view readString(const BinaryLimits& limits);
+    /// An Array's or Map's VarUInt element count: above the limit kTooLargeArraySize, above
+    /// the bytes left kCannotReadAllData (every element takes a byte at least), so that no
+    /// claim is acted on before the bytes are seen.
+    uint64_t readElementCount(const BinaryLimits& limits);
 
     /// Throws kCannotReadAllData unless `count` more bytes are there.
     void require(size_t count) const

@@ -15,7 +15,8 @@ RowBinaryReader::RowBinaryReader(const TableSchema& schema, std::vector<size_t> 
     for (const size_t column : field_columns_)
     {
         filled_[column] = true;
-        field_widths_.push_back(fixedWidth(schema_.columns[column].type));
+        const TypeId type = schema_.columns[column].type.id;
+        field_widths_.push_back(type == TypeId::Bool ? 0 : fixedWidth(type));
     }
 }
 
@@ -47,11 +48,11 @@ RowBinaryReader RowBinaryReader::fromHeader(const TableSchema& schema, BinaryCur
     {
         const std::string_view type = cursor.readString(limits);
         const ColumnSchema& column = schema.columns[field_columns[index]];
-        if (type != typeName(column.type))
+        if (type != dataTypeName(column.type))
         {
             throw Exception(ErrorCode::kTypeMismatch,
                             fmt::format("Column '{}' is {} in the table, {} in the header",
-                                        column.name, typeName(column.type), type));
+                                        column.name, dataTypeName(column.type), type));
         }
     }
     return RowBinaryReader(schema, std::move(field_columns), limits);
@@ -111,13 +112,13 @@ void RowBinaryReader::readRow(BinaryCursor& cursor, std::vector<Column*>& fields
         try
         {
             const size_t width = field_widths_[field];
-            if (width == 0)
+            if (width != 0)
             {
-                column.appendString(cursor.readString(limits_));
+                column.appendRaw(cursor.readBytes(width).data());
             }
             else
             {
-                column.appendRaw(cursor.readBytes(width).data());
+                readValue(cursor, column);
             }
         }
         catch (const Exception& error)
@@ -127,11 +128,50 @@ void RowBinaryReader::readRow(BinaryCursor& cursor, std::vector<Column*>& fields
     }
 }
 
+void RowBinaryReader::readValue(BinaryCursor& cursor, Column& column) const
+{
+    switch (column.type())
+    {
+        case TypeId::String:
+            column.appendString(cursor.readString(limits_));
+            return;
+        case TypeId::Bool:
+        {
+            const auto value = cursor.readFixed<uint8_t>();
+            if (value > 1)
+            {
+                cursor.fail(ErrorCode::kIncorrectData,
+                            fmt::format("Bool byte is {}, not 0 or 1", value));
+            }
+            column.append(value);
+            return;
+        }
+        case TypeId::Array:
+        case TypeId::Map:
+        {
+            const uint64_t count = cursor.readElementCount(limits_);
+            for (uint64_t i = 0; i < count; ++i)
+            {
+                readValue(cursor, column.child(0));
+                if (column.type() == TypeId::Map)
+                {
+                    readValue(cursor, column.child(1));
+                }
+            }
+            column.closeNestedRow();
+            return;
+        }
+        default:
+            column.appendRaw(cursor.readBytes(fixedWidth(column.type())).data());
+            return;
+    }
+}
+
 void RowBinaryReader::rethrowInField(const Exception& error, size_t field) const
 {
     const ColumnSchema& column = schema_.columns[field_columns_[field]];
     throw Exception(error.code(), fmt::format("{}, column '{}' ({})", error.what(), column.name,
-                                              typeName(column.type)));
+                                              dataTypeName(column.type)));
 }
 
 void RowBinaryReader::fillDefaults(Block& block, size_t rows) const

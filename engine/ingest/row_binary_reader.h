@@ -12,7 +12,10 @@ namespace granary::ingest
 
 /// Decodes ClickHouse's RowBinary: rows back to back, each the listed columns' values in
 /// order, with no count or separator. Integers and floats little-endian, Date UInt16 days,
-/// DateTime UInt32 seconds, String a VarUInt length and the bytes.
+/// DateTime UInt32 seconds, DateTime64(P) Int64 ticks, Bool one byte 0 or 1 (another byte is
+/// kIncorrectData: it means the reader lost its place), String a VarUInt length and the
+/// bytes, Array a VarUInt count and the elements, Map a VarUInt count and key, value pairs;
+/// LowCardinality(T) is T.
 class RowBinaryReader
 {
 public:
@@ -35,13 +38,16 @@ public:
 
 private:
     void readRow(BinaryCursor& cursor, std::vector<Column*>& fields) const;
+    /// One value of any type; the fixed-width and String fields of a row take shortcuts.
+    void readValue(BinaryCursor& cursor, Column& column) const;
     /// Names the column of field `field` in an error thrown while reading it.
     [[noreturn]] void rethrowInField(const Exception& error, size_t field) const;
     void fillDefaults(Block& block, size_t rows) const;
 
     const TableSchema& schema_;
     std::vector<size_t> field_columns_;
-    /// Per field, the bytes of its fixed-width values; 0 for strings (read per value).
+    /// Per field, the bytes of its fixed-width values; 0 for the others (String, Bool, Array
+    /// and Map, read by type).
     std::vector<size_t> field_widths_;
     std::vector<bool> filled_;  ///< Per schema column: some field fills it.
     BinaryLimits limits_;

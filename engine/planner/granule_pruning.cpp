@@ -115,7 +115,7 @@ GranulePruner::GranulePruner(const TableSchema& schema, const sql::ExpressionPtr
         {
             continue;
         }
-        const TypeId type = schema.columns[*schema.indexOf(comparison->column)].type;
+        const TypeId type = schema.columns[*schema.indexOf(comparison->column)].type.id;
         auto add = [&](BinaryOperator op, bool on_maximum)
         {
             tests_.push_back({comparison->sort_key_index, on_maximum, comparison->column,

@@ -462,8 +462,8 @@ AnalyzedSelect analyzeSelect(const sql::SelectStatement& original, const TableSc
         rewrite.accepts_column = [&](std::string_view name, bool checked)
         {
             const std::optional<size_t> index = schema.indexOf(name);
-            return index && isInteger(schema.columns[*index].type) &&
-                   (!checked || fixedWidth(schema.columns[*index].type) < sizeof(int64_t));
+            return index && isInteger(schema.columns[*index].type.id) &&
+                   (!checked || fixedWidth(schema.columns[*index].type.id) < sizeof(int64_t));
         };
         select = sql::rewriteSumOfColumnAndConstant(select, rewrite);
     }

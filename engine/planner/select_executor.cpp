@@ -59,7 +59,7 @@ std::optional<std::string> topRowsSortKey(const AnalyzedSelect& analyzed, const 
     }
     const auto* column = analyzed.order_keys[0]->as<sql::ColumnRef>();
     const std::optional<size_t> index = column ? schema.indexOf(column->name) : std::nullopt;
-    if (!index || !isInteger(schema.columns[*index].type) ||
+    if (!index || !isInteger(schema.columns[*index].type.id) ||
         std::find(schema.sort_key.begin(), schema.sort_key.end(), column->name) ==
             schema.sort_key.end())
     {

@@ -54,7 +54,7 @@ TableScan::TableScan(std::shared_ptr<const TableSnapshot> snapshot, const TableS
     {
         if (const std::optional<size_t> index = schema_.indexOf(name))
         {
-            return schema_.columns[*index].type;
+            return schema_.columns[*index].type.id;
         }
         return std::nullopt;
     };
@@ -110,7 +110,7 @@ TableScan::TableScan(std::shared_ptr<const TableSnapshot> snapshot, const TableS
 
 void TableScan::evaluateFilterOnDictionaries()
 {
-    if (!filter_ || filter_read_columns_ != 1 || !isString(schema_.columns[read_columns_[0]].type))
+    if (!filter_ || filter_read_columns_ != 1 || !isString(schema_.columns[read_columns_[0]].type.id))
     {
         return;
     }

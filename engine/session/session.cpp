@@ -37,7 +37,7 @@ Block describeTable(const Table& table)
     for (const ColumnSchema& column : table.schema().columns)
     {
         names.appendString(column.name);
-        types.appendString(typeName(column.type));
+        types.appendString(dataTypeName(column.type));
     }
     Block block;
     block.columns.push_back({"name", std::move(names)});

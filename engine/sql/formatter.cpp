@@ -303,7 +303,7 @@ std::string formatCreateTable(const CreateTableStatement& create)
                   [](const ColumnDefinition& column)
                   {
                       std::string text =
-                          formatIdentifier(column.name) + " " + std::string(typeName(column.type));
+                          formatIdentifier(column.name) + " " + dataTypeName(column.type);
                       text += column.not_null ? " NOT NULL" : "";
                       if (column.default_value)
                       {
@@ -315,6 +315,12 @@ std::string formatCreateTable(const CreateTableStatement& create)
                       }
                       return text;
                   });
+    for (const IndexDefinition& index : create.indexes)
+    {
+        out += ", INDEX " + formatIdentifier(index.name) + " " +
+               formatExpression(*index.expression) + " TYPE " + formatExpression(*index.type) +
+               " GRANULARITY " + std::to_string(index.granularity);
+    }
     if (!create.primary_key.empty())
     {
         out += ", PRIMARY KEY " + keyList(create.primary_key);
@@ -328,9 +334,17 @@ std::string formatCreateTable(const CreateTableStatement& create)
             out += keyList(create.engine_arguments);
         }
     }
+    if (create.partition_by)
+    {
+        out += " PARTITION BY " + formatExpression(*create.partition_by);
+    }
     if (!create.order_by.empty())
     {
         out += " ORDER BY " + keyList(create.order_by);
+    }
+    if (create.ttl)
+    {
+        out += " TTL " + formatExpression(*create.ttl);
     }
     if (!create.settings.empty())
     {

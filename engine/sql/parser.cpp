@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "engine/common/exception.h"
 #include "engine/sql/keywords.h"
 #include "engine/sql/lexer.h"
 #include "engine/sql/sql_types.h"
@@ -440,9 +441,16 @@ private:
             {
                 setOnce(create.primary_key, keyList(), element, "PRIMARY KEY");
             }
+            else if (atIndexDefinition())
+            {
+                create.indexes.push_back(indexDefinition());
+            }
             else
             {
-                create.columns.push_back(columnDefinition());
+                for (ColumnDefinition& column : columnDefinitions())
+                {
+                    create.columns.push_back(std::move(column));
+                }
             }
         } while (accept(TokenKind::Comma));
         expect(TokenKind::RightParen);
@@ -450,7 +458,8 @@ private:
         return create;
     }
 
-    /// ENGINE, ORDER BY, PRIMARY KEY and SETTINGS, in any order, each at most once.
+    /// ENGINE, ORDER BY, PRIMARY KEY, PARTITION BY, TTL and SETTINGS, in any order, each at
+    /// most once.
     void storageClauses(CreateTableStatement& create)
     {
         while (true)
@@ -477,6 +486,14 @@ private:
             else if (acceptKeywords({"PRIMARY", "KEY"}))
             {
                 setOnce(create.primary_key, keyList(), clause, "PRIMARY KEY");
+            }
+            else if (acceptKeywords({"PARTITION", "BY"}))
+            {
+                setOnce(create.partition_by, clause, "PARTITION BY");
+            }
+            else if (acceptKeyword("TTL"))
+            {
+                setOnce(create.ttl, clause, "TTL");
             }
             else if (acceptKeyword("SETTINGS"))
             {
@@ -511,6 +528,15 @@ private:
         target = std::move(keys);
     }
 
+    void setOnce(ExpressionPtr& target, const SourcePosition& clause, std::string_view name)
+    {
+        if (target)
+        {
+            failAt(clause, std::string(name) + " is given twice");
+        }
+        target = expression();
+    }
+
     /// (key, key...) or a single key expression.
     std::vector<ExpressionPtr> keyList()
     {
@@ -523,43 +549,107 @@ private:
         return {expression()};
     }
 
-    ColumnDefinition columnDefinition()
+    /// One column, or the columns of `name Nested(field Type, ...)`: `name.field Array(Type)`
+    /// each, as ClickHouse stores them.
+    std::vector<ColumnDefinition> columnDefinitions()
     {
+        const std::string name = expectName("column name");
+        if (atKeyword("Nested") && atKind(TokenKind::LeftParen, 1))
+        {
+            advance();
+            advance();
+            std::vector<ColumnDefinition> fields;
+            do
+            {
+                ColumnDefinition field;
+                field.name = name + "." + expectName("Nested field name");
+                field.type = DataType::array(dataType());
+                fields.push_back(std::move(field));
+            } while (accept(TokenKind::Comma));
+            expect(TokenKind::RightParen);
+            columnOptions(fields.back());
+            for (size_t i = 0; i + 1 < fields.size(); ++i)
+            {
+                fields[i].codec = fields.back().codec;
+            }
+            return fields;
+        }
         ColumnDefinition column;
-        column.name = expectName("column name");
+        column.name = name;
         column.type = dataType();
         column.not_null = acceptKeywords({"NOT", "NULL"});
         if (acceptKeyword("DEFAULT"))
         {
             column.default_value = expression();
         }
+        columnOptions(column);
+        return {std::move(column)};
+    }
+
+    void columnOptions(ColumnDefinition& column)
+    {
         if (acceptKeyword("CODEC"))
         {
             column.codec = codecSpecification();
         }
-        return column;
     }
 
-    /// `(NAME)` or `(NAME(level))`, as written: the storage layer knows the codecs.
+    /// `INDEX name expression TYPE type GRANULARITY n`. A column may be called `index`
+    /// too: then the word after the name is a type.
+    bool atIndexDefinition() const
+    {
+        return atKeyword("INDEX") &&
+               (atKind(TokenKind::Word, 1) || atKind(TokenKind::QuotedIdentifier, 1)) &&
+               !isTypeName(ahead(1).text);
+    }
+
+    IndexDefinition indexDefinition()
+    {
+        expectKeyword("INDEX");
+        IndexDefinition index;
+        index.name = expectName("index name");
+        index.expression = expression();
+        expectKeyword("TYPE");
+        index.type = expression();
+        expectKeyword("GRANULARITY");
+        if (!atKind(TokenKind::Integer) || current().integer_value == 0)
+        {
+            expecting("positive granularity");
+            fail();
+        }
+        index.granularity = advance().integer_value;
+        return index;
+    }
+
+    /// `(NAME[(level)], ...)` as written ("Delta, ZSTD(1)"): the storage layer knows the
+    /// codecs.
     std::string codecSpecification()
     {
         expect(TokenKind::LeftParen);
-        std::string codec = expectName("codec name");
-        if (accept(TokenKind::LeftParen))
+        std::string codec;
+        do
         {
-            if (!atKind(TokenKind::Integer))
+            codec += codec.empty() ? "" : ", ";
+            codec += expectName("codec name");
+            if (accept(TokenKind::LeftParen))
             {
-                expecting("codec level");
-                fail();
+                if (!atKind(TokenKind::Integer))
+                {
+                    expecting("codec level");
+                    fail();
+                }
+                codec += "(" + std::string(advance().text) + ")";
+                expect(TokenKind::RightParen);
             }
-            codec += "(" + std::string(advance().text) + ")";
-            expect(TokenKind::RightParen);
-        }
+        } while (accept(TokenKind::Comma));
         expect(TokenKind::RightParen);
         return codec;
     }
 
-    TypeId dataType()
+    /// A SQL type name (INT, VARCHAR(255), DOUBLE PRECISION...) or a ClickHouse one with its
+    /// parameters (DateTime64(9), Map(LowCardinality(String), String)), which data_type.h
+    /// parses from the text between the name and its closing parenthesis.
+    DataType dataType()
     {
         if (!atKind(TokenKind::Word))
         {
@@ -567,6 +657,22 @@ private:
             fail();
         }
         const Token& name = advance();
+        if (atKind(TokenKind::LeftParen) && !sqlTypeTakesLength(name.text))
+        {
+            const std::string_view text = balancedText(name);
+            try
+            {
+                return parseDataType(text);
+            }
+            catch (const Exception& error)
+            {
+                failAt(name.position, error.what());
+            }
+        }
+        if (name.text == "DateTime64" || name.text == "Boolean")
+        {
+            return parseDataType(name.text);
+        }
         const std::optional<TypeId> type = typeFromSqlName(name.text);
         if (!type)
         {
@@ -587,6 +693,26 @@ private:
             expect(TokenKind::RightParen);
         }
         return *type;
+    }
+
+    /// The query text from `first` through the parenthesis closing the one after it.
+    std::string_view balancedText(const Token& first)
+    {
+        size_t depth = 0;
+        const char* end = first.text.data() + first.text.size();
+        do
+        {
+            if (atKind(TokenKind::EndOfInput))
+            {
+                expecting(")");
+                fail();
+            }
+            depth += atKind(TokenKind::LeftParen) ? 1 : 0;
+            depth -= atKind(TokenKind::RightParen) ? 1 : 0;
+            const Token& token = advance();
+            end = token.text.data() + token.text.size();
+        } while (depth > 0);
+        return {first.text.data(), static_cast<size_t>(end - first.text.data())};
     }
 
     /// A setting's value: a number (possibly negative) or a string.

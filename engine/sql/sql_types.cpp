@@ -54,16 +54,29 @@ std::optional<TypeId> typeFromSqlName(std::string_view name)
     {
         return sql_type->type;
     }
-    // TypeId numbers its types 0..String without gaps (types.cpp indexes its table by them).
-    for (int id = 0; id <= static_cast<int>(TypeId::String); ++id)
+    // TypeId numbers its types 0..Map without gaps (types.cpp indexes its table by them).
+    for (int id = 0; id <= static_cast<int>(TypeId::Map); ++id)
     {
         const auto type = static_cast<TypeId>(id);
-        if (equalsIgnoringCase(name, typeName(type)))
+        if (!isParametric(type) && equalsIgnoringCase(name, typeName(type)))
         {
             return type;
         }
     }
     return std::nullopt;
+}
+
+bool isTypeName(std::string_view name)
+{
+    for (const std::string_view family :
+         {"Array", "Map", "LowCardinality", "DateTime64", "Nested", "Boolean"})
+    {
+        if (name == family)
+        {
+            return true;
+        }
+    }
+    return typeFromSqlName(name).has_value();
 }
 
 bool sqlTypeTakesLength(std::string_view name)

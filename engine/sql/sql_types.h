@@ -17,8 +17,13 @@ namespace granary::sql
 ///     DATE → Date    TIMESTAMP, DATETIME → DateTime
 ///
 /// and Granary's own names (UInt8..UInt64, Int8..Int64, Float32, Float64, String, Date,
-/// DateTime) stand for themselves. DOUBLE PRECISION arrives here as "DOUBLE".
+/// DateTime, Bool) stand for themselves. DOUBLE PRECISION arrives here as "DOUBLE". Types
+/// with parameters (DateTime64(P), Array(T)...) are data_type.h's.
 std::optional<TypeId> typeFromSqlName(std::string_view name);
+
+/// Whether `name` starts a type: a name above or a parametric family (Array, Map,
+/// LowCardinality, DateTime64, Nested, Boolean).
+bool isTypeName(std::string_view name);
 
 /// True for the string types that take a length: VARCHAR(255), CHAR(1), CHARACTER(1).
 bool sqlTypeTakesLength(std::string_view name);

@@ -26,10 +26,15 @@ bool operator==(const CreateTableStatement& left, const CreateTableStatement& ri
     const auto same_column = [](const ColumnDefinition& a, const ColumnDefinition& b)
     {
         return a.name == b.name && a.type == b.type && a.not_null == b.not_null &&
-               sameExpression(a.default_value, b.default_value);
+               sameExpression(a.default_value, b.default_value) && a.codec == b.codec;
     };
     const auto same_setting = [](const Setting& a, const Setting& b)
     { return a.name == b.name && a.value == b.value; };
+    const auto same_index = [](const IndexDefinition& a, const IndexDefinition& b)
+    {
+        return a.name == b.name && sameExpression(a.expression, b.expression) &&
+               sameExpression(a.type, b.type) && a.granularity == b.granularity;
+    };
     return left.table == right.table && left.or_replace == right.or_replace &&
            left.if_not_exists == right.if_not_exists &&
            std::equal(left.columns.begin(), left.columns.end(), right.columns.begin(),
@@ -37,6 +42,10 @@ bool operator==(const CreateTableStatement& left, const CreateTableStatement& ri
            sameExpressions(left.primary_key, right.primary_key) && left.engine == right.engine &&
            sameExpressions(left.engine_arguments, right.engine_arguments) &&
            sameExpressions(left.order_by, right.order_by) &&
+           std::equal(left.indexes.begin(), left.indexes.end(), right.indexes.begin(),
+                      right.indexes.end(), same_index) &&
+           sameExpression(left.partition_by, right.partition_by) &&
+           sameExpression(left.ttl, right.ttl) &&
            std::equal(left.settings.begin(), left.settings.end(), right.settings.begin(),
                       right.settings.end(), same_setting);
 }

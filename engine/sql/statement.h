@@ -6,6 +6,7 @@
 #include <variant>
 #include <vector>
 
+#include "engine/columns/data_type.h"
 #include "engine/columns/types.h"
 #include "engine/sql/expression.h"
 
@@ -45,10 +46,22 @@ struct SelectStatement
 struct ColumnDefinition
 {
     std::string name;
-    TypeId type = TypeId::String;
+    DataType type = TypeId::String;
     bool not_null = false;  ///< Granary has no NULLs: kept only to format the statement back.
     ExpressionPtr default_value;
-    std::string codec;  ///< As written in `CODEC(...)` ("ZSTD(3)"); empty: the default.
+    /// As written in `CODEC(...)` ("ZSTD(3)", "Delta, ZSTD(1)"); empty: the default.
+    std::string codec;
+};
+
+/// `INDEX name expression TYPE type GRANULARITY n` in a column list: ClickHouse's data-skipping
+/// index, accepted so that exporters' DDL runs, and not built (Granary prunes by the sort
+/// key's granule bounds).
+struct IndexDefinition
+{
+    std::string name;
+    ExpressionPtr expression;
+    ExpressionPtr type;  ///< `bloom_filter(0.01)`, `minmax`: a call or a bare name.
+    uint64_t granularity = 1;
 };
 
 /// A `SETTINGS name = value` entry.
@@ -68,11 +81,16 @@ struct CreateTableStatement
     bool or_replace = false;
     bool if_not_exists = false;
     std::vector<ColumnDefinition> columns;
+    std::vector<IndexDefinition> indexes;
     /// From the column list or the PRIMARY KEY clause (giving both is an error).
     std::vector<ExpressionPtr> primary_key;
     std::optional<std::string> engine;
     std::vector<ExpressionPtr> engine_arguments;  ///< `ENGINE = X()` has none, like `ENGINE = X`.
     std::vector<ExpressionPtr> order_by;
+    /// PARTITION BY and TTL are accepted and not acted on: a table is one partition and keeps
+    /// its rows (docs/ingest.md).
+    ExpressionPtr partition_by;
+    ExpressionPtr ttl;
     std::vector<Setting> settings;
 };
 

@@ -200,8 +200,8 @@ public:
             const ColumnSchema& column = schema.columns[index];
             columns_.push_back(
                 format_ == PartFormat::kRaw
-                    ? makeRawColumnWriter(directory, index, column.type)
-                    : makeEncodedColumnWriter(directory, index, column.type, column.codec));
+                    ? makeRawColumnWriter(directory, index, column.type.id)
+                    : makeEncodedColumnWriter(directory, index, column.type.id, column.codec));
         }
     }
 
@@ -450,7 +450,7 @@ std::shared_ptr<const Part> openPartFiles(const std::filesystem::path& directory
     {
         const size_t first_file = contents.mapped_files.size();
         const std::vector<std::string> names =
-            openColumn(directory, metadata, index, schema.columns[index].type, contents);
+            openColumn(directory, metadata, index, schema.columns[index].type.id, contents);
         if (!verified)
         {
             std::vector<std::tuple<std::filesystem::path, size_t, uint64_t>> checks;
@@ -478,7 +478,7 @@ std::shared_ptr<const Part> openPartFiles(const std::filesystem::path& directory
         const std::filesystem::path path = directory / name;
         verifyChecksum(path, marks, metadata.record(directory, name).checksum);
         const std::string_view bytes(marks.data(), marks.size());
-        const TypeId type = schema.columns[key_columns[key]].type;
+        const TypeId type = schema.columns[key_columns[key]].type.id;
         size_t offset = 0;
         contents.granule_min.push_back(parseColumn(path, bytes, offset, type, granules));
         contents.granule_max.push_back(parseColumn(path, bytes, offset, type, granules));

@@ -50,7 +50,7 @@ nlohmann::json schemaJson(const std::string& name, const TableSchema& schema)
     for (const ColumnSchema& column : schema.columns)
     {
         columns.push_back({{"name", column.name},
-                           {"type", typeName(column.type)},
+                           {"type", dataTypeName(column.type)},
                            {"codec", column.codec.toString()}});
     }
     return {{"name", name},
@@ -67,15 +67,18 @@ std::pair<std::string, TableSchema> parseSchema(const std::filesystem::path& pat
         TableSchema schema;
         for (const nlohmann::json& column : json.at("columns"))
         {
-            const std::string type = column.at("type").get<std::string>();
-            const std::optional<TypeId> type_id = typeFromName(type);
-            if (!type_id)
+            DataType type;
+            try
             {
-                corrupted(path, "unknown type " + type);
+                type = parseDataType(column.at("type").get<std::string>());
+            }
+            catch (const Exception& error)
+            {
+                corrupted(path, error.what());
             }
             // Tables from before codecs and encoded parts: LZ4, raw parts.
             schema.columns.push_back(
-                {column.at("name").get<std::string>(), *type_id,
+                {column.at("name").get<std::string>(), std::move(type),
                  encoding::CodecChoice::parse(column.value("codec", std::string("LZ4")))});
         }
         schema.part_format = partFormatFromName(json.value("storage_format", std::string("raw")));

@@ -62,12 +62,12 @@ void TableInsert::checkBlock(const Block& block) const
                             "block column " + std::to_string(index + 1) + " is '" + entry.name +
                                 "', table '" + table_.name() + "' expects '" + expected.name + "'");
         }
-        if (entry.column.type() != expected.type)
+        if (entry.column.dataType() != expected.type.valueType())
         {
             throw Exception(ErrorCode::kTypeMismatch,
                             "column '" + expected.name + "' is " +
-                                std::string(typeName(expected.type)) + ", the block holds " +
-                                std::string(typeName(entry.column.type())));
+                                dataTypeName(expected.type) + ", the block holds " +
+                                dataTypeName(entry.column.dataType()));
         }
         if (entry.column.size() != block.rows())
         {

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "engine/common/exception.h"
+#include "engine/sql/formatter.h"
 
 namespace granary
 {
@@ -16,6 +17,35 @@ bool isEmptyTuple(const sql::Expression& expression)
     return call != nullptr && call->name == "tuple" && call->arguments.empty();
 }
 
+void collectColumns(const sql::Expression& expression, std::vector<std::string>& columns)
+{
+    if (const auto* column = expression.as<sql::ColumnRef>())
+    {
+        if (std::find(columns.begin(), columns.end(), column->name) == columns.end())
+        {
+            columns.push_back(column->name);
+        }
+    }
+    for (const sql::ExpressionPtr& child : sql::children(expression))
+    {
+        collectColumns(*child, columns);
+    }
+}
+
+/// The one column a key expression reads.
+std::string keyColumnOf(const sql::Expression& key)
+{
+    std::vector<std::string> columns;
+    collectColumns(key, columns);
+    if (columns.size() != 1)
+    {
+        throw Exception(ErrorCode::kNotImplemented,
+                        "sort key entry '" + sql::formatExpression(key) +
+                            "' must read exactly one column");
+    }
+    return columns.front();
+}
+
 std::vector<std::string> keyColumnNames(const std::vector<sql::ExpressionPtr>& keys,
                                         const TableSchema& schema)
 {
@@ -26,18 +56,22 @@ std::vector<std::string> keyColumnNames(const std::vector<sql::ExpressionPtr>& k
         {
             break;
         }
-        const auto* column = key->as<sql::ColumnRef>();
-        if (column == nullptr)
-        {
-            throw Exception(ErrorCode::kNotImplemented,
-                            "sort key entries must be bare column names");
-        }
-        if (!schema.indexOf(column->name))
+        const std::string name = keyColumnOf(*key);
+        const std::optional<size_t> index = schema.indexOf(name);
+        if (!index)
         {
             throw Exception(ErrorCode::kUnknownColumn,
-                            "sort key column '" + column->name + "' is not a column of the table");
+                            "sort key column '" + name + "' is not a column of the table");
         }
-        names.push_back(column->name);
+        if (isNested(schema.columns[*index].type.id))
+        {
+            throw Exception(ErrorCode::kNotImplemented,
+                            "sort key column '" + name + "' is an Array or Map");
+        }
+        if (std::find(names.begin(), names.end(), name) == names.end())
+        {
+            names.push_back(name);
+        }
     }
     return names;
 }
@@ -50,7 +84,7 @@ encoding::CodecChoice columnCodec(const sql::ColumnDefinition& column)
     }
     try
     {
-        return encoding::CodecChoice::parse(column.codec);
+        return encoding::CodecChoice::parseChain(column.codec);
     }
     catch (const Exception& error)
     {

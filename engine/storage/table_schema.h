@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/columns/block.h"
+#include "engine/columns/data_type.h"
 #include "engine/columns/types.h"
 #include "engine/sql/statement.h"
 #include "engine/storage/encoding/block_codec.h"
@@ -17,7 +18,7 @@ namespace granary
 struct ColumnSchema
 {
     std::string name;
-    TypeId type;
+    DataType type;
     /// The codec over the column's encoded blocks (`CODEC(...)`; LZ4 by default).
     encoding::CodecChoice codec;
 };
@@ -38,7 +39,8 @@ PartFormat partFormatFromName(std::string_view name);
 struct TableSchema
 {
     std::vector<ColumnSchema> columns;
-    /// From ORDER BY, else PRIMARY KEY: bare column names only.
+    /// From ORDER BY, else PRIMARY KEY: column names (a key expression sorts by the one column
+    /// it reads, see fromCreate).
     std::vector<std::string> sort_key;
     PartFormat part_format = PartFormat::kEncoded;
 
@@ -54,8 +56,11 @@ struct TableSchema
     std::vector<size_t> sortKeyColumns() const;
 
     /// Throws kBadArguments for a duplicate column or an unknown setting value, kUnknownColumn
-    /// for a key naming no column, kNotImplemented for a key that is an expression,
-    /// kUnknownCompressionMethod for a codec; each message names the culprit.
+    /// for a key naming no column, kNotImplemented for a key expression reading several
+    /// columns or none, or a nested column, kUnknownCompressionMethod for a codec; each message
+    /// names the culprit. A key expression reading one column (`toDateTime(Timestamp)`) sorts
+    /// by that column: parts are then sorted by the expression too when it is monotonic, and
+    /// pruning reads the column's own bounds, which stay exact either way.
     static TableSchema fromCreate(const sql::CreateTableStatement& statement);
 };
 

@@ -30,7 +30,7 @@ Block concatenate(std::vector<Block>& blocks, bool parallel)
     Block result;
     for (const Block::Entry& entry : blocks.front().columns)
     {
-        result.columns.push_back({entry.name, Column(entry.column.type())});
+        result.columns.push_back({entry.name, entry.column.emptyLike()});
     }
     auto fill = [&](size_t index)
     {

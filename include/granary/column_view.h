@@ -15,6 +15,8 @@ namespace granary
 /// Fixed-width values in one array, or a String column as one chars buffer plus rows + 1
 /// offsets (row i is chars[offsets[i], offsets[i + 1]), Arrow's large_utf8 layout), with an
 /// optional validity bitmap in Arrow's layout (bit set = valid, least significant bit first).
+/// An Array or Map row i is the rows [offsets[i], offsets[i + 1]) of its children (Array: one,
+/// the elements; Map: two of equal length, keys and values), Arrow's large_list layout.
 /// Views point into memory owned by a Column or by the caller, so a query engine can hand its
 /// own buffers to the aggregator without copying.
 struct ColumnView
@@ -23,10 +25,13 @@ struct ColumnView
     size_t rows = 0;
     const void* data = nullptr;         ///< Fixed-width values.
     const char* chars = nullptr;        ///< String bytes.
-    const uint64_t* offsets = nullptr;  ///< String row boundaries, rows + 1 entries.
+    const uint64_t* offsets = nullptr;  ///< String and nested row boundaries, rows + 1 entries.
     /// Validity bitmap, or null when every row is valid. Row i is bit validity_offset + i.
     const uint8_t* validity = nullptr;
     size_t validity_offset = 0;
+    /// Array: the element view; Map: the key and value views. Offsets index their rows.
+    const ColumnView* children = nullptr;
+    uint8_t precision = 0;  ///< DateTime64: digits after the second, 0-9.
 
     template <typename T>
     static ColumnView of(TypeId type, const T* values, size_t rows)
@@ -68,15 +73,15 @@ struct ColumnView
         return validity == nullptr || ((validity[bit >> 3] >> (bit & 7)) & 1) != 0;
     }
 
-    /// Rows [begin, begin + count) of this view. String offsets stay absolute, so the chars
-    /// pointer is shared.
+    /// Rows [begin, begin + count) of this view. String and nested offsets stay absolute, so
+    /// the chars pointer and the children are shared.
     ColumnView slice(size_t begin, size_t count) const
     {
         ColumnView part = *this;
         part.rows = count;
         part.validity_offset = validity_offset + begin;
         // A view without data (a column the reader does not need) stays without.
-        if (isString(type))
+        if (hasOffsets(type))
         {
             part.offsets = offsets != nullptr ? offsets + begin : nullptr;
         }

@@ -10,7 +10,10 @@ namespace granary
 {
 
 /// Column types. Date is days since 1970-01-01 (16 bits), DateTime seconds since the epoch
-/// (32 bits, UTC), as in ClickHouse.
+/// (32 bits, UTC), DateTime64 ticks of 10^-precision seconds since the epoch (64 bits, UTC; the
+/// view's `precision`), Bool one byte 0 or 1, as in ClickHouse. Array and Map are nested: a
+/// view's offsets bound each row's elements in its children (Array: the elements; Map: the
+/// keys and the values).
 enum class TypeId : uint8_t
 {
     UInt8,
@@ -26,17 +29,23 @@ enum class TypeId : uint8_t
     Date,
     DateTime,
     String,
+    Bool,
+    DateTime64,
+    Array,
+    Map,
 };
 
 /// "UInt32", "String", ...
 std::string_view typeName(TypeId type);
-/// Bytes per value of a fixed-width type; 0 for String. Inline: loaders call it per value.
+/// Bytes per value of a fixed-width type; 0 for String, Array and Map. Inline: loaders call it
+/// per value.
 constexpr size_t fixedWidth(TypeId type)
 {
     switch (type)
     {
         case TypeId::UInt8:
         case TypeId::Int8:
+        case TypeId::Bool:
             return 1;
         case TypeId::UInt16:
         case TypeId::Int16:
@@ -50,8 +59,11 @@ constexpr size_t fixedWidth(TypeId type)
         case TypeId::UInt64:
         case TypeId::Int64:
         case TypeId::Float64:
+        case TypeId::DateTime64:
             return 8;
         case TypeId::String:
+        case TypeId::Array:
+        case TypeId::Map:
             return 0;
     }
     return 0;
@@ -59,6 +71,16 @@ constexpr size_t fixedWidth(TypeId type)
 inline bool isString(TypeId type)
 {
     return type == TypeId::String;
+}
+/// Array and Map: values are ranges of their children's rows.
+inline bool isNested(TypeId type)
+{
+    return type == TypeId::Array || type == TypeId::Map;
+}
+/// String, Array and Map: a view's rows are bounded by rows + 1 offsets.
+inline bool hasOffsets(TypeId type)
+{
+    return isString(type) || isNested(type);
 }
 
 }  // namespace granary

@@ -176,7 +176,7 @@ double loadIntoDuckDb(Session& session, DuckDbClient& client, const Options& opt
     BlockView columns;
     for (const ColumnSchema& column : table->schema().columns)
     {
-        columns.add(column.name, ColumnView{column.type, 0, nullptr, nullptr, nullptr});
+        columns.add(column.name, ColumnView{column.type.id, 0, nullptr, nullptr, nullptr});
     }
     client.createTable(options.table, columns);
     // Parts are read in pieces of whole granules, so that encoded columns are decoded

@@ -67,7 +67,7 @@ std::string tablesFingerprint(const Database& database)
         fingerprint += name + "(";
         for (const ColumnSchema& column : database.table(name)->schema().columns)
         {
-            fingerprint += column.name + " " + std::string(typeName(column.type)) + ",";
+            fingerprint += column.name + " " + dataTypeName(column.type) + ",";
         }
         fingerprint += ") ";
     }

@@ -75,7 +75,7 @@ RowTable emptyTableFor(std::string_view create_table_sql)
     for (const sql::ColumnDefinition& column : create->columns)
     {
         table.names.push_back(column.name);
-        table.types.push_back(column.type);
+        table.types.push_back(column.type.id);
     }
     return table;
 }

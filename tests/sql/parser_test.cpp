@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "engine/sql/formatter.h"
 #include "engine/sql/select_references.h"
 #include "engine/sql/syntax_error.h"
 #include "tests/sql/expression_dump.h"
@@ -175,6 +176,41 @@ TEST(SqlParser, CreateTableWithTypesKeysAndStorageClauses)
     EXPECT_EQ(create->settings[0].value, LiteralValue(uint64_t{8192}));
     EXPECT_EQ(create->settings[1].value, LiteralValue(std::string("x")));
     EXPECT_EQ(create->settings[2].value, LiteralValue(int64_t{-1}));
+}
+
+TEST(SqlParser, CreateTableAsTheOpenTelemetryExporterWritesIt)
+{
+    const Statement statement = parseStatement(
+        "CREATE TABLE IF NOT EXISTS otel_traces (Timestamp DateTime64(9) CODEC(Delta, ZSTD(1)), "
+        "TraceId String CODEC(ZSTD(1)), SpanAttributes Map(LowCardinality(String), String), "
+        "Events Nested (Timestamp DateTime64(9), Attributes Map(LowCardinality(String), String)) "
+        "CODEC(ZSTD(1)), index UInt8, INDEX idx_trace_id TraceId TYPE bloom_filter(0.001) "
+        "GRANULARITY 1, INDEX idx_keys mapKeys(SpanAttributes) TYPE bloom_filter(0.01) "
+        "GRANULARITY 1) ENGINE = MergeTree PARTITION BY toDate(Timestamp) ORDER BY (TraceId, "
+        "toDateTime(Timestamp)) TTL toDateTime(Timestamp) + toIntervalDay(180) SETTINGS "
+        "index_granularity = 8192, ttl_only_drop_parts = 1");
+    const auto* create = std::get_if<CreateTableStatement>(&statement);
+    ASSERT_TRUE(create);
+    std::vector<std::string> columns;
+    for (const ColumnDefinition& column : create->columns)
+    {
+        columns.push_back(column.name + " " + dataTypeName(column.type) + " " + column.codec);
+    }
+    EXPECT_EQ(columns, (std::vector<std::string>{
+                           "Timestamp DateTime64(9) Delta, ZSTD(1)",
+                           "TraceId String ZSTD(1)",
+                           "SpanAttributes Map(LowCardinality(String), String) ",
+                           "Events.Timestamp Array(DateTime64(9)) ZSTD(1)",
+                           "Events.Attributes Array(Map(LowCardinality(String), String)) ZSTD(1)",
+                           "index UInt8 ",
+                       }));
+    ASSERT_EQ(create->indexes.size(), 2u);
+    EXPECT_EQ(create->indexes[1].name, "idx_keys");
+    EXPECT_EQ(dump(*create->indexes[1].expression), "(mapKeys SpanAttributes)");
+    EXPECT_TRUE(create->partition_by);
+    EXPECT_TRUE(create->ttl);
+    // The statement formats back to text that parses to the same statement.
+    EXPECT_EQ(parseStatement(formatStatement(statement)), statement);
 }
 
 TEST(SqlParser, InsertDropShowDescribe)

@@ -4,6 +4,7 @@
 #include <zstd.h>
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 
 #include "engine/common/ascii.h"
@@ -18,6 +19,10 @@ namespace
 constexpr size_t kMinSavingFraction = 8;
 /// Blocks smaller than this are stored as they are: the codec's framing would eat the gain.
 constexpr size_t kMinCompressedPayload = 64;
+
+/// ClickHouse codecs that transform values before compression (some take a parameter).
+constexpr std::array<std::string_view, 5> kValueTransforms = {"Delta", "DoubleDelta", "T64",
+                                                               "Gorilla", "FPC"};
 
 [[noreturn]] void unknownCodec(std::string_view text)
 {
@@ -72,6 +77,30 @@ CodecChoice CodecChoice::parse(std::string_view text)
         return {Codec::kZSTD, level};
     }
     unknownCodec(text);
+}
+
+CodecChoice CodecChoice::parseChain(std::string_view text)
+{
+    CodecChoice choice;
+    while (!text.empty())
+    {
+        const size_t comma = text.find(',');
+        const std::string_view entry = trimAscii(text.substr(0, comma));
+        text = comma == std::string_view::npos ? std::string_view() : text.substr(comma + 1);
+        const bool transform = std::any_of(
+            kValueTransforms.begin(), kValueTransforms.end(),
+            [&](std::string_view name)
+            {
+                return equalsIgnoringCase(entry, name) ||
+                       (entry.size() > name.size() && entry[name.size()] == '(' &&
+                        equalsIgnoringCase(entry.substr(0, name.size()), name));
+            });
+        if (!transform)
+        {
+            choice = parse(entry);
+        }
+    }
+    return choice;
 }
 
 bool operator==(const CodecChoice& left, const CodecChoice& right)

@@ -26,6 +26,11 @@ struct CodecChoice
     std::string toString() const;
     /// Parses toString's spelling (case-insensitive name); throws kUnknownCompressionMethod.
     static CodecChoice parse(std::string_view text);
+    /// A `CODEC(...)` list as ClickHouse writes it ("Delta, ZSTD(1)"): ClickHouse's value
+    /// transforms (Delta, DoubleDelta, T64, Gorilla, FPC) are accepted and left to Granary's
+    /// per-granule encodings, which pick delta and frame-of-reference forms themselves; the
+    /// last compression codec listed applies (LZ4 when none is).
+    static CodecChoice parseChain(std::string_view text);
 };
 
 bool operator==(const CodecChoice& left, const CodecChoice& right);

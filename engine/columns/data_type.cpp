@@ -1,0 +1,268 @@
+#include "engine/columns/data_type.h"
+
+#include <cctype>
+#include <utility>
+
+#include "engine/common/exception.h"
+
+namespace granary
+{
+
+DataType DataType::dateTime64(uint8_t precision)
+{
+    DataType type(TypeId::DateTime64);
+    type.precision = precision;
+    return type;
+}
+
+DataType DataType::array(DataType element)
+{
+    DataType type;
+    type.id = TypeId::Array;
+    type.children.push_back(std::move(element));
+    return type;
+}
+
+DataType DataType::map(DataType key, DataType value)
+{
+    DataType type;
+    type.id = TypeId::Map;
+    type.children.push_back(std::move(key));
+    type.children.push_back(std::move(value));
+    return type;
+}
+
+DataType DataType::lowCardinality(DataType values)
+{
+    values.low_cardinality = true;
+    return values;
+}
+
+DataType DataType::of(const ColumnView& view)
+{
+    DataType type(view.type);
+    type.precision = view.precision;
+    const size_t children = view.type == TypeId::Array ? 1 : view.type == TypeId::Map ? 2 : 0;
+    for (size_t i = 0; i < children; ++i)
+    {
+        type.children.push_back(of(view.children[i]));
+    }
+    return type;
+}
+
+DataType DataType::valueType() const
+{
+    DataType type = *this;
+    type.low_cardinality = false;
+    for (DataType& child : type.children)
+    {
+        child = child.valueType();
+    }
+    return type;
+}
+
+std::string dataTypeName(const DataType& type)
+{
+    std::string name;
+    switch (type.id)
+    {
+        case TypeId::DateTime64:
+            name = "DateTime64(" + std::to_string(type.precision) + ")";
+            break;
+        case TypeId::Array:
+            name = "Array(" + dataTypeName(type.element()) + ")";
+            break;
+        case TypeId::Map:
+            name = "Map(" + dataTypeName(type.key()) + ", " + dataTypeName(type.value()) + ")";
+            break;
+        default:
+            name = std::string(typeName(type.id));
+            break;
+    }
+    return type.low_cardinality ? "LowCardinality(" + name + ")" : name;
+}
+
+namespace
+{
+
+/// Recursive descent over ClickHouse type names; `text_` is the whole name, for messages.
+class TypeNameParser
+{
+public:
+    explicit TypeNameParser(std::string_view text) : text_(text) {}
+
+    DataType parseWhole()
+    {
+        DataType type = parseType();
+        skipSpaces();
+        if (at_ != text_.size())
+        {
+            fail("unexpected '" + std::string(text_.substr(at_)) + "' after the type");
+        }
+        return type;
+    }
+
+private:
+    DataType parseType()
+    {
+        const std::string_view family = word();
+        if (family == "Array")
+        {
+            expect('(');
+            DataType element = parseType();
+            expect(')');
+            return DataType::array(std::move(element));
+        }
+        if (family == "Map")
+        {
+            expect('(');
+            DataType key = parseType();
+            expect(',');
+            DataType value = parseType();
+            expect(')');
+            if (isNested(key.id) || isFloat(key.id))
+            {
+                fail("a Map key cannot be " + dataTypeName(key));
+            }
+            return DataType::map(std::move(key), std::move(value));
+        }
+        if (family == "LowCardinality")
+        {
+            expect('(');
+            DataType values = parseType();
+            expect(')');
+            if (values.id != TypeId::String)
+            {
+                fail("LowCardinality takes String (Granary keeps other types as they are), not " +
+                     dataTypeName(values));
+            }
+            return DataType::lowCardinality(std::move(values));
+        }
+        if (family == "DateTime64")
+        {
+            return parseDateTime64();
+        }
+        if (family == "DateTime" && accept('('))
+        {
+            timeZone();
+            expect(')');
+            return DataType(TypeId::DateTime);
+        }
+        if (family == "Boolean")
+        {
+            return DataType(TypeId::Bool);
+        }
+        if (const std::optional<TypeId> scalar = typeFromName(family))
+        {
+            return DataType(*scalar);
+        }
+        fail("unknown type '" + std::string(family) + "'");
+    }
+
+    DataType parseDateTime64()
+    {
+        uint8_t precision = DataType::kDefaultDateTime64Precision;
+        if (accept('('))
+        {
+            skipSpaces();
+            size_t digits = 0;
+            unsigned value = 0;
+            while (at_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[at_])))
+            {
+                value = value * 10 + static_cast<unsigned>(text_[at_++] - '0');
+                if (++digits > 2)
+                {
+                    break;
+                }
+            }
+            if (digits == 0 || value > DataType::kMaxDateTime64Precision)
+            {
+                fail("DateTime64 takes a precision from 0 to 9");
+            }
+            precision = static_cast<uint8_t>(value);
+            if (accept(','))
+            {
+                timeZone();
+            }
+            expect(')');
+        }
+        return DataType::dateTime64(precision);
+    }
+
+    /// 'UTC' only: values are kept and shown in UTC whatever the column says.
+    void timeZone()
+    {
+        skipSpaces();
+        const std::string_view rest = text_.substr(at_);
+        for (const std::string_view zone : {"'UTC'", "'Etc/UTC'"})
+        {
+            if (rest.starts_with(zone))
+            {
+                at_ += zone.size();
+                return;
+            }
+        }
+        fail("only the time zone 'UTC' is supported");
+    }
+
+    std::string_view word()
+    {
+        skipSpaces();
+        const size_t begin = at_;
+        while (at_ < text_.size() &&
+               (std::isalnum(static_cast<unsigned char>(text_[at_])) || text_[at_] == '_'))
+        {
+            ++at_;
+        }
+        if (begin == at_)
+        {
+            fail("expected a type name at offset " + std::to_string(at_));
+        }
+        return text_.substr(begin, at_ - begin);
+    }
+
+    bool accept(char c)
+    {
+        skipSpaces();
+        if (at_ < text_.size() && text_[at_] == c)
+        {
+            ++at_;
+            return true;
+        }
+        return false;
+    }
+
+    void expect(char c)
+    {
+        if (!accept(c))
+        {
+            fail(std::string("expected '") + c + "' at offset " + std::to_string(at_));
+        }
+    }
+
+    void skipSpaces()
+    {
+        while (at_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[at_])))
+        {
+            ++at_;
+        }
+    }
+
+    [[noreturn]] void fail(const std::string& message) const
+    {
+        throw Exception(ErrorCode::kUnknownType,
+                        "Bad type '" + std::string(text_) + "': " + message);
+    }
+
+    std::string_view text_;
+    size_t at_ = 0;
+};
+
+}  // namespace
+
+DataType parseDataType(std::string_view text)
+{
+    return TypeNameParser(text).parseWhole();
+}
+
+}  // namespace granary

@@ -1,0 +1,62 @@
+#include "engine/columns/data_type.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "engine/common/exception.h"
+
+namespace granary
+{
+namespace
+{
+
+TEST(DataType, NamesRoundTripThroughTheParser)
+{
+    for (const std::string name :
+         {"UInt8", "String", "Bool", "DateTime", "DateTime64(9)", "DateTime64(0)",
+          "Array(UInt64)", "Array(Array(String))", "Map(String, UInt64)",
+          "Map(LowCardinality(String), String)", "Array(Map(LowCardinality(String), String))",
+          "LowCardinality(String)", "Array(DateTime64(9))"})
+    {
+        EXPECT_EQ(dataTypeName(parseDataType(name)), name);
+    }
+}
+
+TEST(DataType, ParsesClickHouseSpellings)
+{
+    EXPECT_EQ(parseDataType("DateTime64"), DataType::dateTime64(3));
+    EXPECT_EQ(parseDataType(" DateTime64 ( 6 , 'UTC' ) "), DataType::dateTime64(6));
+    EXPECT_EQ(parseDataType("DateTime('UTC')"), DataType(TypeId::DateTime));
+    EXPECT_EQ(parseDataType("Boolean"), DataType(TypeId::Bool));
+    const DataType map = parseDataType("Map(LowCardinality(String),Array(Int32))");
+    EXPECT_EQ(map.id, TypeId::Map);
+    EXPECT_TRUE(map.key().low_cardinality);
+    EXPECT_EQ(map.value(), DataType::array(TypeId::Int32));
+    EXPECT_EQ(map.valueType(), DataType::map(TypeId::String, DataType::array(TypeId::Int32)));
+}
+
+TEST(DataType, RefusesWhatItCannotHold)
+{
+    for (const std::string name :
+         {"", "Foo", "Array", "Array(", "Array(UInt8", "Array(UInt8))", "Map(String)",
+          "Map(Float64, String)", "Map(Array(String), String)", "DateTime64(10)",
+          "DateTime64(x)", "DateTime64(3, 'Europe/Berlin')", "LowCardinality(UInt64)",
+          "DateTime('MSK')", "Nullable(String)", "string"})
+    {
+        try
+        {
+            parseDataType(name);
+            ADD_FAILURE() << name << " parsed";
+        }
+        catch (const Exception& error)
+        {
+            EXPECT_EQ(error.code(), ErrorCode::kUnknownType) << name;
+            EXPECT_NE(std::string(error.what()).find("'" + name + "'"), std::string::npos)
+                << error.what();
+        }
+    }
+}
+
+}  // namespace
+}  // namespace granary
