@@ -98,7 +98,7 @@ std::vector<NativeColumn> nativeColumns(const Block& block)
     columns.reserve(block.columns.size());
     for (const Block::Entry& entry : block.columns)
     {
-        columns.push_back({entry.name, std::string(typeName(entry.column.type())), &entry.column});
+        columns.push_back({entry.name, dataTypeName(entry.column.dataType()), &entry.column});
     }
     return columns;
 }

@@ -7,6 +7,7 @@
 
 #include "engine/columns/block.h"
 #include "engine/columns/column_view.h"
+#include "engine/columns/data_type.h"
 #include "engine/columns/types.h"
 
 namespace granary
@@ -15,7 +16,7 @@ namespace granary
 struct InputColumn
 {
     std::string name;
-    TypeId type;
+    DataType type;
 };
 
 /// What a worker keeps between the morsels it produces (filtered, computed columns), so that

@@ -127,7 +127,7 @@ void forEachGroupBatch(Table& table, const AggregateLayout& layout, OnBatch&& on
 inline std::vector<Column> emptyKeys(const GroupByPlan& plan)
 {
     std::vector<Column> keys;
-    for (TypeId type : plan.key_types)
+    for (const DataType& type : plan.key_types)
     {
         keys.emplace_back(type);
     }

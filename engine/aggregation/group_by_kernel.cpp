@@ -70,7 +70,7 @@ public:
     {
         std::vector<Block> fragments;
         fragments.push_back(
-            countDistinctByValueBuckets(locals, plan_.key_types[0], plan_.key_names[0],
+            countDistinctByValueBuckets(locals, plan_.key_types[0].id, plan_.key_names[0],
                                         plan_.layout->entries()[0].result_name, context));
         return fragments;
     }

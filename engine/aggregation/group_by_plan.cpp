@@ -114,6 +114,11 @@ std::unique_ptr<GroupByPlan> makeGroupByPlan(std::vector<InputColumn> columns,
     for (const std::string& key : keys)
     {
         const size_t column = resolveColumn(plan->input_columns, key, "GROUP BY");
+        if (isNested(plan->input_columns[column].type.id))
+        {
+            throw Exception(ErrorCode::kNotImplemented,
+                            "GROUP BY an Array or Map ('" + key + "') is not supported");
+        }
         plan->key_columns.push_back(column);
         plan->key_types.push_back(plan->input_columns[column].type);
         plan->key_names.push_back(key);
@@ -130,7 +135,7 @@ std::unique_ptr<GroupByPlan> makeGroupByPlan(std::vector<InputColumn> columns,
             const size_t column =
                 resolveColumn(plan->input_columns, argument, "arguments of " + aggregate.function);
             entry.argument_columns.push_back(column);
-            arguments.push_back({argument, plan->input_columns[column].type});
+            arguments.push_back({argument, plan->input_columns[column].type.id});
         }
         bool empty_is_null = true;
         entry.function = createFunction(aggregate, arguments, distinct, empty_is_null);
@@ -143,7 +148,7 @@ std::unique_ptr<GroupByPlan> makeGroupByPlan(std::vector<InputColumn> columns,
                 throw Exception(ErrorCode::kTypeMismatch,
                                 "the filter of " + aggregate.function + " ('" + aggregate.mask +
                                     "') must be UInt8, not " +
-                                    std::string(typeName(plan->input_columns[mask].type)));
+                                    dataTypeName(plan->input_columns[mask].type));
             }
             entry.function = std::make_shared<MaskedAggregateFunction>(
                 std::move(entry.function), arguments.size(), empty_is_null);
@@ -231,10 +236,10 @@ bool isKeyWithDistinctCount(const GroupByPlan& plan)
 {
     const auto& entries = plan.layout->entries();
     // uniqExact itself, not a combinator around it (uniqExactIf, a FILTER), which skips rows.
-    return plan.key_columns.size() == 1 && !isString(plan.key_types[0]) && entries.size() == 1 &&
+    return plan.key_columns.size() == 1 && !isString(plan.key_types[0].id) && entries.size() == 1 &&
            isDistinctCountName(entries[0].function->name()) &&
            dynamic_cast<const WrappedAggregateFunction*>(entries[0].function.get()) == nullptr &&
-           !isString(plan.input_columns[entries[0].argument_columns[0]].type);
+           !isString(plan.input_columns[entries[0].argument_columns[0]].type.id);
 }
 
 }  // namespace granary

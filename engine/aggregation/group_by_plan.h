@@ -52,7 +52,7 @@ struct GroupByPlan
 {
     std::vector<InputColumn> input_columns;
     std::vector<size_t> key_columns;  ///< Positions among the input's columns.
-    std::vector<TypeId> key_types;
+    std::vector<DataType> key_types;
     std::vector<std::string> key_names;
     std::unique_ptr<AggregateLayout> layout;
     /// The caller's TopGroups: result column positions (keys first, then aggregates) with

@@ -89,7 +89,7 @@ void SerializedKeyMethod::appendKeys(const Key* keys, size_t count, std::vector<
     }
 }
 
-KeyMethodKind chooseKeyMethod(const std::vector<TypeId>& key_types)
+KeyMethodKind chooseKeyMethod(const std::vector<DataType>& key_types)
 {
     if (key_types.empty())
     {
@@ -97,7 +97,7 @@ KeyMethodKind chooseKeyMethod(const std::vector<TypeId>& key_types)
     }
     if (key_types.size() == 1)
     {
-        switch (fixedWidth(key_types[0]))
+        switch (fixedWidth(key_types[0].id))
         {
             case 0:
                 return KeyMethodKind::kString;
@@ -112,8 +112,9 @@ KeyMethodKind chooseKeyMethod(const std::vector<TypeId>& key_types)
         }
     }
     size_t total_width = 0;
-    for (TypeId type : key_types)
+    for (const DataType& key_type : key_types)
     {
+        const TypeId type = key_type.id;
         if (isString(type))
         {
             return KeyMethodKind::kSerialized;

@@ -285,7 +285,7 @@ enum class KeyMethodKind
     kSerialized,
 };
 
-KeyMethodKind chooseKeyMethod(const std::vector<TypeId>& key_types);
+KeyMethodKind chooseKeyMethod(const std::vector<DataType>& key_types);
 std::string_view keyMethodName(KeyMethodKind kind);
 
 }  // namespace granary

@@ -191,4 +191,24 @@ void Column::reserve(size_t rows, size_t string_bytes)
     }
 }
 
+size_t valueBytes(const ColumnView& view)
+{
+    if (!hasOffsets(view.type))
+    {
+        return view.rows * fixedWidth(view.type);
+    }
+    const uint64_t first = view.offsets[0];
+    const uint64_t last = view.offsets[view.rows];
+    size_t bytes = (view.rows + 1) * sizeof(uint64_t);
+    if (isString(view.type))
+    {
+        return bytes + (last - first);
+    }
+    for (size_t i = 0; i < (view.type == TypeId::Map ? 2 : 1); ++i)
+    {
+        bytes += valueBytes(view.children[i].slice(first, last - first));
+    }
+    return bytes;
+}
+
 }  // namespace granary

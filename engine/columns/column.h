@@ -206,4 +206,8 @@ private:
     std::vector<ColumnView> child_views_;
 };
 
+/// Bytes that `view`'s rows take in Column's layout: values, chars and offsets, and the
+/// children's rows that nested rows span.
+size_t valueBytes(const ColumnView& view);
+
 }  // namespace granary

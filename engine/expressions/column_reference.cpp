@@ -16,8 +16,8 @@ ColumnView findColumn(const BlockView& input, const std::string& name)
     return *column;
 }
 
-ColumnReferenceNode::ColumnReferenceNode(std::string name, TypeId type)
-    : ExpressionNode(type, {}), name_(std::move(name))
+ColumnReferenceNode::ColumnReferenceNode(std::string name, DataType type)
+    : ExpressionNode(std::move(type), {}), name_(std::move(name))
 {
     addColumn(name_);
 }

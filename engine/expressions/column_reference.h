@@ -15,7 +15,7 @@ ColumnView findColumn(const BlockView& input, const std::string& name);
 class ColumnReferenceNode final : public ExpressionNode
 {
 public:
-    ColumnReferenceNode(std::string name, TypeId type);
+    ColumnReferenceNode(std::string name, DataType type);
 
     ColumnView evaluate(const BlockView& input, size_t begin, size_t count,
                         Column& holder) const override;

@@ -18,7 +18,7 @@ namespace granary
 {
 
 /// The type of each column an expression may read, by name; nullopt for unknown names.
-using ColumnTypeLookup = std::function<std::optional<TypeId>(std::string_view name)>;
+using ColumnTypeLookup = std::function<std::optional<DataType>(std::string_view name)>;
 
 /// A scalar expression compiled against a schema: typed, constant-folded, ready to evaluate
 /// over ranges of rows by any number of threads at once.
@@ -28,6 +28,7 @@ public:
     explicit CompiledExpression(NodePtr root);
 
     TypeId type() const { return root_->type(); }
+    const DataType& dataType() const { return root_->dataType(); }
     /// True when the expression reads no column (it was folded into one value).
     bool isConstant() const { return root_->columns().empty(); }
     /// Names of the columns it reads, each once.

@@ -163,7 +163,7 @@ private:
 
     NodePtr compileNode(const sql::ColumnRef& column, const Expression& expression)
     {
-        const std::optional<TypeId> type = lookup_ ? lookup_(column.name) : std::nullopt;
+        const std::optional<DataType> type = lookup_ ? lookup_(column.name) : std::nullopt;
         if (!type)
         {
             throw Exception(ErrorCode::kUnknownColumn,

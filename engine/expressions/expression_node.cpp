@@ -37,8 +37,8 @@ To convertValue(From value)
 
 }  // namespace
 
-ExpressionNode::ExpressionNode(TypeId type, std::vector<NodePtr> children)
-    : type_(type), children_(std::move(children))
+ExpressionNode::ExpressionNode(DataType type, std::vector<NodePtr> children)
+    : type_(std::move(type)), children_(std::move(children))
 {
     for (const NodePtr& child : children_)
     {

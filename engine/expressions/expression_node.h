@@ -10,6 +10,7 @@
 #include "engine/columns/block.h"
 #include "engine/columns/column.h"
 #include "engine/columns/column_view.h"
+#include "engine/columns/data_type.h"
 #include "engine/columns/types.h"
 
 namespace granary
@@ -24,10 +25,12 @@ using NodePtr = std::shared_ptr<const ExpressionNode>;
 class ExpressionNode
 {
 public:
-    ExpressionNode(TypeId type, std::vector<NodePtr> children);
+    ExpressionNode(DataType type, std::vector<NodePtr> children);
     virtual ~ExpressionNode() = default;
 
-    TypeId type() const { return type_; }
+    TypeId type() const { return type_.id; }
+    /// The full type: DateTime64's precision, nested types' children.
+    const DataType& dataType() const { return type_; }
     const std::vector<NodePtr>& children() const { return children_; }
     /// Names of the columns the node reads, each once, in order of first use.
     const std::vector<std::string>& columns() const { return columns_; }
@@ -53,7 +56,7 @@ protected:
     void addColumn(const std::string& name);
 
 private:
-    TypeId type_;
+    DataType type_;
     std::vector<NodePtr> children_;
     std::vector<std::string> columns_;
 };

@@ -12,17 +12,27 @@ char separator(Delimited dialect)
     return dialect == Delimited::kTabSeparated ? '\t' : ',';
 }
 
-/// CSV quotes what is not a number: strings, dates and times, as ClickHouse does.
+/// CSV quotes what is not a number: strings, dates and times, arrays and maps, as ClickHouse
+/// does.
 bool csvQuoted(TypeId type)
 {
-    return isString(type) || type == TypeId::Date || type == TypeId::DateTime;
+    return isString(type) || type == TypeId::Date || type == TypeId::DateTime ||
+           type == TypeId::DateTime64 || isNested(type);
 }
 
 void appendCell(std::string_view text, TypeId type, Delimited dialect, std::string& out)
 {
     if (dialect == Delimited::kTabSeparated)
     {
-        appendTsvEscaped(text, out);
+        // An array's or map's text escapes its own strings inside their quotes.
+        if (isNested(type))
+        {
+            out += text;
+        }
+        else
+        {
+            appendTsvEscaped(text, out);
+        }
     }
     else if (csvQuoted(type))
     {

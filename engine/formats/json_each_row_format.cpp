@@ -7,6 +7,36 @@
 namespace granary::format_writers
 {
 
+namespace
+{
+
+/// A JSON array, or for a Map an object whose keys are the keys' text.
+void appendJsonNested(const ColumnView& column, size_t row, std::string& value, std::string& out)
+{
+    const bool is_map = column.type == TypeId::Map;
+    out += is_map ? '{' : '[';
+    for (uint64_t element = column.offsets[row]; element < column.offsets[row + 1]; ++element)
+    {
+        if (element != column.offsets[row])
+        {
+            out += ',';
+        }
+        if (!is_map)
+        {
+            appendJsonValue(column.children[0], element, value, out);
+            continue;
+        }
+        value.clear();
+        appendValue(column.children[0], element, value);
+        appendJsonString(value, out);
+        out += ':';
+        appendJsonValue(column.children[1], element, value, out);
+    }
+    out += is_map ? '}' : ']';
+}
+
+}  // namespace
+
 void appendJsonValue(const ColumnView& column, size_t row, std::string& value, std::string& out)
 {
     if (isString(column.type))
@@ -14,9 +44,15 @@ void appendJsonValue(const ColumnView& column, size_t row, std::string& value, s
         appendJsonString(column.stringAt(row), out);
         return;
     }
+    if (isNested(column.type))
+    {
+        appendJsonNested(column, row, value, out);
+        return;
+    }
     value.clear();
     appendValue(column, row, value);
-    if (column.type == TypeId::Date || column.type == TypeId::DateTime)
+    if (column.type == TypeId::Date || column.type == TypeId::DateTime ||
+        column.type == TypeId::DateTime64)
     {
         appendJsonString(value, out);
     }

@@ -16,7 +16,7 @@ void appendMeta(const Block& block, std::string& out)
         out += i == 0 ? "\n\t\t{\n\t\t\t\"name\": " : ",\n\t\t{\n\t\t\t\"name\": ";
         appendJsonString(block.columns[i].name, out);
         out += ",\n\t\t\t\"type\": ";
-        appendJsonString(typeName(block.columns[i].column.type()), out);
+        appendJsonString(dataTypeName(block.columns[i].column.dataType()), out);
         out += "\n\t\t}";
     }
     out += "\n\t],\n\n";

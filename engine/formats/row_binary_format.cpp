@@ -3,6 +3,40 @@
 
 namespace granary::format_writers
 {
+namespace
+{
+
+/// One value in RowBinary (row_binary_reader.h has the layout).
+void appendRowBinaryValue(const ColumnView& column, size_t row, std::string& buffer)
+{
+    if (isString(column.type))
+    {
+        const std::string_view value = column.stringAt(row);
+        appendVarUInt(value.size(), buffer);
+        buffer += value;
+    }
+    else if (isNested(column.type))
+    {
+        const uint64_t first = column.offsets[row];
+        const uint64_t last = column.offsets[row + 1];
+        appendVarUInt(last - first, buffer);
+        for (uint64_t element = first; element < last; ++element)
+        {
+            appendRowBinaryValue(column.children[0], element, buffer);
+            if (column.type == TypeId::Map)
+            {
+                appendRowBinaryValue(column.children[1], element, buffer);
+            }
+        }
+    }
+    else
+    {
+        const size_t width = fixedWidth(column.type);
+        buffer.append(static_cast<const char*>(column.data) + row * width, width);
+    }
+}
+
+}  // namespace
 
 void writeRowBinaryHeader(const Block& block, std::ostream& out)
 {
@@ -15,7 +49,7 @@ void writeRowBinaryHeader(const Block& block, std::ostream& out)
     }
     for (const Block::Entry& entry : block.columns)
     {
-        const std::string_view type = typeName(entry.column.type());
+        const std::string type = dataTypeName(entry.column.dataType());
         appendVarUInt(type.size(), header);
         header += type;
     }
@@ -34,17 +68,7 @@ void writeRowBinaryRows(const Block& block, std::ostream& out)
     {
         for (const ColumnView& column : views)
         {
-            if (isString(column.type))
-            {
-                const std::string_view value = column.stringAt(row);
-                appendVarUInt(value.size(), buffer);
-                buffer += value;
-            }
-            else
-            {
-                const size_t width = fixedWidth(column.type);
-                buffer.append(static_cast<const char*>(column.data) + row * width, width);
-            }
+            appendRowBinaryValue(column, row, buffer);
         }
         if (buffer.size() >= kFlushBytes)
         {

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <type_traits>
 
+#include "engine/formats/text_escaping.h"
+
 namespace granary
 {
 namespace
@@ -72,7 +74,11 @@ void appendFloat(float value, std::string& out)
     appendFloatValue(value, out);
 }
 
-void formatDate(uint16_t days, std::string& out)
+namespace
+{
+
+/// YYYY-MM-DD of a day number, also before the epoch.
+void appendCivilDate(int64_t days, std::string& out)
 {
     const CivilDate date = civilFromDays(days);
     appendNumber(date.year, out);
@@ -82,17 +88,105 @@ void formatDate(uint16_t days, std::string& out)
     appendTwoDigits(date.day, out);
 }
 
+/// YYYY-MM-DD hh:mm:ss of seconds since the epoch, also before it.
+void appendCivilTime(int64_t seconds, std::string& out)
+{
+    int64_t days = seconds / 86400;
+    int64_t second_of_day = seconds % 86400;
+    if (second_of_day < 0)
+    {
+        days -= 1;
+        second_of_day += 86400;
+    }
+    appendCivilDate(days, out);
+    out += ' ';
+    appendTwoDigits(static_cast<unsigned>(second_of_day / 3600), out);
+    out += ':';
+    appendTwoDigits(static_cast<unsigned>(second_of_day / 60 % 60), out);
+    out += ':';
+    appendTwoDigits(static_cast<unsigned>(second_of_day % 60), out);
+}
+
+}  // namespace
+
+void formatDate(uint16_t days, std::string& out)
+{
+    appendCivilDate(days, out);
+}
+
 void formatDateTime(uint32_t seconds, std::string& out)
 {
-    formatDate(static_cast<uint16_t>(seconds / 86400), out);
-    const uint32_t second_of_day = seconds % 86400;
-    out += ' ';
-    appendTwoDigits(second_of_day / 3600, out);
-    out += ':';
-    appendTwoDigits(second_of_day / 60 % 60, out);
-    out += ':';
-    appendTwoDigits(second_of_day % 60, out);
+    appendCivilTime(seconds, out);
 }
+
+void formatDateTime64(int64_t ticks, uint8_t precision, std::string& out)
+{
+    int64_t scale = 1;
+    for (uint8_t digit = 0; digit < precision; ++digit)
+    {
+        scale *= 10;
+    }
+    // Floor division: a tick before the epoch belongs to the second before it.
+    int64_t seconds = ticks / scale;
+    int64_t fraction = ticks % scale;
+    if (fraction < 0)
+    {
+        seconds -= 1;
+        fraction += scale;
+    }
+    appendCivilTime(seconds, out);
+    if (precision > 0)
+    {
+        const std::string digits = std::to_string(fraction);
+        out += '.';
+        out.append(precision - digits.size(), '0');
+        out += digits;
+    }
+}
+
+namespace
+{
+
+/// An Array or Map element as ClickHouse writes it inside brackets: strings and times quoted,
+/// escaped as TSV escapes (quotes, backslashes and control characters), numbers bare.
+void appendElement(const ColumnView& column, size_t row, std::string& out)
+{
+    const bool quoted = isString(column.type) || column.type == TypeId::Date ||
+                        column.type == TypeId::DateTime || column.type == TypeId::DateTime64;
+    if (!quoted)
+    {
+        appendValue(column, row, out);
+        return;
+    }
+    std::string text;
+    appendValue(column, row, text);
+    out += '\'';
+    appendTsvEscaped(text, out);
+    out += '\'';
+}
+
+/// `[a,b]` or `{k:v,k:v}`.
+void appendNested(const ColumnView& column, size_t row, std::string& out)
+{
+    const bool is_map = column.type == TypeId::Map;
+    out += is_map ? '{' : '[';
+    for (uint64_t element = column.offsets[row]; element < column.offsets[row + 1]; ++element)
+    {
+        if (element != column.offsets[row])
+        {
+            out += ',';
+        }
+        appendElement(column.children[0], element, out);
+        if (is_map)
+        {
+            out += ':';
+            appendElement(column.children[1], element, out);
+        }
+    }
+    out += is_map ? '}' : ']';
+}
+
+}  // namespace
 
 void appendValue(const ColumnView& column, size_t row, std::string& out)
 {
@@ -100,6 +194,16 @@ void appendValue(const ColumnView& column, size_t row, std::string& out)
     {
         case TypeId::String:
             out += column.stringAt(row);
+            return;
+        case TypeId::Bool:
+            out += column.valueAt<uint8_t>(row) != 0 ? "true" : "false";
+            return;
+        case TypeId::DateTime64:
+            formatDateTime64(column.valueAt<int64_t>(row), column.precision, out);
+            return;
+        case TypeId::Array:
+        case TypeId::Map:
+            appendNested(column, row, out);
             return;
         case TypeId::Date:
             formatDate(column.valueAt<uint16_t>(row), out);

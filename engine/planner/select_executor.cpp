@@ -22,11 +22,11 @@ namespace
 
 ColumnTypeLookup lookupIn(const Block& block)
 {
-    return [&block](std::string_view name) -> std::optional<TypeId>
+    return [&block](std::string_view name) -> std::optional<DataType>
     {
         if (const Column* column = block.find(name))
         {
-            return column->type();
+            return column->dataType();
         }
         return std::nullopt;
     };
@@ -187,7 +187,7 @@ Block joinFragments(const TableScan& scan, const std::vector<std::optional<Block
 
 Column materialize(const ColumnView& view)
 {
-    Column column(view.type);
+    Column column = Column::emptyLike(view);
     column.appendRange(view, 0, view.rows);
     return column;
 }
@@ -237,7 +237,7 @@ Block collectRows(const SelectPlan& plan, QueryContext& context)
                 Block fragment;
                 for (size_t c = 0; c < columns.size(); ++c)
                 {
-                    Column column(columns[c].type);
+                    Column column = Column::emptyLike(columns[c]);
                     gatherRows(columns[c], 0, keep, column);
                     fragment.columns.push_back({scan.columns()[c].name, std::move(column)});
                 }

@@ -50,11 +50,11 @@ TableScan::TableScan(std::shared_ptr<const TableSnapshot> snapshot, const TableS
     {
         condition_hash_ = std::hash<std::string>{}(sql::formatExpression(*where));
     }
-    const ColumnTypeLookup lookup = [&](std::string_view name) -> std::optional<TypeId>
+    const ColumnTypeLookup lookup = [&](std::string_view name) -> std::optional<DataType>
     {
         if (const std::optional<size_t> index = schema_.indexOf(name))
         {
-            return schema_.columns[*index].type.id;
+            return schema_.columns[*index].type.valueType();
         }
         return std::nullopt;
     };
@@ -79,7 +79,7 @@ TableScan::TableScan(std::shared_ptr<const TableSnapshot> snapshot, const TableS
     for (const ScanOutput& output : outputs)
     {
         outputs_.push_back(compileExpression(output.expression, lookup));
-        columns_.push_back({output.name, outputs_.back().type()});
+        columns_.push_back({output.name, outputs_.back().dataType()});
         for (const std::string& column : outputs_.back().columns())
         {
             read.insert(*schema_.indexOf(column));

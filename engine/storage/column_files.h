@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/columns/column_view.h"
+#include "engine/columns/data_type.h"
 #include "engine/storage/encoding/block_codec.h"
 
 namespace granary
@@ -47,10 +48,13 @@ inline std::string columnFileName(size_t column, std::string_view suffix)
 /// (kCorruptedData naming the file).
 void checkStringOffsets(const std::filesystem::path& file, const uint64_t* offsets, size_t count);
 
-/// The raw layout: `c<i>.bin` (fixed width) or `c<i>.chars` + `c<i>.offsets` (rows + 1
-/// uint64 offsets).
+/// The raw layout: `c<i>.bin` (fixed width), `c<i>.chars` + `c<i>.offsets` (rows + 1 uint64
+/// offsets), or for Array and Map `c<i>.offsets` and each child's files under
+/// rawChildStem (both part formats keep nested columns this way).
 std::unique_ptr<ColumnFilesWriter> makeRawColumnWriter(const std::filesystem::path& directory,
-                                                       size_t column, TypeId type);
+                                                       size_t column, const DataType& type);
+/// The stem of a nested column's child `child` in the raw layout: `c3.n0`, `c3.n1.n0`.
+std::string rawChildStem(const std::string& stem, size_t child);
 
 /// The encoded layout (encoded_column.h): `c<i>.blocks`, `c<i>.index` and, for strings,
 /// `c<i>.dict`.

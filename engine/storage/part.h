@@ -30,6 +30,8 @@ struct PartContents
     std::vector<Column> granule_min;  ///< One column per sort-key column.
     std::vector<Column> granule_max;
     std::vector<Column> owned_columns;
+    /// The children of nested columns' views over mapped files.
+    std::vector<std::unique_ptr<ColumnView[]>> child_views;
     std::vector<MappedFile> mapped_files;
     /// Per column, run once on first use (throwing kCorruptedData to refuse the column);
     /// empty when nothing needs checking.

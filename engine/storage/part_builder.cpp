@@ -110,9 +110,29 @@ void SortedRows::forEachRun(size_t begin, size_t end, Visit visit) const
     }
 }
 
+void SortedRows::gatherNested(size_t column, size_t begin, size_t end, Column& into) const
+{
+    into.clear();
+    if (order_.empty())
+    {
+        forEachRun(begin, end, [&](size_t piece, size_t first, size_t run, size_t)
+                   { into.appendRange(pieces_[piece][column], first, run); });
+        return;
+    }
+    for (size_t row = begin; row < end; ++row)
+    {
+        into.appendRange(pieces_[order_[row].piece][column], order_[row].row, 1);
+    }
+}
+
 void SortedRows::gather(size_t column, size_t begin, size_t end, Column& into) const
 {
     const size_t count = end - begin;
+    if (isNested(into.type()))
+    {
+        gatherNested(column, begin, end, into);
+        return;
+    }
     if (isString(into.type()))
     {
         gatherStrings(column, begin, end, into);
@@ -307,9 +327,7 @@ std::shared_ptr<const Part> makeInMemoryPart(PartData data)
     {
         const ColumnView view = column.view();
         contents.columns.push_back(view);
-        contents.column_bytes.push_back(isString(view.type) ? view.offsets[view.rows] +
-                                                                  (view.rows + 1) * sizeof(uint64_t)
-                                                            : view.rows * fixedWidth(view.type));
+        contents.column_bytes.push_back(valueBytes(view));
     }
     contents.owned_columns = std::move(data.columns);
     contents.granule_min = std::move(data.granule_min);

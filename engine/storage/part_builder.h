@@ -39,6 +39,7 @@ private:
     template <typename Visit>
     void forEachRun(size_t begin, size_t end, Visit visit) const;
     void gatherStrings(size_t column, size_t begin, size_t end, Column& into) const;
+    void gatherNested(size_t column, size_t begin, size_t end, Column& into) const;
 
     const std::vector<std::vector<ColumnView>>& pieces_;
     /// Empty when the pieces, one after the other, already are in the part's order.

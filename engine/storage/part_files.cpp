@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -199,8 +200,8 @@ public:
         {
             const ColumnSchema& column = schema.columns[index];
             columns_.push_back(
-                format_ == PartFormat::kRaw
-                    ? makeRawColumnWriter(directory, index, column.type.id)
+                format_ == PartFormat::kRaw || isNested(column.type.id)
+                    ? makeRawColumnWriter(directory, index, column.type)
                     : makeEncodedColumnWriter(directory, index, column.type.id, column.codec));
         }
     }
@@ -386,11 +387,79 @@ std::vector<ColumnView> SortedPartWriter::lastKeyViews() const
 namespace
 {
 
+/// Maps the raw layout's files of a column (or of a nested column's child) under `stem`: the
+/// view of its `rows` rows, recursing into children. `map` maps one file (an expected size, or
+/// nullopt), recording it; `bytes` adds up their sizes.
+class RawColumnMapper
+{
+public:
+    using MapFile = std::function<std::string_view(const std::string&, std::optional<uint64_t>)>;
+
+    RawColumnMapper(const std::filesystem::path& directory, MapFile map, PartContents& contents)
+        : directory_(directory), map_(std::move(map)), contents_(contents)
+    {
+    }
+
+    size_t bytes() const { return bytes_; }
+
+    ColumnView view(const std::string& stem, const DataType& type, size_t rows)
+    {
+        if (!hasOffsets(type.id))
+        {
+            const std::string_view values = mapFile(stem + ".bin", rows * fixedWidth(type.id));
+            ColumnView view{type.id, rows, values.data(), nullptr, nullptr};
+            view.precision = type.precision;
+            return view;
+        }
+        const std::string offsets_name = stem + ".offsets";
+        const std::string_view offsets = mapFile(offsets_name, (rows + 1) * sizeof(uint64_t));
+        const auto* offset_values = reinterpret_cast<const uint64_t*>(offsets.data());
+        if (offset_values[0] != 0)
+        {
+            corruptedPartFile(directory_ / offsets_name, "offsets do not start at 0");
+        }
+        if (isString(type.id))
+        {
+            const std::string chars_name = stem + ".chars";
+            const std::string_view chars = mapFile(chars_name, std::nullopt);
+            if (offset_values[rows] != chars.size())
+            {
+                corruptedPartFile(directory_ / offsets_name, "offsets do not match " + chars_name);
+            }
+            return ColumnView::ofStrings(chars.data(), offset_values, rows);
+        }
+        // The children's views live as long as the part; their row count is the last offset.
+        auto children = std::make_unique<ColumnView[]>(type.children.size());
+        for (size_t child = 0; child < type.children.size(); ++child)
+        {
+            children[child] =
+                view(rawChildStem(stem, child), type.children[child], offset_values[rows]);
+        }
+        ColumnView view{type.id, rows, nullptr, nullptr, offset_values};
+        view.children = children.get();
+        contents_.child_views.push_back(std::move(children));
+        return view;
+    }
+
+private:
+    std::string_view mapFile(const std::string& name, std::optional<uint64_t> expected_size)
+    {
+        const std::string_view bytes = map_(name, expected_size);
+        bytes_ += bytes.size();
+        return bytes;
+    }
+
+    std::filesystem::path directory_;
+    MapFile map_;
+    PartContents& contents_;
+    size_t bytes_ = 0;
+};
+
 /// Maps a column's files into `contents` (its view, or its encoded form, and its bytes);
 /// returns the names of the files it mapped.
 std::vector<std::string> openColumn(const std::filesystem::path& directory,
-                                    const PartMetadata& metadata, size_t index, TypeId type,
-                                    PartContents& contents)
+                                    const PartMetadata& metadata, size_t index,
+                                    const DataType& type, PartContents& contents)
 {
     const size_t rows = metadata.rows;
     std::vector<std::string> names;
@@ -402,38 +471,25 @@ std::vector<std::string> openColumn(const std::filesystem::path& directory,
         return std::string_view(contents.mapped_files.back().data(),
                                 contents.mapped_files.back().size());
     };
-    if (metadata.format == PartFormat::kEncoded)
+    if (metadata.format == PartFormat::kEncoded && !isNested(type.id))
     {
         const std::string blocks_name = columnFileName(index, ".blocks");
         const std::string_view blocks = map(blocks_name, std::nullopt);
         const std::string_view block_index = map(columnFileName(index, ".index"), std::nullopt);
-        const std::string_view dictionary =
-            isString(type) ? map(columnFileName(index, ".dict"), std::nullopt) : std::string_view();
+        const std::string_view dictionary = isString(type.id)
+                                                ? map(columnFileName(index, ".dict"), std::nullopt)
+                                                : std::string_view();
         contents.encoded.push_back(std::make_unique<const EncodedColumn>(
             directory / blocks_name, rows, blocks, block_index, dictionary));
-        contents.columns.push_back(ColumnView{type, rows, nullptr, nullptr, nullptr});
+        contents.columns.push_back(ColumnView{type.id, rows, nullptr, nullptr, nullptr});
+        contents.columns.back().precision = type.precision;
         contents.column_bytes.push_back(blocks.size() + block_index.size() + dictionary.size());
         return names;
     }
     contents.encoded.push_back(nullptr);
-    if (isString(type))
-    {
-        const std::string offsets_name = columnFileName(index, ".offsets");
-        const std::string chars_name = columnFileName(index, ".chars");
-        const std::string_view offsets = map(offsets_name, (rows + 1) * sizeof(uint64_t));
-        const std::string_view chars = map(chars_name, std::nullopt);
-        const auto* offset_values = reinterpret_cast<const uint64_t*>(offsets.data());
-        if (offset_values[0] != 0 || offset_values[rows] != chars.size())
-        {
-            corruptedPartFile(directory / offsets_name, "offsets do not match " + chars_name);
-        }
-        contents.columns.push_back(ColumnView::ofStrings(chars.data(), offset_values, rows));
-        contents.column_bytes.push_back(chars.size() + offsets.size());
-        return names;
-    }
-    const std::string_view values = map(columnFileName(index, ".bin"), rows * fixedWidth(type));
-    contents.columns.push_back(ColumnView{type, rows, values.data(), nullptr, nullptr});
-    contents.column_bytes.push_back(values.size());
+    RawColumnMapper mapper(directory, map, contents);
+    contents.columns.push_back(mapper.view(columnFileName(index, ""), type.valueType(), rows));
+    contents.column_bytes.push_back(mapper.bytes());
     return names;
 }
 
@@ -450,7 +506,7 @@ std::shared_ptr<const Part> openPartFiles(const std::filesystem::path& directory
     {
         const size_t first_file = contents.mapped_files.size();
         const std::vector<std::string> names =
-            openColumn(directory, metadata, index, schema.columns[index].type.id, contents);
+            openColumn(directory, metadata, index, schema.columns[index].type, contents);
         if (!verified)
         {
             std::vector<std::tuple<std::filesystem::path, size_t, uint64_t>> checks;

@@ -79,7 +79,7 @@ bool isFixedKey(const std::vector<std::string>& keys)
 /// The key method the aggregator picks for the test table's key columns `keys`.
 KeyMethodKind methodOf(const std::vector<std::string>& keys)
 {
-    std::vector<TypeId> types;
+    std::vector<DataType> types;
     for (const auto& name : keys)
     {
         types.push_back(name == "k_u8"                        ? TypeId::UInt8

@@ -96,7 +96,7 @@ std::vector<std::pair<int32_t, std::string>> naiveRows(const Pieces& pieces)
 void expectRangesMatchNaiveRows(const Pieces& pieces)
 {
     TableSchema schema;
-    schema.columns = {{"k", TypeId::Int32}, {"s", TypeId::String}};
+    schema.columns = {{"k", TypeId::Int32, {}}, {"s", TypeId::String, {}}};
     schema.sort_key = {"k"};
     const SortedRows sorted(pieces.views, schema, false);
     const auto expected = naiveRows(pieces);
