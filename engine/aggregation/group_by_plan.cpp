@@ -134,6 +134,12 @@ std::unique_ptr<GroupByPlan> makeGroupByPlan(std::vector<InputColumn> columns,
         {
             const size_t column =
                 resolveColumn(plan->input_columns, argument, "arguments of " + aggregate.function);
+            if (isNested(plan->input_columns[column].type.id))
+            {
+                throw Exception(ErrorCode::kTypeMismatch,
+                                aggregate.function + " does not take '" + argument + "' of type " +
+                                    dataTypeName(plan->input_columns[column].type));
+            }
             entry.argument_columns.push_back(column);
             arguments.push_back({argument, plan->input_columns[column].type.id});
         }

@@ -1,14 +1,17 @@
 #include <algorithm>
 #include <string>
+#include <utility>
 
 #include "engine/common/exception.h"
 #include "engine/expressions/arithmetic.h"
 #include "engine/expressions/calendar.h"
+#include "engine/expressions/collection_functions.h"
 #include "engine/expressions/column_reference.h"
 #include "engine/expressions/comparison.h"
 #include "engine/expressions/compiled_expression.h"
 #include "engine/expressions/conditional.h"
 #include "engine/expressions/date_functions.h"
+#include "engine/expressions/datetime64.h"
 #include "engine/expressions/in_list.h"
 #include "engine/expressions/like.h"
 #include "engine/expressions/logical.h"
@@ -131,10 +134,31 @@ class Compiler
 public:
     explicit Compiler(const ColumnTypeLookup& lookup) : lookup_(lookup) {}
 
+    /// An Array or Map value may be the whole expression or an argument of the collection
+    /// functions; anything else given one is kTypeMismatch, checked here once for all
+    /// operators and functions.
     NodePtr compile(const Expression& expression)
     {
-        return std::visit([&](const auto& node) { return compileNode(node, expression); },
-                          expression.node);
+        const bool nested_allowed = std::exchange(nested_allowed_, false);
+        NodePtr node =
+            std::visit([&](const auto& node) { return compileNode(node, expression); },
+                       expression.node);
+        if (isNested(node->type()) && !nested_allowed)
+        {
+            throw Exception(ErrorCode::kTypeMismatch,
+                            quoted(expression) + " is " + dataTypeName(node->dataType()) +
+                                ": only length, has, mapKeys, mapValues, mapContains and [] "
+                                "take arrays and maps " +
+                                where(expression));
+        }
+        return node;
+    }
+
+    /// Compiles the whole expression, which may be an Array or Map.
+    NodePtr compileTop(const Expression& expression)
+    {
+        nested_allowed_ = true;
+        return compile(expression);
     }
 
 private:
@@ -304,6 +328,7 @@ private:
         std::vector<NodePtr> arguments;
         for (const sql::ExpressionPtr& argument : call.arguments)
         {
+            nested_allowed_ = arguments.empty() && takesCollections(name);
             arguments.push_back(compile(*argument));
         }
         const auto require_count = [&](size_t count)
@@ -316,6 +341,10 @@ private:
                                     std::to_string(arguments.size()) + " " + where(expression));
             }
         };
+        if (NodePtr collection = compileCollectionFunction(name, call, arguments, expression))
+        {
+            return fold(std::move(collection));
+        }
         if (name == "length" || name == "strlen" || name == "lower" || name == "upper" ||
             name == "lcase" || name == "ucase")
         {
@@ -331,6 +360,15 @@ private:
         if (const std::optional<DateFunction> function = dateFunctionByName(name))
         {
             require_count(1);
+            if (arguments[0]->type() == TypeId::DateTime64)
+            {
+                // The calendar functions read whole seconds; toDateTime is exactly that.
+                arguments[0] = makeDateTime64Seconds(std::move(arguments[0]));
+                if (*function == DateFunction::ToDateTime)
+                {
+                    return fold(std::move(arguments[0]));
+                }
+            }
             if (!dateFunctionResultType(*function, arguments[0]->type()))
             {
                 throw Exception(ErrorCode::kTypeMismatch,
@@ -388,6 +426,77 @@ private:
                         "Unknown function " + call.name + " " + where(expression));
     }
 
+    static bool takesCollections(const std::string& name)
+    {
+        return name == "length" || name == "mapkeys" || name == "mapvalues" ||
+               name == "arrayelement" || name == "has" || name == "mapcontains";
+    }
+
+    /// arrayElement (m['k'], a[1]), length of an Array or Map, mapKeys, mapValues, has and
+    /// mapContains; null for other functions and for length of a String.
+    NodePtr compileCollectionFunction(const std::string& name, const sql::FunctionCall& call,
+                                      std::vector<NodePtr>& arguments,
+                                      const Expression& expression) const
+    {
+        if (!takesCollections(name))
+        {
+            return nullptr;
+        }
+        const bool unary = name == "length" || name == "mapkeys" || name == "mapvalues";
+        if (arguments.size() != (unary ? 1u : 2u))
+        {
+            if (name == "length")
+            {
+                return nullptr;  // The string function's check words the error.
+            }
+            throw Exception(ErrorCode::kBadArguments,
+                            "Function " + call.name + " takes " + (unary ? "1 argument" : "2 arguments") +
+                                ", not " + std::to_string(arguments.size()) + " " +
+                                where(expression));
+        }
+        const DataType& container = arguments[0]->dataType();
+        const bool wants_map = name == "mapkeys" || name == "mapvalues" || name == "mapcontains";
+        const bool accepted = wants_map ? container.id == TypeId::Map
+                              : name == "has" ? container.id == TypeId::Array
+                                              : isNested(container.id);
+        if (!accepted)
+        {
+            if (name == "length" && !isNested(container.id))
+            {
+                return nullptr;
+            }
+            throw Exception(ErrorCode::kTypeMismatch,
+                            "Function " + call.name + " does not take " +
+                                quoted(*call.arguments[0]) + " of type " +
+                                dataTypeName(container) + " " + where(expression));
+        }
+        if (name == "length")
+        {
+            return makeLength(std::move(arguments[0]));
+        }
+        if (unary)
+        {
+            return makeMapPart(std::move(arguments[0]), name == "mapkeys");
+        }
+        const bool by_key = name != "has" && container.id == TypeId::Map;
+        const bool by_position = name == "arrayelement" && container.id == TypeId::Array;
+        const TypeId value_type = arguments[1]->type();
+        if (by_position ? !isInteger(value_type) || isParametric(value_type)
+                        : !comparableElements(by_key ? container.key() : container.element(),
+                                              value_type))
+        {
+            throw Exception(ErrorCode::kTypeMismatch,
+                            "Function " + call.name + " cannot look up " +
+                                quoted(*call.arguments[1]) + " of type " + typeText(value_type) +
+                                " in " + dataTypeName(container) + " " + where(expression));
+        }
+        if (name == "arrayelement")
+        {
+            return makeArrayElement(std::move(arguments[0]), std::move(arguments[1]));
+        }
+        return makeContains(std::move(arguments[0]), std::move(arguments[1]));
+    }
+
     NodePtr compileConnective(BinaryOperator op, const Expression& expression)
     {
         // a AND b AND c parses as ((a AND b) AND c): one node over all operands.
@@ -438,18 +547,28 @@ private:
         const TypeId right_type = right->type();
         if (isString(left_type) != isString(right_type))
         {
+            // A DateTime64 meets a literal as a DateTime would, then as its ticks.
+            const auto literal_type = [](TypeId time)
+            { return time == TypeId::DateTime64 ? TypeId::DateTime : time; };
             if (isDateOrTime(left_type) && right->constantValue())
             {
-                return {left, parseDateConstant(right, right_expression, left_type)};
+                return harmonize(left, left_expression,
+                                 parseDateConstant(right, right_expression, literal_type(left_type)),
+                                 right_expression, expression);
             }
             if (isDateOrTime(right_type) && left->constantValue())
             {
-                return {parseDateConstant(left, left_expression, right_type), right};
+                return harmonize(parseDateConstant(left, left_expression, literal_type(right_type)),
+                                 left_expression, right, right_expression, expression);
             }
             throw Exception(ErrorCode::kTypeMismatch,
                             "Cannot compare " + quoted(left_expression) + " of type " +
                                 typeText(left_type) + " with " + quoted(right_expression) +
                                 " of type " + typeText(right_type) + " " + where(expression));
+        }
+        if (left_type == TypeId::DateTime64 || right_type == TypeId::DateTime64)
+        {
+            return harmonizeDateTime64(std::move(left), std::move(right), expression);
         }
         if (left_type == TypeId::Date && right_type == TypeId::DateTime)
         {
@@ -458,6 +577,31 @@ private:
         if (left_type == TypeId::DateTime && right_type == TypeId::Date)
         {
             right = fold(makeDateFunction(DateFunction::ToDateTime, right));
+        }
+        return {left, right};
+    }
+
+    /// DateTime64 next to a Date, DateTime or DateTime64 of another precision: both sides as
+    /// ticks of the finer precision. Numbers compare with the ticks as they are.
+    std::pair<NodePtr, NodePtr> harmonizeDateTime64(NodePtr left, NodePtr right,
+                                                    const Expression& expression)
+    {
+        const auto precisionOf = [](const NodePtr& node)
+        { return node->type() == TypeId::DateTime64 ? node->dataType().precision : uint8_t{0}; };
+        const uint8_t precision = std::max(precisionOf(left), precisionOf(right));
+        for (NodePtr* side : {&left, &right})
+        {
+            const TypeId type = (*side)->type();
+            if (!isDateOrTime(type) && !isInteger(type))
+            {
+                throw Exception(ErrorCode::kTypeMismatch,
+                                "Cannot compare DateTime64 with " + typeText(type) + " " +
+                                    where(expression));
+            }
+            if (isDateOrTime(type) && precisionOf(*side) != precision)
+            {
+                *side = fold(makeDateTime64Ticks(*side, precision));
+            }
         }
         return {left, right};
     }
@@ -604,6 +748,7 @@ private:
     }
 
     const ColumnTypeLookup& lookup_;
+    bool nested_allowed_ = false;  ///< For the expression compile() is about to compile.
 };
 
 }  // namespace
@@ -615,7 +760,7 @@ CompiledExpression compileExpression(const sql::ExpressionPtr& expression,
     {
         throw Exception(ErrorCode::kLogicalError, "compileExpression: no expression");
     }
-    return CompiledExpression(Compiler(lookup).compile(*expression));
+    return CompiledExpression(Compiler(lookup).compileTop(*expression));
 }
 
 }  // namespace granary

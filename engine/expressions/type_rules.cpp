@@ -30,12 +30,15 @@ bool isNumeric(TypeId type)
 
 bool isDateOrTime(TypeId type)
 {
-    return type == TypeId::Date || type == TypeId::DateTime;
+    return type == TypeId::Date || type == TypeId::DateTime || type == TypeId::DateTime64;
 }
 
 std::optional<TypeId> arithmeticResultType(ArithmeticOperator op, TypeId left, TypeId right)
 {
-    if (isString(left) || isString(right))
+    // A DateTime64 result would need its precision, which a TypeId does not carry: its
+    // arithmetic is refused rather than guessed.
+    if (isString(left) || isString(right) || left == TypeId::DateTime64 ||
+        right == TypeId::DateTime64)
     {
         return std::nullopt;
     }
@@ -80,6 +83,10 @@ std::optional<TypeId> commonType(std::span<const TypeId> types)
         return std::nullopt;
     }
     const TypeId first = types.front();
+    if (first == TypeId::DateTime64)
+    {
+        return std::nullopt;  // The precision of the result is not known here.
+    }
     if (std::all_of(types.begin(), types.end(), [&](TypeId type) { return type == first; }))
     {
         return first;

@@ -20,7 +20,7 @@ enum class ArithmeticOperator
 /// True for every type but String (integers, floats, Date, DateTime).
 bool isNumeric(TypeId type);
 /// Date or DateTime.
-bool isDateOrTime(TypeId type);
+bool isDateOrTime(TypeId type);  ///< Date, DateTime and DateTime64.
 
 /// The result type of `left op right` (docs/expressions.md has the table), nullopt where the
 /// operator does not take these types:

@@ -132,6 +132,12 @@ std::vector<size_t> orderColumnsOf(const TableScan& scan, const AnalyzedSelect& 
         {
             if (scan.columns()[c].name == name)
             {
+                if (isNested(scan.columns()[c].type.id))
+                {
+                    throw Exception(ErrorCode::kTypeMismatch,
+                                    "ORDER BY " + name + ": " +
+                                        dataTypeName(scan.columns()[c].type) + " has no order");
+                }
                 order_columns.push_back(c);
                 break;
             }

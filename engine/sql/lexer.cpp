@@ -240,6 +240,10 @@ private:
                 return take(1, TokenKind::LeftParen);
             case ')':
                 return take(1, TokenKind::RightParen);
+            case '[':
+                return take(1, TokenKind::LeftBracket);
+            case ']':
+                return take(1, TokenKind::RightBracket);
             case ',':
                 return take(1, TokenKind::Comma);
             case ';':

@@ -929,7 +929,7 @@ private:
     {
         if (!atKind(TokenKind::Minus))
         {
-            return primary();
+            return subscripts(primary());
         }
         const SourcePosition position = advance().position;
         if (negatable(current()))
@@ -938,6 +938,22 @@ private:
         }
         NestingGuard guard(*this);
         return expressionNode(UnaryOperation{UnaryOperator::Negate, unary()}, position);
+    }
+
+    /// `value[index]...`: ClickHouse's arrayElement(value, index), for arrays and maps.
+    ExpressionPtr subscripts(ExpressionPtr value)
+    {
+        while (atKind(TokenKind::LeftBracket))
+        {
+            const SourcePosition position = advance().position;
+            NestingGuard guard(*this);
+            ExpressionPtr index = expression();
+            expect(TokenKind::RightBracket);
+            value = expressionNode(
+                FunctionCall{"arrayElement", {std::move(value), std::move(index)}, false},
+                position);
+        }
+        return value;
     }
 
     ExpressionPtr primary()

@@ -28,6 +28,10 @@ std::string_view describeTokenKind(TokenKind kind)
             return "'('";
         case TokenKind::RightParen:
             return "')'";
+        case TokenKind::LeftBracket:
+            return "'['";
+        case TokenKind::RightBracket:
+            return "']'";
         case TokenKind::Comma:
             return "','";
         case TokenKind::Semicolon:

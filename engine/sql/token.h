@@ -18,6 +18,8 @@ enum class TokenKind
     String,            ///< 'text', escapes decoded.
     LeftParen,
     RightParen,
+    LeftBracket,   ///< [ of a subscript: m['key'], a[1].
+    RightBracket,
     Comma,
     Semicolon,
     Dot,

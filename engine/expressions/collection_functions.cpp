@@ -1,0 +1,219 @@
+#include "engine/expressions/collection_functions.h"
+
+namespace granary
+{
+namespace
+{
+
+/// Finds the first of elements [begin, end) equal to a needle: one value per row, or one for
+/// all rows. Integers compare by value whatever their widths (as 128-bit integers), floats as
+/// doubles, strings bytewise.
+class ElementMatcher
+{
+public:
+    ElementMatcher(const ColumnView& elements, const Operand& needle)
+        : elements_(elements), needle_(needle)
+    {
+    }
+
+    /// The index of the match in [begin, end), or end.
+    uint64_t find(uint64_t begin, uint64_t end, size_t row) const
+    {
+        const size_t needle_row = needle_.scalar ? 0 : row;
+        if (isString(elements_.type))
+        {
+            const std::string_view wanted = needle_.view.stringAt(needle_row);
+            for (uint64_t i = begin; i < end; ++i)
+            {
+                if (elements_.stringAt(i) == wanted)
+                {
+                    return i;
+                }
+            }
+            return end;
+        }
+        if (isFloat(elements_.type) || isFloat(needle_.view.type))
+        {
+            const double wanted = numberAt<double>(needle_.view, needle_row);
+            for (uint64_t i = begin; i < end; ++i)
+            {
+                if (numberAt<double>(elements_, i) == wanted)
+                {
+                    return i;
+                }
+            }
+            return end;
+        }
+        const __int128 wanted = numberAt<__int128>(needle_.view, needle_row);
+        for (uint64_t i = begin; i < end; ++i)
+        {
+            if (numberAt<__int128>(elements_, i) == wanted)
+            {
+                return i;
+            }
+        }
+        return end;
+    }
+
+private:
+    template <typename Wide>
+    static Wide numberAt(const ColumnView& view, size_t row)
+    {
+        return dispatchFixedType(view.type, [&]<typename T>(TypeTag<T>)
+                                 { return static_cast<Wide>(view.valueAt<T>(row)); });
+    }
+
+    const ColumnView& elements_;
+    const Operand& needle_;
+};
+
+DataType elementType(const DataType& container)
+{
+    return container.id == TypeId::Map ? container.value() : container.element();
+}
+
+class ArrayElementNode final : public ExpressionNode
+{
+public:
+    ArrayElementNode(NodePtr container, NodePtr index)
+        : ExpressionNode(elementType(container->dataType()), {container, std::move(index)})
+    {
+    }
+
+    ColumnView evaluate(const BlockView& input, size_t begin, size_t count,
+                        Column& holder) const override
+    {
+        Column container_holder;
+        const ColumnView container =
+            children()[0]->evaluate(input, begin, count, container_holder);
+        Operand index;
+        evaluateOperand(*children()[1], input, begin, count, index);
+        holder = Column(dataType());
+        const bool is_map = container.type == TypeId::Map;
+        const ColumnView& values = container.children[is_map ? 1 : 0];
+        const ElementMatcher keys(container.children[0], index);
+        for (size_t row = 0; row < count; ++row)
+        {
+            const uint64_t first = container.offsets[row];
+            const uint64_t end = container.offsets[row + 1];
+            const uint64_t at = is_map ? keys.find(first, end, row)
+                                       : arrayPosition(first, end, index, row);
+            if (at < end)
+            {
+                holder.appendRange(values, at, 1);
+            }
+            else
+            {
+                holder.appendDefaults(1);
+            }
+        }
+        return holder.view();
+    }
+
+private:
+    /// The element an Array index names: 1 is the first, -1 the last; end when out of range.
+    static uint64_t arrayPosition(uint64_t first, uint64_t end, const Operand& index, size_t row)
+    {
+        const ColumnView& view = index.view;
+        const size_t index_row = index.scalar ? 0 : row;
+        const __int128 position = dispatchFixedType(
+            view.type,
+            [&]<typename T>(TypeTag<T>) { return static_cast<__int128>(view.valueAt<T>(index_row)); });
+        const auto size = static_cast<__int128>(end - first);
+        if (position >= 1 && position <= size)
+        {
+            return first + static_cast<uint64_t>(position - 1);
+        }
+        if (position < 0 && -position <= size)
+        {
+            return static_cast<uint64_t>(static_cast<__int128>(end) + position);
+        }
+        return end;
+    }
+};
+
+class MapPartNode final : public ExpressionNode
+{
+public:
+    MapPartNode(NodePtr map, bool keys)
+        : ExpressionNode(DataType::array(keys ? map->dataType().key() : map->dataType().value()),
+                         {map}),
+          part_(keys ? 0 : 1)
+    {
+    }
+
+    ColumnView evaluate(const BlockView& input, size_t begin, size_t count,
+                        Column& holder) const override
+    {
+        Column map_holder;
+        const ColumnView map = children()[0]->evaluate(input, begin, count, map_holder);
+        // The part shares the map's offsets: one Array row per map row, over the part's rows.
+        ColumnView part = map;
+        part.type = TypeId::Array;
+        part.validity = nullptr;
+        part.children = map.children + part_;
+        holder = Column(dataType());
+        holder.appendRange(part, 0, count);
+        return holder.view();
+    }
+
+private:
+    size_t part_;
+};
+
+class ContainsNode final : public ExpressionNode
+{
+public:
+    ContainsNode(NodePtr container, NodePtr value)
+        : ExpressionNode(TypeId::UInt8, {std::move(container), std::move(value)})
+    {
+    }
+
+    ColumnView evaluate(const BlockView& input, size_t begin, size_t count,
+                        Column& holder) const override
+    {
+        Column container_holder;
+        const ColumnView container =
+            children()[0]->evaluate(input, begin, count, container_holder);
+        Operand value;
+        evaluateOperand(*children()[1], input, begin, count, value);
+        const ElementMatcher matcher(container.children[0], value);
+        holder = Column(TypeId::UInt8);
+        holder.resizeFixed(count);
+        uint8_t* out = holder.mutableData<uint8_t>();
+        for (size_t row = 0; row < count; ++row)
+        {
+            const uint64_t end = container.offsets[row + 1];
+            out[row] = matcher.find(container.offsets[row], end, row) != end ? 1 : 0;
+        }
+        return holder.view();
+    }
+};
+
+}  // namespace
+
+bool comparableElements(const DataType& element_type, TypeId value_type)
+{
+    if (isNested(element_type.id) || isNested(value_type))
+    {
+        return false;
+    }
+    return isString(element_type.id) == isString(value_type);
+}
+
+NodePtr makeArrayElement(NodePtr container, NodePtr index)
+{
+    return std::make_shared<ArrayElementNode>(std::move(container), std::move(index));
+}
+
+NodePtr makeMapPart(NodePtr map, bool keys)
+{
+    return std::make_shared<MapPartNode>(std::move(map), keys);
+}
+
+NodePtr makeContains(NodePtr container, NodePtr value)
+{
+    return std::make_shared<ContainsNode>(std::move(container), std::move(value));
+}
+
+}  // namespace granary

@@ -1,0 +1,26 @@
+#pragma once
+
+#include "engine/expressions/expression_node.h"
+
+namespace granary
+{
+
+/// Functions of Array and Map values, as ClickHouse names them. length(x) of either is
+/// string_functions.h's makeLength: it reads offsets only.
+
+/// arrayElement(container, index), written container[index]: a Map's value for the key `index`
+/// (the value type's default when absent, as in ClickHouse), an Array's element at the 1-based
+/// `index` (negative counts from the end; out of range gives the default).
+NodePtr makeArrayElement(NodePtr container, NodePtr index);
+
+/// mapKeys(m) and mapValues(m): the Map's keys or values as an Array.
+NodePtr makeMapPart(NodePtr map, bool keys);
+
+/// has(array, value) and mapContains(map, key): 1 when an element (a key) equals the value.
+NodePtr makeContains(NodePtr container, NodePtr value);
+
+/// Whether `value` (of type `value_type`) can be compared with elements of `element_type`:
+/// both strings, or both numbers (dates and times count as numbers).
+bool comparableElements(const DataType& element_type, TypeId value_type);
+
+}  // namespace granary
