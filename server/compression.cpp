@@ -10,13 +10,13 @@
 namespace granary::server
 {
 
-void compressFrames(std::string_view data, WriteBuffer& out)
+void compressFrames(std::string_view data, WriteBuffer& out, size_t frame_input_bytes)
 {
     std::string frame;
     size_t offset = 0;
     do
     {
-        const size_t input_size = std::min(kMaxFrameInputBytes, data.size() - offset);
+        const size_t input_size = std::min(frame_input_bytes, data.size() - offset);
         const int bound = LZ4_compressBound(static_cast<int>(input_size));
         frame.resize(kFrameHeaderBytes + static_cast<size_t>(bound));
         const int compressed =

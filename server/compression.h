@@ -41,8 +41,9 @@ FrameHeader parseFrameHeader(const char* header, size_t max_frame_bytes);
 void decodeFrame(const Hash128& checksum, std::string_view frame, const FrameHeader& header,
                  char* out);
 
-/// Appends `data` to `out` as LZ4 frames.
-void compressFrames(std::string_view data, WriteBuffer& out);
+/// Appends `data` to `out` as LZ4 frames of up to `frame_input_bytes` uncompressed bytes each.
+void compressFrames(std::string_view data, WriteBuffer& out,
+                    size_t frame_input_bytes = kMaxFrameInputBytes);
 
 /// Reads the decompressed bytes of consecutive frames from `source`. Checksums are verified
 /// before decompressing; sizes above `max_frame_bytes` are refused before allocating.

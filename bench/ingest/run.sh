@@ -23,15 +23,7 @@ formats="${FORMATS:-RowBinary RowBinary+lz4 TSV JSONEachRow}"
 work="${WORK:-/tmp/granary-ingest}"
 out="${OUT:-$work/results}"
 mkdir -p "$work" "$out"
-pids=()
-cleanup() {
-    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
-}
-trap cleanup EXIT
-
-wait_http() { for _ in $(seq 200); do curl -sf "http://127.0.0.1:$1/ping" >/dev/null && return; sleep 0.1; done; echo "no server on $1" >&2; exit 1; }
-post() { curl -sS --fail-with-body "http://127.0.0.1:$1/" --data-binary "$2"; }
-urlencode() { python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1]))' "$1"; }
+source "$root/bench/ingest/servers.sh"
 
 # 1. Source rows and the bodies, written by a Granary server over the generated table.
 [[ -d "$work/source" ]] || "$granary" gen-hits --rows "$rows" --out "$work/source"
@@ -47,35 +39,9 @@ columns="$(post 18200 "DESCRIBE hits" | awk -F'\t' '{printf "%s%s %s", sep, $1, 
 kill "${pids[-1]}"; wait "${pids[-1]}" 2>/dev/null || true; unset 'pids[-1]'
 key="ORDER BY (CounterID, EventDate, UserID, EventTime, WatchID)"
 
-# 2. The servers: Granary, then ClickHouse 18.16 with a config of its own under WORK.
-start_granary() {
-    rm -rf "$work/granary-data"
-    "$granary" server --data "$work/granary-data" --port 0 --http-port 18201 2>"$work/granary.log" &
-    server_pid=$!; pids+=($server_pid); port=18201
-    wait_http $port
-}
-start_clickhouse() {
-    local ch="$work/clickhouse"
-    rm -rf "$ch"; mkdir -p "$ch"/{data,tmp,user_files,format_schemas,log}
-    cat >"$ch/config.xml" <<XML
-<?xml version="1.0"?><yandex>
- <logger><level>warning</level><log>$ch/log/server.log</log><errorlog>$ch/log/server.err.log</errorlog></logger>
- <listen_host>127.0.0.1</listen_host><tcp_port>19201</tcp_port><http_port>18202</http_port>
- <max_connections>64</max_connections><keep_alive_timeout>30</keep_alive_timeout><mark_cache_size>1073741824</mark_cache_size>
- <path>$ch/data/</path><tmp_path>$ch/tmp/</tmp_path><user_files_path>$ch/user_files/</user_files_path>
- <format_schema_path>$ch/format_schemas/</format_schema_path><users_config>/etc/clickhouse-server/users.xml</users_config>
- <default_profile>default</default_profile><default_database>default</default_database><timezone>UTC</timezone>
- <mlock_executable>false</mlock_executable></yandex>
-XML
-    /usr/sbin/clickhouse-server --config-file="$ch/config.xml" >"$ch/log/stdout.log" 2>&1 </dev/null &
-    server_pid=$!; pids+=($server_pid); port=18202
-    wait_http $port
-}
-stop_server() { kill "$server_pid"; wait "$server_pid" 2>/dev/null || true; unset 'pids[-1]'; }
-
-# 3. Gate, then the sweep: each point into a fresh table, so part counts do not carry over.
+# 2. Gate, then the sweep: each point into a fresh table, so part counts do not carry over.
 gate_query="SELECT count(), sum(RegionID), sum(length(URL)), sum(ResolutionWidth) FROM gate"
-echo "server,format,connections,requests,rows,wall_s,rows_per_s,server_cpu_s,rows_per_server_cpu_s,p50_ms,p99_ms,wire_mb_per_s,failures" >"$out/results.csv"
+start_results
 for server in granary clickhouse; do
     "start_$server"
     post $port "CREATE TABLE gate ($columns) ENGINE = MergeTree $key" >/dev/null
@@ -85,16 +51,8 @@ for server in granary clickhouse; do
         { echo "gate: $server does not return the inserted RowBinary bytes" >&2; exit 1; }
     for format in $formats; do
         for n in $connections; do
-            post $port "DROP TABLE IF EXISTS hits" >/dev/null
-            post $port "CREATE TABLE hits ($columns) ENGINE = MergeTree $key" >/dev/null
-            wire_format="${format%+lz4}"
-            extra=""; [[ "$format" == *+lz4 ]] && extra="&decompress=1"
-            printf '%-10s %-14s %s connection(s)... ' "$server" "$format" "$n" >&2
-            line="$("$driver" --port $port --path "/?query=$(urlencode "INSERT INTO hits FORMAT $wire_format")$extra" \
-                --body "$work/body.$format" --rows-per-body "$body_rows" --connections "$n" \
-                --seconds "$seconds" --warmup 2 --server-pid "$server_pid" --label "$server,$format")"
-            echo "$line" >>"$out/results.csv"
-            echo "$line" | awk -F, '{printf "%.0f rows/s, %.0f rows per server CPU-second\n", $7, $9}' >&2
+            measure_point hits "CREATE TABLE hits ($columns) ENGINE = MergeTree $key" "$server" \
+                "$format" "$work/body.$format" "$body_rows" "$n"
         done
     done
     stop_server
