@@ -7,22 +7,16 @@
 # ClickHouse, and writes results.csv and ingest.svg to OUT.
 #   bench/ingest/run.sh [path/to/build]
 #   ROWS (source rows, default 1000000), BODY_ROWS (rows per request, default 100000),
-#   SECONDS (measured per point, default 10), CONNECTIONS (default "1 2"),
+#   SECONDS_PER_POINT (measured per point, default 10), CONNECTIONS (default "1 2"),
 #   FORMATS (default "RowBinary RowBinary+lz4 TSV JSONEachRow"), WORK (default /tmp/granary-ingest),
 #   OUT (default $WORK/results)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 build="${1:-$root/build}"
-granary="$build/programs/granary"
-driver="$build/bench/ingest/ingest_driver"
 rows="${ROWS:-1000000}"
 body_rows="${BODY_ROWS:-100000}"
-seconds="${SECONDS_PER_POINT:-${SECONDS:-10}}"
-connections="${CONNECTIONS:-1 2}"
 formats="${FORMATS:-RowBinary RowBinary+lz4 TSV JSONEachRow}"
 work="${WORK:-/tmp/granary-ingest}"
-out="${OUT:-$work/results}"
-mkdir -p "$work" "$out"
 source "$root/bench/ingest/servers.sh"
 
 # 1. Source rows and the bodies, written by a Granary server over the generated table.

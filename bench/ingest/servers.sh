@@ -1,6 +1,12 @@
 # Shared by the ingest benchmarks (run.sh: hits, spans.sh: OpenTelemetry spans): the two
-# servers on this machine, one at a time, HTTP helpers and one measured point. Sourced;
-# expects `granary`, `driver`, `work`, `out` and `seconds`.
+# servers on this machine, one at a time, HTTP helpers and one measured point. Sourced after
+# `build` and `work` are set; reads SECONDS_PER_POINT, CONNECTIONS and OUT.
+granary="$build/programs/granary"
+driver="$build/bench/ingest/ingest_driver"
+seconds="${SECONDS_PER_POINT:-10}"  # Not SECONDS: bash counts elapsed time in it.
+connections="${CONNECTIONS:-1 2}"
+out="${OUT:-$work/results}"
+mkdir -p "$work" "$out"
 pids=()
 cleanup() {
     for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done

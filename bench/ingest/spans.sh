@@ -7,20 +7,14 @@
 # into durable MergeTree tables. Prints spans/s and spans per server CPU-second, and writes
 # results.csv and ingest.svg to OUT.
 #   bench/ingest/spans.sh [path/to/build]
-#   BODY_ROWS (spans per request, default 102400, Rotel's disk batch), SECONDS (measured per
+#   BODY_ROWS (spans per request, default 102400, Rotel's disk batch), SECONDS_PER_POINT (per
 #   point, default 10), CONNECTIONS (default "1 2"), WORK (default /tmp/granary-spans),
 #   OUT (default $WORK/results)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 build="${1:-$root/build}"
-granary="$build/programs/granary"
-driver="$build/bench/ingest/ingest_driver"
 body_rows="${BODY_ROWS:-102400}"
-seconds="${SECONDS_PER_POINT:-${SECONDS:-10}}"
-connections="${CONNECTIONS:-1 2}"
 work="${WORK:-/tmp/granary-spans}"
-out="${OUT:-$work/results}"
-mkdir -p "$work" "$out"
 source "$root/bench/ingest/servers.sh"
 
 # 1. The bodies, and each server's table.
