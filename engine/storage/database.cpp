@@ -91,6 +91,10 @@ void Database::createTable(const sql::CreateTableStatement& statement)
         throw Exception(ErrorCode::kTableAlreadyExists,
                         "table '" + statement.table + "' already exists");
     }
+    if (exists)
+    {
+        tables_.at(statement.table)->retire();
+    }
     if (!directory_)
     {
         tables_[statement.table] = std::make_shared<Table>(statement.table, std::move(schema));
@@ -123,6 +127,7 @@ void Database::dropTable(std::string_view name, bool if_exists)
         }
         unknownTable(name);
     }
+    found->second->retire();
     if (directory_)
     {
         const std::string folder = folderName(name);
@@ -158,6 +163,35 @@ std::vector<std::string> Database::tableNames() const
 void Database::insert(std::string_view table, std::vector<Block> blocks, size_t threads)
 {
     this->table(table)->insert(std::move(blocks), threads);
+    if (merges_)
+    {
+        merges_->wake();
+    }
+}
+
+void Database::startBackgroundMerges(MergePolicy policy)
+{
+    if (merges_)
+    {
+        return;
+    }
+    merges_ = std::make_unique<BackgroundMerges>(
+        [this]
+        {
+            std::lock_guard lock(mutex_);
+            std::vector<std::shared_ptr<Table>> tables;
+            for (const auto& [name, table] : tables_)
+            {
+                tables.push_back(table);
+            }
+            return tables;
+        },
+        policy);
+}
+
+uint64_t Database::backgroundMerges() const
+{
+    return merges_ ? merges_->merges() : 0;
 }
 
 }  // namespace granary

@@ -12,6 +12,7 @@
 
 #include "engine/columns/block.h"
 #include "engine/sql/statement.h"
+#include "engine/storage/part_merge.h"
 #include "engine/storage/table.h"
 
 namespace granary
@@ -46,12 +47,20 @@ public:
 
     const std::optional<std::filesystem::path>& directory() const { return directory_; }
 
+    /// Merges small parts in a background thread from now on (part_merge.h), until the
+    /// database is destroyed. Servers start it; a library host decides for itself.
+    void startBackgroundMerges(MergePolicy policy = {});
+    /// Merges done by the background thread so far (0 without one).
+    uint64_t backgroundMerges() const;
+
 private:
     explicit Database(std::optional<std::filesystem::path> directory);
 
     std::optional<std::filesystem::path> directory_;
     mutable std::mutex mutex_;
     std::map<std::string, std::shared_ptr<Table>, std::less<>> tables_;
+    /// Last: stopped before the tables go.
+    std::unique_ptr<BackgroundMerges> merges_;
 };
 
 }  // namespace granary

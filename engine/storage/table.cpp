@@ -208,6 +208,82 @@ void Table::insert(std::vector<Block> blocks, size_t threads)
     insert.commit();
 }
 
+std::unique_lock<std::mutex> Table::tryLockForMerge()
+{
+    std::unique_lock lock(merge_mutex_, std::try_to_lock);
+    if (lock.owns_lock() && retired_)
+    {
+        lock.unlock();
+    }
+    return lock;
+}
+
+void Table::retire()
+{
+    std::lock_guard lock(merge_mutex_);
+    retired_ = true;
+}
+
+std::string Table::reservePartName()
+{
+    std::lock_guard lock(insert_mutex_);
+    const std::string name = std::string(kPartPrefix) + std::to_string(next_part_id_++);
+    if (directory_)
+    {
+        // The manifest keeps the counter, so that a name is never reused after a restart.
+        writeManifest(*directory_, part_names_, next_part_id_);
+    }
+    return name;
+}
+
+bool Table::replaceParts(const std::vector<std::shared_ptr<const Part>>& sources,
+                         std::shared_ptr<const Part> merged, const std::string& name)
+{
+    if (sources.empty())
+    {
+        return false;
+    }
+    std::vector<std::string> removed;
+    {
+        std::lock_guard lock(insert_mutex_);
+        const std::shared_ptr<const TableSnapshot> current = snapshot();
+        const auto first = std::find(current->parts.begin(), current->parts.end(), sources.front());
+        const auto begin = static_cast<size_t>(first - current->parts.begin());
+        if (first == current->parts.end() ||
+            current->parts.size() - begin < sources.size() ||
+            !std::equal(sources.begin(), sources.end(), first))
+        {
+            return false;
+        }
+        std::vector<std::string> names = part_names_;
+        removed.assign(names.begin() + begin, names.begin() + begin + sources.size());
+        names.erase(names.begin() + begin, names.begin() + begin + sources.size());
+        names.insert(names.begin() + begin, name);
+        if (directory_)
+        {
+            writeManifest(*directory_, names, next_part_id_);
+        }
+        auto replaced = std::make_shared<TableSnapshot>(*current);
+        replaced->parts.erase(replaced->parts.begin() + begin,
+                              replaced->parts.begin() + begin + sources.size());
+        replaced->parts.insert(replaced->parts.begin() + begin, std::move(merged));
+        part_names_ = std::move(names);
+        std::lock_guard snapshot_lock(snapshot_mutex_);
+        snapshot_ = std::move(replaced);
+    }
+    if (directory_)
+    {
+        // Unpublished now: a crash before this point leaves them to the next open, which
+        // deletes folders the manifest does not list.
+        for (const std::string& source : removed)
+        {
+            std::error_code ignored;
+            std::filesystem::remove_all(*directory_ / source, ignored);
+        }
+    }
+    return true;
+}
+
 void Table::publish(const std::vector<std::shared_ptr<const Part>>& parts,
                     const std::vector<std::string>& names)
 {

@@ -51,6 +51,21 @@ public:
     /// Appends the blocks as new parts, all or nothing (see TableInsert).
     void insert(std::vector<Block> blocks, size_t threads = 1);
 
+    /// A name no part has had, for a part about to be written (merges).
+    std::string reservePartName();
+    /// Publishes `merged` (named `name`, already durable) in place of `sources`, which must
+    /// still be published one after the other, then deletes the sources' folders. Returns
+    /// false, changing nothing, when they are not. Readers holding an older snapshot keep
+    /// reading the sources (their files stay mapped).
+    bool replaceParts(const std::vector<std::shared_ptr<const Part>>& sources,
+                      std::shared_ptr<const Part> merged, const std::string& name);
+    /// Held by a merge from start to publish; not owning the mutex when another merge runs
+    /// or the table is retired.
+    std::unique_lock<std::mutex> tryLockForMerge();
+    /// Ends merges (waiting for one under way) before DROP or OR REPLACE removes the
+    /// table's folder, where a new table may then be created.
+    void retire();
+
 private:
     friend class TableInsert;
 
@@ -71,6 +86,9 @@ private:
     std::mutex insert_mutex_;
     std::vector<std::string> part_names_;
     uint64_t next_part_id_ = 1;
+
+    std::mutex merge_mutex_;
+    bool retired_ = false;  ///< Guarded by merge_mutex_.
 };
 
 }  // namespace granary

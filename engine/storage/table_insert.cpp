@@ -79,21 +79,21 @@ void TableInsert::checkBlock(const Block& block) const
     }
 }
 
-std::shared_ptr<const Part> TableInsert::buildPart(
-    const std::vector<std::vector<ColumnView>>& pieces, const std::string& name,
-    bool parallel) const
+std::shared_ptr<const Part> buildTablePart(const Table& table,
+                                           const std::vector<std::vector<ColumnView>>& pieces,
+                                           const std::string& name, bool parallel)
 {
-    const SortedRows rows(pieces, table_.schema(), parallel);
-    if (!table_.directory())
+    const SortedRows rows(pieces, table.schema(), parallel);
+    if (!table.directory())
     {
-        return makeInMemoryPart(buildPartData(rows, table_.schema(), parallel));
+        return makeInMemoryPart(buildPartData(rows, table.schema(), parallel));
     }
-    const std::filesystem::path& directory = *table_.directory();
+    const std::filesystem::path& directory = *table.directory();
     const std::filesystem::path temporary = directory / ("tmp_" + name);
     std::filesystem::create_directory(temporary);
-    writePartFiles(rows, table_.schema(), temporary, parallel);
+    writePartFiles(rows, table.schema(), temporary, parallel);
     renameDurably(temporary, directory / name);
-    return openPartFiles(directory / name, table_.schema(), true);
+    return openPartFiles(directory / name, table.schema(), true);
 }
 
 void TableInsert::add(std::vector<Block> blocks, size_t threads)
@@ -164,7 +164,7 @@ void TableInsert::buildParts(const std::vector<Block>& blocks,
                 pieces.back().push_back(entry.column.view().slice(slice.begin, slice.count));
             }
         }
-        parts_[first + part] = buildPart(pieces, names_[first + part], parallel);
+        parts_[first + part] = buildTablePart(table_, pieces, names_[first + part], parallel);
     };
     if (threads <= 1)
     {

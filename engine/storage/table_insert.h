@@ -17,6 +17,13 @@ namespace granary
 class Table;
 class SortedPartWriter;
 
+/// Sorts `pieces` (views of the table's columns, piece after piece) into one part named `name`:
+/// for a table on disk written, synced and renamed into its folder (what insert and merge
+/// share); in memory kept as columns.
+std::shared_ptr<const Part> buildTablePart(const Table& table,
+                                           const std::vector<std::vector<ColumnView>>& pieces,
+                                           const std::string& name, bool parallel);
+
 /// One all-or-nothing insert into a table: add() turns blocks into parts (sorted, split, and
 /// for a table on disk written and synced in their own folders) that no reader sees;
 /// commit() publishes all of them at once. Destroyed uncommitted, it deletes what it wrote.
@@ -53,8 +60,6 @@ private:
     struct PartSlice;
 
     void checkBlock(const Block& block) const;
-    std::shared_ptr<const Part> buildPart(const std::vector<std::vector<ColumnView>>& pieces,
-                                          const std::string& name, bool parallel) const;
     /// parts[i] lists the block slices that form new part i.
     void buildParts(const std::vector<Block>& blocks,
                     const std::vector<std::vector<PartSlice>>& parts, size_t threads);

@@ -8,6 +8,7 @@
 
 #include "engine/common/exception.h"
 #include "engine/session/session.h"
+#include "engine/storage/database.h"
 #include "programs/command_registry.h"
 #include "server/http_server.h"
 #include "server/server.h"
@@ -55,8 +56,10 @@ int runServer(ServerOptions& options)
     sigaddset(&signals, SIGINT);
     pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
-    auto handler =
-        std::make_shared<server::SessionQueryHandler>(Session::openDatabase(options.data_dir));
+    const std::shared_ptr<Database> database = Session::openDatabase(options.data_dir);
+    // Collectors insert a batch per request: small parts are merged behind them.
+    database->startBackgroundMerges();
+    auto handler = std::make_shared<server::SessionQueryHandler>(database);
     server::Server server(options.config, handler);
     server.start();
     std::cerr << "granary server: listening on " << options.config.host << ":" << server.port()
