@@ -21,13 +21,9 @@ constexpr std::array<std::string_view, 12> kReservedParams = {
     "close_session", "query",           "database",      "default_format",
 };
 
-/// Settings clients send that change nothing here: inserts are synchronous and durable on
-/// return (so async_insert's waiting is moot), responses are not HTTP-compressed, and
-/// progress is not sent in headers.
-constexpr std::array<std::string_view, 12> kIgnoredSettings = {
-    "async_insert",
-    "wait_for_async_insert",
-    "async_insert_busy_timeout_ms",
+/// Settings clients send that change nothing here: responses are not HTTP-compressed, and
+/// progress is not sent in headers. (async_insert and its companions are settings.)
+constexpr std::array<std::string_view, 9> kIgnoredSettings = {
     "allow_experimental_json_type",
     "allow_experimental_object_type",
     "enable_http_compression",

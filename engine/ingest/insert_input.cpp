@@ -82,19 +82,35 @@ std::string readFile(const std::string& path)
     return readAll(file);
 }
 
-/// Inserts the blocks as one all-or-nothing insert (none when they hold no rows); returns
-/// their rows.
+/// Inserts the blocks as one all-or-nothing insert, or queues them into their table's async
+/// batch (none when they hold no rows); returns their rows.
 size_t insertRows(Database& database, std::string_view table, std::vector<Block> blocks,
-                  size_t threads)
+                  size_t threads, const AsyncInsert& async)
 {
     size_t rows = 0;
+    size_t bytes = 0;
     for (const Block& block : blocks)
     {
         rows += block.rows();
+        for (const Block::Entry& entry : block.columns)
+        {
+            bytes += valueBytes(entry.column.view());
+        }
     }
-    if (rows > 0)
+    if (rows == 0)
+    {
+        return 0;
+    }
+    if (!async.enabled)
     {
         database.insert(table, std::move(blocks), threads);
+        return rows;
+    }
+    const std::shared_future<void> done =
+        database.asyncInserts().add(std::string(table), std::move(blocks), bytes, async.limits);
+    if (async.wait)
+    {
+        done.get();  // Rethrows what failed the batch.
     }
     return rows;
 }
@@ -120,7 +136,7 @@ size_t insertBinaryOrJson(Database& database, const sql::InsertStatement& insert
                 : RowBinaryReader::fromHeader(schema, cursor, source.limits);
         blocks = reader.readAll(cursor);
     }
-    return insertRows(database, insert.table, std::move(blocks), threads);
+    return insertRows(database, insert.table, std::move(blocks), threads, source.async);
 }
 
 /// A block of every schema column from one holding the listed columns (by name, type
@@ -154,13 +170,14 @@ Block completeBlock(const TableSchema& schema, const std::vector<size_t>& field_
             column.appendDefaults(rows);
             continue;
         }
-        if (entry->column.type() != column.type() || entry->column.size() != rows)
+        if (entry->column.dataType() != column.dataType() || entry->column.size() != rows)
         {
             throw Exception(ErrorCode::kTypeMismatch,
                             fmt::format("INSERT block's column '{}' is {} of {} rows, the table "
                                         "wants {} of {}",
-                                        entry->name, typeName(entry->column.type()),
-                                        entry->column.size(), typeName(column.type()), rows));
+                                        entry->name, dataTypeName(entry->column.dataType()),
+                                        entry->column.size(), dataTypeName(column.dataType()),
+                                        rows));
         }
         column = std::move(entry->column);
     }
@@ -168,7 +185,7 @@ Block completeBlock(const TableSchema& schema, const std::vector<size_t>& field_
 }
 
 size_t insertBlocks(Database& database, const sql::InsertStatement& insert,
-                    std::vector<Block>& given, size_t threads)
+                    std::vector<Block>& given, const AsyncInsert& async, size_t threads)
 {
     const std::shared_ptr<Table> table = database.table(insert.table);
     const TableSchema& schema = table->schema();
@@ -181,7 +198,7 @@ size_t insertBlocks(Database& database, const sql::InsertStatement& insert,
             blocks.push_back(completeBlock(schema, field_columns, block));
         }
     }
-    return insertRows(database, insert.table, std::move(blocks), threads);
+    return insertRows(database, insert.table, std::move(blocks), threads, async);
 }
 
 }  // namespace
@@ -191,7 +208,7 @@ size_t executeInsert(Database& database, const sql::InsertStatement& insert,
 {
     if (source.blocks && !insert.infile)
     {
-        return insertBlocks(database, insert, *source.blocks, threads);
+        return insertBlocks(database, insert, *source.blocks, source.async, threads);
     }
     const std::string format_name = insert.format.value_or("TSV");
     const InputFormat format = inputFormatFromName(format_name);

@@ -9,6 +9,7 @@
 #include "engine/columns/block.h"
 #include "engine/ingest/binary_cursor.h"
 #include "engine/sql/statement.h"
+#include "engine/storage/async_insert_queue.h"
 
 namespace granary
 {
@@ -24,6 +25,17 @@ namespace granary::ingest
 inline constexpr size_t kInputPaddingBytes = 64;
 
 /// Where an INSERT's data comes from when the statement has no FROM INFILE.
+/// async_insert=1: the rows join their table's batch (storage/async_insert_queue.h) instead
+/// of making a part of their own; with wait false the insert returns once they are queued
+/// (and a crash before the batch is written loses them, as in ClickHouse). RowBinary,
+/// JSONEachRow and native blocks only: TSV and CSV stream through the loader.
+struct AsyncInsert
+{
+    bool enabled = false;
+    bool wait = true;
+    AsyncInsertQueue::Limits limits;
+};
+
 struct InsertSource
 {
     /// The rows as blocks (the native protocol's Data packets): each holds the INSERT's
@@ -37,6 +49,7 @@ struct InsertSource
     std::istream* stream = nullptr;
     bool progress = false;  ///< Progress bar for text read from a file or stream.
     BinaryLimits limits;
+    AsyncInsert async;
 };
 
 /// Runs `INSERT INTO t [(columns)] [FROM INFILE 'f'] FORMAT name` with its data: TSV, CSV and

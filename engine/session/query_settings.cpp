@@ -54,6 +54,23 @@ void applySettings(const std::map<std::string, std::string, std::less<>>& values
         {
             settings.max_memory_usage = parseCount(name, value);
         }
+        else if (name == "async_insert")
+        {
+            settings.async_insert = parseFlag(name, value);
+        }
+        else if (name == "wait_for_async_insert")
+        {
+            settings.wait_for_async_insert = parseFlag(name, value);
+        }
+        else if (name == "async_insert_busy_timeout_ms")
+        {
+            settings.async_insert_limits.busy_timeout =
+                std::chrono::milliseconds(parseCount(name, value));
+        }
+        else if (name == "async_insert_max_data_size")
+        {
+            settings.async_insert_limits.max_bytes = parseCount(name, value);
+        }
         else if (name == "optimize_arithmetic_operations_in_aggregate_functions")
         {
             settings.select.analysis.rewrite_sum_of_column_and_constant = parseFlag(name, value);

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "engine/planner/select_executor.h"
+#include "engine/storage/async_insert_queue.h"
 
 namespace granary
 {
@@ -16,6 +17,11 @@ struct QuerySettings
 {
     size_t max_threads = 0;       ///< 0: every hardware thread.
     size_t max_memory_usage = 0;  ///< Bytes; 0: unlimited.
+    /// async_insert, wait_for_async_insert, async_insert_busy_timeout_ms and
+    /// async_insert_max_data_size, as in ClickHouse (engine/ingest/insert_input.h).
+    bool async_insert = false;
+    bool wait_for_async_insert = true;
+    AsyncInsertQueue::Limits async_insert_limits;
     /// Skip granules where an earlier query with the same WHERE found no row.
     bool use_query_condition_cache = true;
     SelectSettings select;

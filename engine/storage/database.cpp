@@ -5,6 +5,7 @@
 
 #include "engine/common/exception.h"
 #include "engine/storage/storage_files.h"
+#include "engine/storage/table_insert.h"
 
 namespace granary
 {
@@ -169,6 +170,17 @@ void Database::insert(std::string_view table, std::vector<Block> blocks, size_t 
     }
 }
 
+void Database::insertOnePart(std::string_view table, std::vector<Block> blocks)
+{
+    TableInsert insert(*this->table(table));
+    insert.addPart(std::move(blocks));
+    insert.commit();
+    if (merges_)
+    {
+        merges_->wake();
+    }
+}
+
 void Database::startBackgroundMerges(MergePolicy policy)
 {
     if (merges_)
@@ -187,6 +199,16 @@ void Database::startBackgroundMerges(MergePolicy policy)
             return tables;
         },
         policy);
+}
+
+AsyncInsertQueue& Database::asyncInserts()
+{
+    std::lock_guard lock(async_inserts_mutex_);
+    if (!async_inserts_)
+    {
+        async_inserts_ = std::make_unique<AsyncInsertQueue>(*this);
+    }
+    return *async_inserts_;
 }
 
 uint64_t Database::backgroundMerges() const

@@ -12,6 +12,7 @@
 
 #include "engine/columns/block.h"
 #include "engine/sql/statement.h"
+#include "engine/storage/async_insert_queue.h"
 #include "engine/storage/part_merge.h"
 #include "engine/storage/table.h"
 
@@ -44,6 +45,8 @@ public:
     /// parts, all or nothing: readers see all of them or none, a failure leaves the table as
     /// it was.
     void insert(std::string_view table, std::vector<Block> blocks, size_t threads = 1);
+    /// The same, all rows in one part (at most 2^32): an async_insert batch.
+    void insertOnePart(std::string_view table, std::vector<Block> blocks);
 
     const std::optional<std::filesystem::path>& directory() const { return directory_; }
 
@@ -52,6 +55,8 @@ public:
     void startBackgroundMerges(MergePolicy policy = {});
     /// Merges done by the background thread so far (0 without one).
     uint64_t backgroundMerges() const;
+    /// The queue of async_insert=1 inserts, started on first use.
+    AsyncInsertQueue& asyncInserts();
 
 private:
     explicit Database(std::optional<std::filesystem::path> directory);
@@ -59,8 +64,10 @@ private:
     std::optional<std::filesystem::path> directory_;
     mutable std::mutex mutex_;
     std::map<std::string, std::shared_ptr<Table>, std::less<>> tables_;
-    /// Last: stopped before the tables go.
+    /// Last: stopped before the tables go, the queued inserts written first.
     std::unique_ptr<BackgroundMerges> merges_;
+    std::mutex async_inserts_mutex_;
+    std::unique_ptr<AsyncInsertQueue> async_inserts_;
 };
 
 }  // namespace granary
