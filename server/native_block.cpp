@@ -44,10 +44,12 @@ void readBlockInfo(ReadBuffer& in)
     }
 }
 
-void writeValues(WriteBuffer& out, const Column& column)
+/// Native layout: fixed-width values as they are, strings each with its length, an Array or
+/// Map as its rows' end offsets (UInt64, from 0 at the block's start) and then its children's
+/// values, all rows at once (Map as Array(Tuple(K, V)): the keys, then the values).
+void writeValues(WriteBuffer& out, const ColumnView& view)
 {
-    const ColumnView view = column.view();
-    if (isString(column.type()))
+    if (isString(view.type))
     {
         for (size_t row = 0; row < view.rows; ++row)
         {
@@ -55,7 +57,21 @@ void writeValues(WriteBuffer& out, const Column& column)
         }
         return;
     }
-    out.writeBytes(view.data, view.rows * fixedWidth(column.type()));
+    if (isNested(view.type))
+    {
+        const uint64_t first = view.offsets[0];
+        for (size_t row = 0; row < view.rows; ++row)
+        {
+            writeFixed<uint64_t>(out, view.offsets[row + 1] - first);
+        }
+        const uint64_t elements = view.offsets[view.rows] - first;
+        for (size_t child = 0; child < (view.type == TypeId::Map ? 2u : 1u); ++child)
+        {
+            writeValues(out, view.children[child].slice(first, elements));
+        }
+        return;
+    }
+    out.writeBytes(view.data, view.rows * fixedWidth(view.type));
 }
 
 void readValues(ReadBuffer& in, Column& column, size_t rows, size_t& budget,
@@ -70,6 +86,31 @@ void readValues(ReadBuffer& in, Column& column, size_t rows, size_t& budget,
         }
         budget -= bytes;
     };
+    if (isNested(column.type()))
+    {
+        // The end offsets first: they must grow, and their last is the children's row count.
+        charge(rows * sizeof(uint64_t));
+        std::vector<uint64_t> ends(rows);
+        uint64_t previous = 0;
+        for (uint64_t& end : ends)
+        {
+            end = readFixed<uint64_t>(in, "array offset");
+            if (end < previous)
+            {
+                throw Exception(ErrorCode::kIncorrectData,
+                                fmt::format("Block column '{}' has decreasing array offsets", name));
+            }
+            previous = end;
+        }
+        const size_t elements = rows == 0 ? 0 : static_cast<size_t>(ends.back());
+        const uint64_t base = column.child(0).size();
+        for (size_t child = 0; child < (column.type() == TypeId::Map ? 2u : 1u); ++child)
+        {
+            readValues(in, column.child(child), elements, budget, name);
+        }
+        column.closeNestedRows(ends, base);
+        return;
+    }
     if (isString(column.type()))
     {
         for (size_t row = 0; row < rows; ++row)
@@ -114,8 +155,20 @@ void writeNativeBlock(WriteBuffer& out, const std::vector<NativeColumn>& columns
         writeString(out, column.type_name);
         if (rows > 0)
         {
-            writeValues(out, *column.column);
+            writeValues(out, column.column->view());
         }
+    }
+}
+
+std::optional<DataType> nativeType(std::string_view type_name)
+{
+    try
+    {
+        return parseDataType(type_name);
+    }
+    catch (const Exception&)
+    {
+        return std::nullopt;
     }
 }
 
@@ -137,11 +190,18 @@ Block readNativeBlock(ReadBuffer& in, const NativeBlockLimits& limits, TypeResol
     {
         std::string name = readString(in, limits.max_name_bytes, "column name");
         std::string type_name = readString(in, limits.max_name_bytes, "column type");
-        const std::optional<TypeId> type = resolve(type_name);
+        const std::optional<DataType> type = resolve(type_name);
         if (!type)
         {
             throw Exception(ErrorCode::kUnknownType,
                             fmt::format("Column '{}' has type '{}', which Granary does not have",
+                                        name, type_name));
+        }
+        if (type->valueType() != *type)
+        {
+            throw Exception(ErrorCode::kNotImplemented,
+                            fmt::format("Column '{}' is {}: send its values as String (the "
+                                        "native LowCardinality encoding is not read)",
                                         name, type_name));
         }
         Column column(*type);

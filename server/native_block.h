@@ -35,13 +35,17 @@ struct NativeBlockLimits
     size_t max_bytes = 256 << 20;  ///< Total of a block's values, strings included.
 };
 
-using TypeResolver = std::optional<TypeId> (*)(std::string_view type_name);
+using TypeResolver = std::optional<DataType> (*)(std::string_view type_name);
 
-/// Reads a block of Granary's column types (an unknown type is Exception(kUnknownType)).
-/// `resolve` maps type names to the types values are read as; `type_names`, when given,
-/// receives the names as sent.
+/// Granary's types by ClickHouse's names (data_type.h); nullopt for others.
+std::optional<DataType> nativeType(std::string_view type_name);
+
+/// Reads a block of Granary's column types (an unknown type is Exception(kUnknownType);
+/// LowCardinality, whose native encoding is a dictionary Granary does not read, is
+/// kNotImplemented). `resolve` maps type names to the types values are read as; `type_names`,
+/// when given, receives the names as sent.
 Block readNativeBlock(ReadBuffer& in, const NativeBlockLimits& limits,
-                      TypeResolver resolve = &typeFromName,
+                      TypeResolver resolve = &nativeType,
                       std::vector<std::string>* type_names = nullptr);
 
 }  // namespace granary::server

@@ -44,10 +44,10 @@ ServerHello readServerHello(ReadBuffer& in, const ProtocolLimits& limits)
 }
 
 /// ProfileEvents' Enum8 column is read as the Int8 it is stored as.
-std::optional<TypeId> resolveReceivedType(std::string_view type_name)
+std::optional<DataType> resolveReceivedType(std::string_view type_name)
 {
-    return type_name.starts_with("Enum8(") ? std::optional<TypeId>(TypeId::Int8)
-                                           : typeFromName(type_name);
+    return type_name.starts_with("Enum8(") ? std::optional<DataType>(TypeId::Int8)
+                                           : nativeType(type_name);
 }
 
 ReceivedBlock readReceivedBlock(ReadBuffer& in, ServerPacket type, bool compressed,

@@ -71,6 +71,30 @@ void Column::closeNestedRow()
     syncValidity();
 }
 
+void Column::closeNestedRows(std::span<const uint64_t> ends, uint64_t base)
+{
+    const uint64_t elements = children_.at(0).size();
+    uint64_t previous = offsets_.back();
+    for (const uint64_t end : ends)
+    {
+        if (base + end < previous || base + end > elements)
+        {
+            throw std::invalid_argument("Column: nested row ends out of order or past the elements");
+        }
+        previous = base + end;
+    }
+    if (previous != elements || (type_ == TypeId::Map && children_.at(1).size() != elements))
+    {
+        throw std::invalid_argument("Column: nested rows do not end at the children's size");
+    }
+    for (const uint64_t end : ends)
+    {
+        offsets_.push_back(base + end);
+    }
+    refreshChildViews();
+    syncValidity();
+}
+
 void Column::clear()
 {
     bytes_.clear();

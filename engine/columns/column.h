@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -87,6 +88,9 @@ public:
     /// Ends an Array or Map row after the children's rows appended since the previous one.
     /// Throws std::invalid_argument when a Map's keys and values differ in count.
     void closeNestedRow();
+    /// Ends one row per entry of `ends`, row i at child row base + ends[i] (non-decreasing,
+    /// the last at the children's size), for readers that append all elements first.
+    void closeNestedRows(std::span<const uint64_t> ends, uint64_t base);
     /// Appends rows [begin, begin + count) of `source` (same type).
     void appendRange(const ColumnView& source, size_t begin, size_t count);
     /// Marks row `row` (< size()) NULL; its value stays as written.

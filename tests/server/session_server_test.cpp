@@ -153,5 +153,49 @@ TEST(SessionServer, ClientsInsertOverTheNativeProtocol)
     std::filesystem::remove_all(dir);
 }
 
+TEST(SessionServer, ArraysMapsBoolsAndDateTime64OverTheNativeProtocol)
+{
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                                      fmt::format("granary-server-nested-{}", ::getpid());
+    std::filesystem::remove_all(dir);
+    auto database = Session::openDatabase(dir);
+    Session(database).execute("CREATE TABLE n (id UInt64, tags Array(String), attrs Map(String, "
+                              "String), t DateTime64(3), ok Bool) ORDER BY id");
+    ServerConfig config;
+    config.port = 0;
+    Server server(config, std::make_shared<SessionQueryHandler>(database));
+    server.start();
+    // clickhouse-client 18.16 knows Array (not Map, Bool or DateTime64): it parses the VALUES
+    // and sends an Array(String) column, and reads one back.
+    EXPECT_EQ(runCommand(fmt::format("timeout 30 /usr/bin/clickhouse-client --port {} --query "
+                                     "\"INSERT INTO n (id, tags) VALUES (1, ['a', 'b']), (2, [])\" "
+                                     "2>&1",
+                                     server.port())),
+              "");
+    EXPECT_EQ(runCommand(fmt::format("timeout 30 /usr/bin/clickhouse-client --port {} --query "
+                                     "\"SELECT id, tags FROM n ORDER BY id\" 2>&1",
+                                     server.port())),
+              "1\t['a','b']\n2\t[]\n");
+    // clickhouse-driver sends and reads every one of the types.
+    const std::filesystem::path script = dir / "nested.py";
+    std::ofstream(script)
+        << "import sys, datetime, clickhouse_driver\n"
+           "c = clickhouse_driver.Client(host='127.0.0.1', port=int(sys.argv[1]))\n"
+           "t = datetime.datetime(2026, 1, 2, 3, 4, 5, 678000)\n"
+           "c.execute('INSERT INTO n (id, tags, attrs, t, ok) VALUES', [(10, ['x'], "
+           "{'k': 'v', 'a': 'b'}, t, True), (11, [], {}, t, False)])\n"
+           "for row in c.execute('SELECT id, tags, attrs, t, ok FROM n WHERE id >= 10 ORDER BY "
+           "id'):\n"
+           "    print(row)\n"
+           "print(c.execute(\"SELECT attrs['a'], length(tags) FROM n WHERE id = 10\"))\n";
+    EXPECT_EQ(runCommand(fmt::format("timeout 30 /usr/bin/python3 {} {} 2>&1", script.string(),
+                                     server.port())),
+              "(10, ['x'], {'k': 'v', 'a': 'b'}, datetime.datetime(2026, 1, 2, 3, 4, 5, 678000), "
+              "True)\n(11, [], {}, datetime.datetime(2026, 1, 2, 3, 4, 5, 678000), False)\n"
+              "[('b', 1)]\n");
+    server.stop();
+    std::filesystem::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace granary::server
