@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "engine/columns/gather.h"
 #include "engine/exec/executor.h"
 #include "engine/storage/value_order.h"
 
@@ -93,6 +94,12 @@ SortedRows::SortedRows(const std::vector<std::vector<ColumnView>>& pieces,
     }
     piece_starts_.push_back(rows_);
     order_ = sortRows(key_pieces, parallel);
+    if (!order_.empty())
+    {
+        const size_t columns = pieces.front().size();
+        concatenated_once_ = std::vector<std::once_flag>(columns);
+        concatenated_.resize(columns);
+    }
 }
 
 template <typename Visit>
@@ -119,10 +126,22 @@ void SortedRows::gatherNested(size_t column, size_t begin, size_t end, Column& i
                    { into.appendRange(pieces_[piece][column], first, run); });
         return;
     }
+    std::call_once(concatenated_once_[column],
+                   [&]
+                   {
+                       Column& all = concatenated_[column];
+                       all = Column::emptyLike(pieces_.front()[column]);
+                       for (const std::vector<ColumnView>& piece : pieces_)
+                       {
+                           all.appendRange(piece[column], 0, piece[column].rows);
+                       }
+                   });
+    std::vector<uint32_t> rows(end - begin);
     for (size_t row = begin; row < end; ++row)
     {
-        into.appendRange(pieces_[order_[row].piece][column], order_[row].row, 1);
+        rows[row - begin] = static_cast<uint32_t>(piece_starts_[order_[row].piece] + order_[row].row);
     }
+    gatherRows(concatenated_[column].view(), 0, rows, into);
 }
 
 void SortedRows::gather(size_t column, size_t begin, size_t end, Column& into) const

@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <vector>
 
@@ -47,6 +48,10 @@ private:
     /// The first row of each piece, and the row count at the end.
     std::vector<size_t> piece_starts_;
     size_t rows_ = 0;
+    /// Per nested column, its pieces one after the other, made on first use when the rows
+    /// need reordering: gathering then takes index lists, not a call per row.
+    mutable std::vector<std::once_flag> concatenated_once_;
+    mutable std::vector<Column> concatenated_;
 };
 
 /// The columns of a new part, sorted, with the granule bounds of each sort-key column.

@@ -255,6 +255,36 @@ TEST_P(NestedTypesStored, RandomRowsReadBackByteIdenticalAfterAReopen)
     std::filesystem::remove_all(folder);
 }
 
+TEST_P(NestedTypesStored, RowsSortedByAKeyAcrossBlocksKeepTheirArraysAndMaps)
+{
+    const std::filesystem::path folder = std::filesystem::temp_directory_path() /
+                                         ("granary_nested_sorted_" + std::to_string(::getpid()));
+    std::filesystem::remove_all(folder);
+    // Two inserts joining one async batch: one part sorted across both inserts' blocks.
+    std::vector<ReferenceRow> rows = randomRows(30000);
+    const std::string first = encode({rows.begin(), rows.begin() + 20000});
+    const std::string second = encode({rows.begin() + 20000, rows.end()});
+    std::stable_sort(rows.begin(), rows.end(),
+                     [](const ReferenceRow& a, const ReferenceRow& b) { return a.lc < b.lc; });
+    {
+        Session session(Database::open(folder));
+        session.execute("CREATE TABLE t " + std::string(kColumns) +
+                        " ORDER BY lc SETTINGS storage_format = '" + std::string(GetParam()) + "'");
+        QueryOptions options;
+        options.settings = {{"async_insert", "1"},
+                            {"wait_for_async_insert", "0"},
+                            {"async_insert_busy_timeout_ms", "500"}};
+        options.insert_bytes = first;
+        session.execute("INSERT INTO t FORMAT RowBinary", options);
+        options.settings["wait_for_async_insert"] = "1";
+        options.insert_bytes = second;
+        session.execute("INSERT INTO t FORMAT RowBinary", options);
+        EXPECT_EQ(session.database().table("t")->snapshot()->parts.size(), 1u);
+        EXPECT_TRUE(selectAll(session, OutputFormat::kRowBinary) == encode(rows));
+    }
+    std::filesystem::remove_all(folder);
+}
+
 INSTANTIATE_TEST_SUITE_P(Formats, NestedTypesStored, ::testing::Values("raw", "compressed"));
 
 /// The naive answers of the collection functions for one reference row, as TSV cells.
