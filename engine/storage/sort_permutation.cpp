@@ -2,11 +2,16 @@
 
 #include <tbb/parallel_sort.h>
 
+#include <absl/container/flat_hash_map.h>
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <optional>
+#include <string_view>
 #include <type_traits>
 
+#include "engine/columns/column.h"
 #include "engine/storage/value_order.h"
 
 namespace granary
@@ -19,6 +24,10 @@ constexpr size_t kParallelSortRows = 1 << 16;
 
 /// Keys of up to this many 64-bit words are sorted as packed records.
 constexpr size_t kMaxPackedWords = 4;
+
+/// A string key column with at most this many distinct values among a part's rows (service
+/// and operation names, LowCardinality columns) is sorted by the ranks of its values.
+constexpr size_t kMaxRankedValues = 1 << 16;
 
 /// An unsigned code of T's width whose unsigned order is valueLess's order (NaN highest, -0
 /// equal to +0).
@@ -203,6 +212,72 @@ std::vector<SourceRow> sortByColumns(const std::vector<std::vector<ColumnView>>&
     return sortedOrEmpty(std::move(rows), less, parallel);
 }
 
+/// Key column `key` of every piece as UInt32 ranks of its distinct strings, ranked in string
+/// order, so that ranks sort as the strings do and the key packs into records; nullopt when
+/// the column has more than kMaxRankedValues distinct values (hashing stops there).
+std::optional<std::vector<Column>> rankStrings(
+    const std::vector<std::vector<ColumnView>>& key_pieces, size_t key)
+{
+    absl::flat_hash_map<std::string_view, uint32_t> ids;
+    std::vector<Column> ranks;
+    for (const std::vector<ColumnView>& piece : key_pieces)
+    {
+        const ColumnView& strings = piece[key];
+        ranks.emplace_back(TypeId::UInt32);
+        ranks.back().resizeFixedUninitialized(strings.rows);
+        uint32_t* out = ranks.back().mutableData<uint32_t>();
+        for (size_t row = 0; row < strings.rows; ++row)
+        {
+            const auto [entry, added] =
+                ids.try_emplace(strings.stringAt(row), static_cast<uint32_t>(ids.size()));
+            if (added && ids.size() > kMaxRankedValues)
+            {
+                return std::nullopt;
+            }
+            out[row] = entry->second;
+        }
+    }
+    std::vector<std::pair<std::string_view, uint32_t>> values(ids.begin(), ids.end());
+    std::sort(values.begin(), values.end());
+    std::vector<uint32_t> rank_of_id(values.size());
+    for (size_t rank = 0; rank < values.size(); ++rank)
+    {
+        rank_of_id[values[rank].second] = static_cast<uint32_t>(rank);
+    }
+    for (Column& column : ranks)
+    {
+        uint32_t* values_of_rows = column.mutableData<uint32_t>();
+        for (size_t row = 0; row < column.size(); ++row)
+        {
+            values_of_rows[row] = rank_of_id[values_of_rows[row]];
+        }
+    }
+    return ranks;
+}
+
+std::vector<SourceRow> sortKeys(const std::vector<std::vector<ColumnView>>& key_pieces,
+                                bool parallel)
+{
+    size_t key_bits = 0;
+    for (const ColumnView& key : key_pieces.front())
+    {
+        key_bits += isString(key.type) ? 64 * kMaxPackedWords + 1 : 8 * fixedWidth(key.type);
+    }
+    switch ((key_bits + 63) / 64)
+    {
+        case 1:
+            return sortPacked<1>(key_pieces, parallel);
+        case 2:
+            return sortPacked<2>(key_pieces, parallel);
+        case 3:
+            return sortPacked<3>(key_pieces, parallel);
+        case 4:
+            return sortPacked<4>(key_pieces, parallel);
+        default:
+            return sortByColumns(key_pieces, parallel);
+    }
+}
+
 }  // namespace
 
 bool inKeyOrder(const std::vector<std::vector<ColumnView>>& key_pieces)
@@ -249,24 +324,30 @@ std::vector<SourceRow> sortRows(const std::vector<std::vector<ColumnView>>& key_
     {
         return {};
     }
-    size_t key_bits = 0;
-    for (const ColumnView& key : key_pieces.front())
+    // Low-cardinality string keys become their ranks (NULL-free views only: a rank has no
+    // NULL), so that the whole key may pack into records.
+    std::vector<std::vector<ColumnView>> ranked_pieces = key_pieces;
+    std::vector<std::vector<Column>> rank_columns;
+    for (size_t key = 0; key < key_pieces.front().size(); ++key)
     {
-        key_bits += isString(key.type) ? 64 * kMaxPackedWords + 1 : 8 * fixedWidth(key.type);
+        const bool nullable = std::any_of(key_pieces.begin(), key_pieces.end(),
+                                          [&](const auto& piece) { return piece[key].hasValidity(); });
+        if (!isString(key_pieces.front()[key].type) || nullable)
+        {
+            continue;
+        }
+        std::optional<std::vector<Column>> ranks = rankStrings(key_pieces, key);
+        if (!ranks)
+        {
+            continue;
+        }
+        rank_columns.push_back(std::move(*ranks));
+        for (size_t piece = 0; piece < ranked_pieces.size(); ++piece)
+        {
+            ranked_pieces[piece][key] = rank_columns.back()[piece].view();
+        }
     }
-    switch ((key_bits + 63) / 64)
-    {
-        case 1:
-            return sortPacked<1>(key_pieces, parallel);
-        case 2:
-            return sortPacked<2>(key_pieces, parallel);
-        case 3:
-            return sortPacked<3>(key_pieces, parallel);
-        case 4:
-            return sortPacked<4>(key_pieces, parallel);
-        default:
-            return sortByColumns(key_pieces, parallel);
-    }
+    return sortKeys(ranked_pieces, parallel);
 }
 
 }  // namespace granary

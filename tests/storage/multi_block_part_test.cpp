@@ -145,6 +145,28 @@ TEST(SortRows, StringKeysMatchANaiveStableSort)
     expectSortMatchesNaive(pieces);
 }
 
+TEST(SortRows, FewAndManyDistinctStringsMatchANaiveStableSort)
+{
+    // A key of few names (sorted by ranks) before one of more distinct values than are ranked
+    // (compared as strings), across two pieces, with prefixes and bytes above 0x7f.
+    std::mt19937_64 random(9);
+    std::vector<std::vector<Column>> pieces;
+    for (const size_t rows : {50000, 30000})
+    {
+        Column names(TypeId::String);
+        Column ids(TypeId::String);
+        for (size_t row = 0; row < rows; ++row)
+        {
+            const uint64_t name = random() % 12;
+            names.appendString(name % 3 == 0 ? "svc\xe9-" + std::to_string(name)
+                                             : "svc-" + std::to_string(name));
+            ids.appendString(std::to_string(random() % 200000));
+        }
+        pieces.push_back({std::move(names), std::move(ids)});
+    }
+    expectSortMatchesNaive(pieces);
+}
+
 TEST(SortRows, SortedRowsGiveNoOrder)
 {
     Column keys(TypeId::UInt32);
