@@ -123,32 +123,47 @@ uint64_t durationOf(Random& random)
     return static_cast<uint64_t>(std::clamp(nanoseconds, 5.0e4, 2.0e7));
 }
 
-}  // namespace
-
-Block generateSpans(uint64_t first_span, size_t count, uint64_t seed)
+/// One span's rows, column by column; `column(field)` is the block's column.
+class SpanWriter
 {
-    Block block = otelTracesSchema().emptyBlock();
-    auto column = [&](Field field) -> Column& { return block.columns[field].column; };
-    for (uint64_t span = first_span; span < first_span + count; ++span)
+public:
+    SpanWriter(Block& block, uint64_t seed) : block_(block), seed_(seed) {}
+
+    void write(uint64_t span)
     {
         const uint64_t trace = span / kSpansPerTrace;
         const uint64_t position = span % kSpansPerTrace;
         const uint64_t pod = trace % kPods;
         const std::string service = fmt::format("loadtest-{}", pod % kServices);
-        Random random(seed * 0x2545F4914F6CDD1DULL + span);
+        Random random(seed_ * 0x2545F4914F6CDD1DULL + span);
         const int64_t start = kStartNanoseconds +
                               static_cast<int64_t>(trace) * kTraceSpacingNanoseconds +
                               static_cast<int64_t>(position) * kSpanSpacingNanoseconds;
-
         column(kTimestamp).append<int64_t>(start);
-        column(kTraceId).appendString(traceIdOf(trace, seed));
-        column(kSpanId).appendString(spanIdOf(span, seed));
-        column(kParentSpanId).appendString(position == 0 ? "" : spanIdOf(span - 1, seed));
+        column(kTraceId).appendString(traceIdOf(trace, seed_));
+        column(kSpanId).appendString(spanIdOf(span, seed_));
+        column(kParentSpanId).appendString(position == 0 ? "" : spanIdOf(span - 1, seed_));
         column(kTraceState).appendString("active");
         column(kSpanName).appendString(kOperations[position % kOperations.size()]);
         column(kSpanKind).appendString(position == 0 ? kKinds[0] : kKinds[random.below(3)]);
         column(kServiceName).appendString(service);
+        writeResource(service, pod);
+        column(kScopeName).appendString("otlp_worker");
+        column(kScopeVersion).appendString("1.2.3");
+        writeSpanAttributes(span, position);
+        column(kDuration).append<uint64_t>(durationOf(random));
+        const bool error = random.chance(0.02);
+        column(kStatusCode).appendString(error ? "Error" : "Unset");
+        column(kStatusMessage).appendString(error ? "upstream timed out" : "");
+        writeEvent(start);
+        writeLinks(span, trace > 0 && random.chance(0.05));
+    }
 
+private:
+    Column& column(Field field) { return block_.columns[field].column; }
+
+    void writeResource(const std::string& service, uint64_t pod)
+    {
         Column& resource = column(kResourceAttributes);
         appendMapEntry(resource, "service.name", service);
         appendMapEntry(resource, "service.instance.id", std::to_string(pod));
@@ -156,46 +171,62 @@ Block generateSpans(uint64_t first_span, size_t count, uint64_t seed)
         appendMapEntry(resource, "host.name", fmt::format("host-{}", pod % kHosts));
         appendMapEntry(resource, "generator.id", "gen-1");
         resource.closeNestedRow();
+    }
 
-        column(kScopeName).appendString("otlp_worker");
-        column(kScopeVersion).appendString("1.2.3");
-
+    void writeSpanAttributes(uint64_t span, uint64_t position)
+    {
         const uint64_t message = span + 1;
         Column& attributes = column(kSpanAttributes);
         appendMapEntry(attributes, "index", std::to_string(position));
-        appendMapEntry(attributes, "msg.start",
-                       std::to_string(message - message % kMessageBatch));
+        appendMapEntry(attributes, "msg.start", std::to_string(message - message % kMessageBatch));
         appendMapEntry(attributes, "msg.len", std::to_string(kMessageBatch));
         appendMapEntry(attributes, "msg.id", std::to_string(message));
         attributes.closeNestedRow();
+    }
 
-        column(kDuration).append<uint64_t>(durationOf(random));
-        const bool error = random.chance(0.02);
-        column(kStatusCode).appendString(error ? "Error" : "Unset");
-        column(kStatusMessage).appendString(error ? "upstream timed out" : "");
-
+    /// One `db-connect` event 5 ms into the span, without attributes.
+    void writeEvent(int64_t start)
+    {
         column(kEventsTimestamp).child(0).append<int64_t>(start + 5000000);
         column(kEventsTimestamp).closeNestedRow();
         column(kEventsName).child(0).appendString("db-connect");
         column(kEventsName).closeNestedRow();
-        column(kEventsAttributes).child(0).closeNestedRow();  // One event, no attributes.
+        column(kEventsAttributes).child(0).closeNestedRow();
         column(kEventsAttributes).closeNestedRow();
+    }
 
-        const bool linked = trace > 0 && random.chance(0.05);
+    /// A link to the same position in the previous trace, or none.
+    void writeLinks(uint64_t span, bool linked)
+    {
         if (linked)
         {
-            column(kLinksTraceId).child(0).appendString(traceIdOf(trace - 1, seed));
-            column(kLinksSpanId).child(0).appendString(spanIdOf(span - kSpansPerTrace, seed));
+            const uint64_t trace = span / kSpansPerTrace;
+            column(kLinksTraceId).child(0).appendString(traceIdOf(trace - 1, seed_));
+            column(kLinksSpanId).child(0).appendString(spanIdOf(span - kSpansPerTrace, seed_));
             column(kLinksTraceState).child(0).appendString("active");
             Column& link_attributes = column(kLinksAttributes).child(0);
             appendMapEntry(link_attributes, "link.kind", "follows_from");
             link_attributes.closeNestedRow();
         }
-        for (const Field links :
-             {kLinksTraceId, kLinksSpanId, kLinksTraceState, kLinksAttributes})
+        for (const Field links : {kLinksTraceId, kLinksSpanId, kLinksTraceState, kLinksAttributes})
         {
             column(links).closeNestedRow();
         }
+    }
+
+    Block& block_;
+    uint64_t seed_;
+};
+
+}  // namespace
+
+Block generateSpans(uint64_t first_span, size_t count, uint64_t seed)
+{
+    Block block = otelTracesSchema().emptyBlock();
+    SpanWriter writer(block, seed);
+    for (uint64_t span = first_span; span < first_span + count; ++span)
+    {
+        writer.write(span);
     }
     return block;
 }
