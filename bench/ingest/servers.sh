@@ -68,3 +68,11 @@ measure_point() {
     echo "$line" >>"$out/results.csv"
     echo "$line" | awk -F, '{printf "%.0f rows/s, %.0f rows per server CPU-second\n", $7, $9}' >&2
 }
+
+# Both servers' gate answers must agree; then the table and the chart.
+finish_report() {
+    cmp "$work/gate.granary" "$work/gate.clickhouse" ||
+        { echo "gate: count/sums differ: granary $(cat "$work/gate.granary") vs clickhouse $(cat "$work/gate.clickhouse")" >&2; exit 1; }
+    echo "gate: both servers hold the same rows ($(tr '\t' ' ' <"$work/gate.granary"))"
+    python3 "$root/bench/ingest/report.py" "$out/results.csv" "$out/ingest.svg"
+}
