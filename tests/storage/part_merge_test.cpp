@@ -175,20 +175,29 @@ INSTANTIATE_TEST_SUITE_P(Storage, PartMerge, ::testing::Values("memory", "raw", 
 
 /// The child: inserts batches into a table whose small parts a background thread merges all
 /// the time, writing each acknowledged batch number to `acknowledged` (the page cache
-/// survives SIGKILL).
+/// survives SIGKILL). No oneTBB code runs here (the parent's workers do not exist in a forked
+/// child): no queries, blocks inserted on one thread.
 [[noreturn]] void insertUntilKilled(const std::filesystem::path& directory,
                                     const std::filesystem::path& acknowledged)
 {
     const std::shared_ptr<Database> database = Database::open(directory);
-    Session session(database);
     MergePolicy policy;
     policy.max_small_parts = 2;
     database->startBackgroundMerges(policy);
-    size_t batch = session.execute("SELECT count() FROM t").block.columns[0].column.valueAt<uint64_t>(0) /
-                   kBatchRows;
+    size_t batch = database->table("t")->snapshot()->rows() / kBatchRows;
     for (;; ++batch)
     {
-        insertBatch(session, batch);
+        Block block = database->table("t")->schema().emptyBlock();
+        for (size_t i = 0; i < kBatchRows; ++i)
+        {
+            const uint64_t id = batch * kBatchRows + i;
+            block.columns[0].column.append<uint8_t>(static_cast<uint8_t>(id % 7));
+            block.columns[1].column.append<uint64_t>(id);
+            block.columns[2].column.appendString("name " + std::to_string(id % 13));
+        }
+        std::vector<Block> blocks;
+        blocks.push_back(std::move(block));
+        database->insert("t", std::move(blocks));
         std::ofstream(acknowledged, std::ios::trunc) << batch + 1 << std::flush;
     }
 }
