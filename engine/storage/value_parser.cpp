@@ -5,6 +5,8 @@
 #include <optional>
 #include <type_traits>
 
+#include "engine/common/exception.h"
+
 namespace granary
 {
 namespace
@@ -212,9 +214,68 @@ ParseStatus parseDateTime(std::string_view text, uint32_t& seconds)
     return ParseStatus::kOk;
 }
 
+ParseStatus parseDateTime64(std::string_view text, uint8_t precision, int64_t& ticks)
+{
+    if (text.find_first_of("-: ") == std::string_view::npos)
+    {
+        return parseInteger(text, ticks);
+    }
+    const size_t dot = text.find('.');
+    uint32_t seconds = 0;
+    const ParseStatus status = parseDateTime(text.substr(0, dot), seconds);
+    if (status != ParseStatus::kOk)
+    {
+        return status;
+    }
+    const std::string_view fraction =
+        dot == std::string_view::npos ? std::string_view() : text.substr(dot + 1);
+    if (fraction.size() > precision || (dot != std::string_view::npos && fraction.empty()))
+    {
+        return ParseStatus::kMalformed;
+    }
+    int64_t value = seconds;
+    for (size_t digit = 0; digit < precision; ++digit)
+    {
+        const char c = digit < fraction.size() ? fraction[digit] : '0';
+        if (c < '0' || c > '9')
+        {
+            return ParseStatus::kMalformed;
+        }
+        value = value * 10 + (c - '0');
+    }
+    ticks = value;
+    return ParseStatus::kOk;
+}
+
 ParseStatus appendParsedValue(std::string_view text, Column& column)
 {
     const TypeId type = column.type();
+    if (isNested(type))
+    {
+        throw Exception(ErrorCode::kNotImplemented,
+                        std::string(typeName(type)) +
+                            " columns take no text input: send RowBinary or native blocks");
+    }
+    if (type == TypeId::Bool)
+    {
+        const bool truth = text == "true" || text == "1";
+        if (!truth && text != "false" && text != "0")
+        {
+            return ParseStatus::kMalformed;
+        }
+        column.append<uint8_t>(truth ? 1 : 0);
+        return ParseStatus::kOk;
+    }
+    if (type == TypeId::DateTime64)
+    {
+        int64_t ticks = 0;
+        const ParseStatus status = parseDateTime64(text, column.view().precision, ticks);
+        if (status == ParseStatus::kOk)
+        {
+            column.append(ticks);
+        }
+        return status;
+    }
     if (type == TypeId::Date)
     {
         uint16_t days;

@@ -28,9 +28,13 @@ ParseStatus parseFloat(std::string_view text, double& value);
 ParseStatus parseDate(std::string_view text, uint16_t& days);
 /// Seconds since 1970-01-01 00:00:00 UTC, up to 2106-02-07 06:28:15.
 ParseStatus parseDateTime(std::string_view text, uint32_t& seconds);
+/// DateTime64(precision) ticks: a DateTime with up to `precision` digits after a dot, or the
+/// ticks as an integer.
+ParseStatus parseDateTime64(std::string_view text, uint8_t precision, int64_t& ticks);
 
-/// Appends `text` parsed as a value of the column's type (strings: the text itself);
-/// appends nothing unless kOk.
+/// Appends `text` parsed as a value of the column's type (strings: the text itself; Bool
+/// true/false/1/0); appends nothing unless kOk. Arrays and maps have no text input here:
+/// Exception kNotImplemented.
 ParseStatus appendParsedValue(std::string_view text, Column& column);
 
 /// "cannot parse 'abc' as UInt32" (with ": out of range" for range errors); long text is

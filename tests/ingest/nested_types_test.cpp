@@ -228,6 +228,48 @@ TEST(NestedTypes, DateTime64MeetsCalendarFunctionsAndOtherTimes)
     EXPECT_THROW(session.execute("SELECT t = 'x' FROM t"), Exception);
 }
 
+TEST(NestedTypes, TextInputOfBoolAndDateTime64AndClearRefusalsForArrays)
+{
+    Session session(Database::openInMemory());
+    session.execute("CREATE TABLE t (b Bool, t DateTime64(3), a Array(UInt8)) ORDER BY tuple()");
+    auto insert = [&](std::string_view format, std::string_view data)
+    {
+        QueryOptions options;
+        options.insert_bytes = data;
+        return session.execute("INSERT INTO t (b, t) FORMAT " + std::string(format), options)
+            .rows_written;
+    };
+    EXPECT_EQ(insert("TSV", "true\t2024-01-01 00:00:00.5\n0\t1704067200123\n"), 2u);
+    EXPECT_EQ(insert("JSONEachRow", "{\"b\":false,\"t\":\"2024-01-01 00:00:01\"}\n"), 1u);
+    EXPECT_EQ(selectAll(session, OutputFormat::kTSV),
+              "true\t2024-01-01 00:00:00.500\t[]\nfalse\t2024-01-01 00:00:00.123\t[]\n"
+              "false\t2024-01-01 00:00:01.000\t[]\n");
+    for (const auto& [format, data] : std::vector<std::pair<std::string, std::string>>{
+             {"TSV", "maybe\t2024-01-01 00:00:00\n"},
+             {"TSV", "true\t2024-01-01 00:00:00.1234\n"},
+             {"JSONEachRow", "{\"b\":true,\"t\":\"2024-01-01 00:00:00.12x\"}\n"}})
+    {
+        EXPECT_THROW(insert(format, data), Exception) << data;
+    }
+    QueryOptions options;
+    const std::string array_tsv = "[1,2]\n";
+    options.insert_bytes = array_tsv;
+    try
+    {
+        session.execute("INSERT INTO t (a) FORMAT TSV", options);
+        ADD_FAILURE() << "an Array from TSV was inserted";
+    }
+    catch (const Exception& error)
+    {
+        EXPECT_EQ(error.code(), ErrorCode::kNotImplemented) << error.what();
+    }
+    const std::string array_json = "{\"a\":[1,2]}\n";
+    options.insert_bytes = array_json;
+    EXPECT_THROW(session.execute("INSERT INTO t (a) FORMAT JSONEachRow", options), Exception);
+    EXPECT_EQ(session.execute("SELECT count() FROM t").block.columns[0].column.valueAt<uint64_t>(0),
+              3u);
+}
+
 class NestedTypesStored : public ::testing::TestWithParam<std::string_view>
 {
 };
