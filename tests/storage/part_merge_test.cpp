@@ -198,7 +198,10 @@ INSTANTIATE_TEST_SUITE_P(Storage, PartMerge, ::testing::Values("memory", "raw", 
         std::vector<Block> blocks;
         blocks.push_back(std::move(block));
         database->insert("t", std::move(blocks));
-        std::ofstream(acknowledged, std::ios::trunc) << batch + 1 << std::flush;
+        // Written aside and renamed: a kill between truncating and writing must not read as 0.
+        const std::filesystem::path written = acknowledged.string() + ".tmp";
+        std::ofstream(written, std::ios::trunc) << batch + 1 << std::flush;
+        std::filesystem::rename(written, acknowledged);
     }
 }
 
@@ -240,6 +243,7 @@ TEST(PartMergeCrash, SigkillDuringMergesLosesNoAcknowledgedInsert)
         }
     }
     std::filesystem::remove(acknowledged);
+    std::filesystem::remove(acknowledged.string() + ".tmp");
 }
 
 }  // namespace
