@@ -85,6 +85,9 @@ std::string dataTypeName(const DataType& type)
 namespace
 {
 
+/// Deeper type names are refused: names come from clients, and every level recurses.
+constexpr size_t kMaxTypeNesting = 32;
+
 /// Recursive descent over ClickHouse type names; `text_` is the whole name, for messages.
 class TypeNameParser
 {
@@ -104,6 +107,17 @@ public:
 
 private:
     DataType parseType()
+    {
+        if (++depth_ > kMaxTypeNesting)
+        {
+            fail("nested deeper than " + std::to_string(kMaxTypeNesting) + " levels");
+        }
+        DataType type = parseFamily();
+        --depth_;
+        return type;
+    }
+
+    DataType parseFamily()
     {
         const std::string_view family = word();
         if (family == "Array")
@@ -256,6 +270,7 @@ private:
 
     std::string_view text_;
     size_t at_ = 0;
+    size_t depth_ = 0;
 };
 
 }  // namespace

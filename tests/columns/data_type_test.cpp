@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "engine/common/exception.h"
 
@@ -38,11 +39,17 @@ TEST(DataType, ParsesClickHouseSpellings)
 
 TEST(DataType, RefusesWhatItCannotHold)
 {
-    for (const std::string name :
-         {"", "Foo", "Array", "Array(", "Array(UInt8", "Array(UInt8))", "Map(String)",
-          "Map(Float64, String)", "Map(Array(String), String)", "DateTime64(10)",
-          "DateTime64(x)", "DateTime64(3, 'Europe/Berlin')", "LowCardinality(UInt64)",
-          "DateTime('MSK')", "Nullable(String)", "string"})
+    std::string too_deep;  // 33 levels: one past the limit.
+    for (int level = 0; level < 33; ++level)
+    {
+        too_deep += "Array(";
+    }
+    too_deep += "UInt8" + std::string(33, ')');
+    for (const std::string& name : std::vector<std::string>{
+             "", "Foo", "Array", "Array(", "Array(UInt8", "Array(UInt8))", "Map(String)",
+             "Map(Float64, String)", "Map(Array(String), String)", "DateTime64(10)",
+             "DateTime64(x)", "DateTime64(3, 'Europe/Berlin')", "LowCardinality(UInt64)",
+             "DateTime('MSK')", "Nullable(String)", "string", too_deep})
     {
         try
         {
