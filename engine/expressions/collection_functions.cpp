@@ -5,6 +5,14 @@ namespace granary
 namespace
 {
 
+/// Row `row` of a fixed-width view as the type `Wide`.
+template <typename Wide>
+Wide numberAt(const ColumnView& view, size_t row)
+{
+    return dispatchFixedType(view.type, [&]<typename T>(TypeTag<T>)
+                             { return static_cast<Wide>(view.valueAt<T>(row)); });
+}
+
 /// Finds the first of elements [begin, end) equal to a needle: one value per row, or one for
 /// all rows. Integers compare by value whatever their widths (as 128-bit integers), floats as
 /// doubles, strings bytewise.
@@ -56,13 +64,6 @@ public:
     }
 
 private:
-    template <typename Wide>
-    static Wide numberAt(const ColumnView& view, size_t row)
-    {
-        return dispatchFixedType(view.type, [&]<typename T>(TypeTag<T>)
-                                 { return static_cast<Wide>(view.valueAt<T>(row)); });
-    }
-
     const ColumnView& elements_;
     const Operand& needle_;
 };
@@ -114,11 +115,7 @@ private:
     /// The element an Array index names: 1 is the first, -1 the last; end when out of range.
     static uint64_t arrayPosition(uint64_t first, uint64_t end, const Operand& index, size_t row)
     {
-        const ColumnView& view = index.view;
-        const size_t index_row = index.scalar ? 0 : row;
-        const __int128 position = dispatchFixedType(
-            view.type,
-            [&]<typename T>(TypeTag<T>) { return static_cast<__int128>(view.valueAt<T>(index_row)); });
+        const __int128 position = numberAt<__int128>(index.view, index.scalar ? 0 : row);
         const auto size = static_cast<__int128>(end - first);
         if (position >= 1 && position <= size)
         {
