@@ -227,13 +227,9 @@ void Table::retire()
 std::string Table::reservePartName()
 {
     std::lock_guard lock(insert_mutex_);
-    const std::string name = std::string(kPartPrefix) + std::to_string(next_part_id_++);
-    if (directory_)
-    {
-        // The manifest keeps the counter, so that a name is never reused after a restart.
-        writeManifest(*directory_, part_names_, next_part_id_);
-    }
-    return name;
+    // Not written to the manifest here (inserts reserve names the same way): a merged part
+    // the manifest never lists is deleted at the next open, so its name is free again.
+    return std::string(kPartPrefix) + std::to_string(next_part_id_++);
 }
 
 bool Table::replaceParts(const std::vector<std::shared_ptr<const Part>>& sources,
