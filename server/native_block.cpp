@@ -65,7 +65,7 @@ void writeValues(WriteBuffer& out, const ColumnView& view)
             writeFixed<uint64_t>(out, view.offsets[row + 1] - first);
         }
         const uint64_t elements = view.offsets[view.rows] - first;
-        for (size_t child = 0; child < (view.type == TypeId::Map ? 2u : 1u); ++child)
+        for (size_t child = 0; child < nestedChildCount(view.type); ++child)
         {
             writeValues(out, view.children[child].slice(first, elements));
         }
@@ -104,7 +104,7 @@ void readValues(ReadBuffer& in, Column& column, size_t rows, size_t& budget,
         }
         const size_t elements = rows == 0 ? 0 : static_cast<size_t>(ends.back());
         const uint64_t base = column.child(0).size();
-        for (size_t child = 0; child < (column.type() == TypeId::Map ? 2u : 1u); ++child)
+        for (size_t child = 0; child < nestedChildCount(column.type()); ++child)
         {
             readValues(in, column.child(child), elements, budget, name);
         }
@@ -131,6 +131,19 @@ void readValues(ReadBuffer& in, Column& column, size_t rows, size_t& budget,
     in.readBytes(column.mutableData<char>(), bytes, "column values");
 }
 
+/// JSON's native serialization (shared structure, per-path Dynamic columns) is not written
+/// or read: RowBinary and JSONEachRow over HTTP carry JSON columns.
+void refuseJson(const std::string& name, TypeId type)
+{
+    if (type == TypeId::Json)
+    {
+        throw Exception(ErrorCode::kNotImplemented,
+                        fmt::format("Column '{}' is JSON, which the native protocol does not "
+                                    "carry here: use HTTP with RowBinary or JSONEachRow",
+                                    name));
+    }
+}
+
 }  // namespace
 
 std::vector<NativeColumn> nativeColumns(const Block& block)
@@ -139,6 +152,7 @@ std::vector<NativeColumn> nativeColumns(const Block& block)
     columns.reserve(block.columns.size());
     for (const Block::Entry& entry : block.columns)
     {
+        refuseJson(entry.name, entry.column.type());
         columns.push_back({entry.name, dataTypeName(entry.column.dataType()), &entry.column});
     }
     return columns;
@@ -197,6 +211,7 @@ Block readNativeBlock(ReadBuffer& in, const NativeBlockLimits& limits, TypeResol
                             fmt::format("Column '{}' has type '{}', which Granary does not have",
                                         name, type_name));
         }
+        refuseJson(name, type->id);
         if (type->valueType() != *type)
         {
             throw Exception(ErrorCode::kNotImplemented,

@@ -41,7 +41,7 @@ using TypeResolver = std::optional<DataType> (*)(std::string_view type_name);
 std::optional<DataType> nativeType(std::string_view type_name);
 
 /// Reads a block of Granary's column types (an unknown type is Exception(kUnknownType);
-/// LowCardinality, whose native encoding is a dictionary Granary does not read, is
+/// LowCardinality, whose native encoding is a dictionary Granary does not read, and JSON are
 /// kNotImplemented). `resolve` maps type names to the types values are read as; `type_names`,
 /// when given, receives the names as sent.
 Block readNativeBlock(ReadBuffer& in, const NativeBlockLimits& limits,

@@ -58,7 +58,7 @@ measure_point() {
     local table=$1 create=$2 server=$3 format=$4 body=$5 rows_per_body=$6 n=$7 extra=${8:-}
     post $port "DROP TABLE IF EXISTS $table" >/dev/null
     post $port "$create" "$extra" >/dev/null
-    local wire_format="${format%+lz4}"
+    local wire_format="${format%%+*}"  # RowBinary+json+lz4: RowBinary, of JSON attributes, framed.
     [[ "$format" == *+lz4 ]] && extra="$extra&decompress=1"
     printf '%-10s %-14s %s connection(s)... ' "$server" "$format" "$n" >&2
     local line

@@ -4,7 +4,8 @@
 # into Granary's `otel_traces` (the collector's own DDL) and into ClickHouse 18.16 through a
 # wire-identical schema (DateTime64(9) as Int64, Map(K, V) as Tuple(Array(Tuple(K, V))),
 # Array(Map) as Array(Array(Tuple)): 18.16 has neither type), one server after the other, both
-# into durable MergeTree tables. Prints spans/s and spans per server CPU-second, and writes
+# into durable MergeTree tables; then Granary alone takes Rotel's JSON mode (attributes as JSON,
+# values Dynamic-tagged: RowBinary+json+lz4), which 18.16 cannot read. Prints spans/s and spans per server CPU-second, and writes
 # results.csv and ingest.svg to OUT.
 #   bench/ingest/spans.sh [path/to/build]
 #   BODY_ROWS (spans per request, default 102400, Rotel's disk batch), SECONDS_PER_POINT (per
@@ -21,7 +22,11 @@ source "$root/bench/ingest/servers.sh"
 [[ -s "$work/body.RowBinary" ]] || "$granary" gen-spans --rows "$body_rows" --out "$work/body.RowBinary"
 [[ -s "$work/body.RowBinary+lz4" ]] ||
     "$granary" gen-spans --rows "$body_rows" --out "$work/body.RowBinary+lz4" --lz4-frames
+[[ -s "$work/body.RowBinary+json+lz4" ]] ||
+    "$granary" gen-spans --rows "$body_rows" --out "$work/body.RowBinary+json+lz4" --lz4-frames --json
 granary_create="$("$granary" gen-spans --print-ddl)"
+json_create="$("$granary" gen-spans --print-ddl --json)"
+json_create="${json_create/otel_traces/otel_traces_json}"
 attributes='Tuple(Array(Tuple(String, String)))'
 clickhouse_create="CREATE TABLE otel_traces (Timestamp Int64, TraceId String, SpanId String,
  ParentSpanId String, TraceState String, SpanName LowCardinality(String),
@@ -54,6 +59,11 @@ for server in granary clickhouse; do
         curl -sS --fail-with-body "$(insert_url otel_unsorted "")" --data-binary @"$work/body.RowBinary"
         post $port "SELECT * FROM otel_unsorted FORMAT RowBinary" | cmp -s - "$work/body.RowBinary" ||
             { echo "gate: Granary does not return the posted RowBinary bytes" >&2; exit 1; }
+        post $port "$json_create" >/dev/null
+        curl -sS --fail-with-body "$(insert_url otel_traces_json "&decompress=1")" \
+            --data-binary @"$work/body.RowBinary+json+lz4"
+        post $port "${gate_query/otel_traces/otel_traces_json}" | cmp -s - "$work/gate.granary" ||
+            { echo "gate: the JSON-mode spans differ from the Map-mode ones" >&2; exit 1; }
     fi
     for format in RowBinary RowBinary+lz4; do
         for n in $connections; do
@@ -61,6 +71,12 @@ for server in granary clickhouse; do
                 "$body_rows" "$n" "$extra"
         done
     done
+    if [[ $server == granary ]]; then
+        for n in $connections; do
+            measure_point otel_traces_json "$json_create" granary RowBinary+json+lz4 \
+                "$work/body.RowBinary+json+lz4" "$body_rows" "$n"
+        done
+    fi
     stop_server
 done
 finish_report

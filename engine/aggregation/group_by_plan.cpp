@@ -223,6 +223,24 @@ GroupByPlan::Top resolveTop(const TopGroups& top, const GroupByPlan& plan)
     return resolved;
 }
 
+/// A result of its argument's type (min, max, any...) keeps a DateTime64 argument's
+/// precision, which TypeId results do not carry.
+DataType resultDataType(const GroupByPlan& plan, const AggregateLayout::Entry& entry)
+{
+    const TypeId type = plan.emit_states ? TypeId::String : entry.function->resultType();
+    if (type == TypeId::DateTime64)
+    {
+        for (const size_t argument : entry.argument_columns)
+        {
+            if (plan.input_columns[argument].type.id == TypeId::DateTime64)
+            {
+                return plan.input_columns[argument].type;
+            }
+        }
+    }
+    return type;
+}
+
 Block emptyResult(const GroupByPlan& plan)
 {
     Block block;
@@ -232,8 +250,7 @@ Block emptyResult(const GroupByPlan& plan)
     }
     for (const AggregateLayout::Entry& entry : plan.layout->entries())
     {
-        const TypeId type = plan.emit_states ? TypeId::String : entry.function->resultType();
-        block.columns.push_back({entry.result_name, Column(type)});
+        block.columns.push_back({entry.result_name, Column(resultDataType(plan, entry))});
     }
     return block;
 }

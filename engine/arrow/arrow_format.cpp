@@ -122,6 +122,7 @@ std::string_view defaultArrowFormat(TypeId type)
             return "l";
         case TypeId::Array:
         case TypeId::Map:
+        case TypeId::Json:
             break;
     }
     throw Exception(ErrorCode::kNotImplemented,

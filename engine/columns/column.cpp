@@ -9,7 +9,7 @@ namespace granary
 
 Column::Column(const DataType& type) : type_(type.id), precision_(type.precision)
 {
-    const size_t expected_children = type_ == TypeId::Array ? 1 : type_ == TypeId::Map ? 2 : 0;
+    const size_t expected_children = nestedChildCount(type_);
     if (type.children.size() != expected_children)
     {
         throw std::invalid_argument("Column: " + std::string(typeName(type_)) + " needs " +
@@ -60,9 +60,9 @@ void Column::refreshChildViews()
 void Column::closeNestedRow()
 {
     const size_t elements = children_.at(0).size();
-    if (type_ == TypeId::Map && children_.at(1).size() != elements)
+    if (nestedChildCount(type_) == 2 && children_.at(1).size() != elements)
     {
-        throw std::invalid_argument("Column: a Map row with " + std::to_string(elements) +
+        throw std::invalid_argument("Column: a Map or JSON row with " + std::to_string(elements) +
                                     " keys and " + std::to_string(children_[1].size()) +
                                     " values");
     }
@@ -83,7 +83,7 @@ void Column::closeNestedRows(std::span<const uint64_t> ends, uint64_t base)
         }
         previous = base + end;
     }
-    if (previous != elements || (type_ == TypeId::Map && children_.at(1).size() != elements))
+    if (previous != elements || (nestedChildCount(type_) == 2 && children_.at(1).size() != elements))
     {
         throw std::invalid_argument("Column: nested rows do not end at the children's size");
     }
@@ -228,7 +228,7 @@ size_t valueBytes(const ColumnView& view)
     {
         return bytes + (last - first);
     }
-    for (size_t i = 0; i < (view.type == TypeId::Map ? 2 : 1); ++i)
+    for (size_t i = 0; i < nestedChildCount(view.type); ++i)
     {
         bytes += valueBytes(view.children[i].slice(first, last - first));
     }

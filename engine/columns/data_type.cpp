@@ -1,5 +1,6 @@
 #include "engine/columns/data_type.h"
 
+#include <algorithm>
 #include <cctype>
 #include <utility>
 
@@ -38,12 +39,23 @@ DataType DataType::lowCardinality(DataType values)
     return values;
 }
 
+DataType DataType::json()
+{
+    DataType type;
+    type.id = TypeId::Json;
+    type.children = {DataType(TypeId::String), DataType(TypeId::String)};
+    return type;
+}
+
 DataType DataType::of(const ColumnView& view)
 {
+    if (view.type == TypeId::Json)
+    {
+        return json();
+    }
     DataType type(view.type);
     type.precision = view.precision;
-    const size_t children = view.type == TypeId::Array ? 1 : view.type == TypeId::Map ? 2 : 0;
-    for (size_t i = 0; i < children; ++i)
+    for (size_t i = 0; i < nestedChildCount(view.type); ++i)
     {
         type.children.push_back(of(view.children[i]));
     }
@@ -52,6 +64,10 @@ DataType DataType::of(const ColumnView& view)
 
 DataType DataType::valueType() const
 {
+    if (id == TypeId::Json)
+    {
+        return json();  // Typed and SKIP paths shape the input only: stored values are tagged.
+    }
     DataType type = *this;
     type.low_cardinality = false;
     for (DataType& child : type.children)
@@ -60,6 +76,39 @@ DataType DataType::valueType() const
     }
     return type;
 }
+
+namespace
+{
+
+/// A path as ClickHouse prints it in a type: backquoted unless letters, digits, '_' and '.'.
+std::string pathName(const std::string& path)
+{
+    const bool plain = !path.empty() && std::all_of(path.begin(), path.end(), [](char c)
+                                                    { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; });
+    return plain ? path : "`" + path + "`";
+}
+
+std::string jsonTypeName(const DataType& type)
+{
+    std::vector<std::string> parameters;
+    for (size_t i = 0; i < type.typed_paths.size(); ++i)
+    {
+        parameters.push_back(pathName(type.typed_paths[i]) + " " +
+                             dataTypeName(type.typed_path_types[i]));
+    }
+    for (const std::string& path : type.skipped_paths)
+    {
+        parameters.push_back("SKIP " + pathName(path));
+    }
+    std::string name = "JSON";
+    for (size_t i = 0; i < parameters.size(); ++i)
+    {
+        name += (i == 0 ? "(" : ", ") + parameters[i];
+    }
+    return parameters.empty() ? name : name + ")";
+}
+
+}  // namespace
 
 std::string dataTypeName(const DataType& type)
 {
@@ -74,6 +123,9 @@ std::string dataTypeName(const DataType& type)
             break;
         case TypeId::Map:
             name = "Map(" + dataTypeName(type.key()) + ", " + dataTypeName(type.value()) + ")";
+            break;
+        case TypeId::Json:
+            name = jsonTypeName(type);
             break;
         default:
             name = std::string(typeName(type.id));
@@ -140,6 +192,10 @@ private:
             }
             return DataType::map(std::move(key), std::move(value));
         }
+        if (family == "JSON")
+        {
+            return parseJson();
+        }
         if (family == "LowCardinality")
         {
             expect('(');
@@ -201,6 +257,102 @@ private:
             expect(')');
         }
         return DataType::dateTime64(precision);
+    }
+
+    /// JSON's parameters: typed paths, SKIP paths, and the limits on dynamic paths and types
+    /// ClickHouse keeps (accepted, with no effect here: every path is kept).
+    DataType parseJson()
+    {
+        DataType type = DataType::json();
+        if (!accept('(') || accept(')'))
+        {
+            return type;
+        }
+        if (depth_ > 1)
+        {
+            fail("a JSON inside another type takes no parameters");
+        }
+        do
+        {
+            const std::string path = jsonPath();
+            if (path == "max_dynamic_paths" || path == "max_dynamic_types")
+            {
+                expect('=');
+                number();
+            }
+            else if (path == "SKIP")
+            {
+                if (peekWord("REGEXP"))
+                {
+                    fail("SKIP REGEXP is not supported (SKIP takes paths)");
+                }
+                type.skipped_paths.push_back(jsonPath());
+            }
+            else
+            {
+                type.typed_paths.push_back(path);
+                type.typed_path_types.push_back(parseType());
+                if (type.typed_path_types.back().id == TypeId::Json)
+                {
+                    fail("typed path '" + path + "' cannot be JSON: its paths are the object's");
+                }
+            }
+        } while (accept(','));
+        expect(')');
+        return type;
+    }
+
+    /// A path in JSON(...): `any text` or letters, digits, '_' and '.'.
+    std::string jsonPath()
+    {
+        if (accept('`'))
+        {
+            const size_t end = text_.find('`', at_);
+            if (end == std::string_view::npos)
+            {
+                fail("unclosed ` in a JSON path");
+            }
+            const std::string path(text_.substr(at_, end - at_));
+            at_ = end + 1;
+            return path;
+        }
+        skipSpaces();
+        const size_t begin = at_;
+        while (at_ < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[at_])) ||
+                                      text_[at_] == '_' || text_[at_] == '.'))
+        {
+            ++at_;
+        }
+        if (begin == at_)
+        {
+            fail("expected a JSON path at offset " + std::to_string(at_));
+        }
+        return std::string(text_.substr(begin, at_ - begin));
+    }
+
+    bool peekWord(std::string_view word)
+    {
+        skipSpaces();
+        if (text_.substr(at_).starts_with(word))
+        {
+            at_ += word.size();
+            return true;
+        }
+        return false;
+    }
+
+    void number()
+    {
+        skipSpaces();
+        const size_t begin = at_;
+        while (at_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[at_])))
+        {
+            ++at_;
+        }
+        if (begin == at_)
+        {
+            fail("expected a number at offset " + std::to_string(at_));
+        }
     }
 
     /// 'UTC' only: values are kept and shown in UTC whatever the column says.

@@ -12,8 +12,8 @@ namespace granary
 {
 
 /// A column's full type: its TypeId plus what parametric types need (DateTime64's precision,
-/// Array's element, Map's key and value) and LowCardinality, which changes how storage encodes
-/// the values and nothing else (functions see T's values, as in ClickHouse).
+/// Array's element, Map's key and value, JSON's typed paths) and LowCardinality, which changes
+/// how storage encodes the values and nothing else (functions see T's values, as in ClickHouse).
 struct DataType
 {
     /// DateTime64 without a precision, as in ClickHouse: milliseconds.
@@ -24,21 +24,32 @@ struct DataType
     TypeId id = TypeId::UInt8;
     uint8_t precision = 0;
     bool low_cardinality = false;
-    std::vector<DataType> children;  ///< Array: the element; Map: key, value.
+    /// Array: the element; Map: key, value; JSON: String paths, String Dynamic-encoded values
+    /// (the children of its columns, whatever its typed paths).
+    std::vector<DataType> children;
+    /// JSON(a.b Int64, ...): paths whose values clients send untagged, in this type; kept
+    /// tagged like the others once read. Parallel vectors: a DataType cannot hold pairs of
+    /// itself.
+    std::vector<std::string> typed_paths;
+    std::vector<DataType> typed_path_types;
+    /// JSON(SKIP a.b): paths (and the paths under them) dropped on input.
+    std::vector<std::string> skipped_paths;
 
     DataType() = default;
-    /// A type without parameters (not DateTime64, Array or Map).
+    /// A type without parameters (not DateTime64, Array, Map or JSON).
     DataType(TypeId scalar) : id(scalar) {}  // NOLINT: every scalar TypeId is a DataType.
 
     static DataType dateTime64(uint8_t precision);
     static DataType array(DataType element);
     static DataType map(DataType key, DataType value);
     static DataType lowCardinality(DataType values);
+    /// JSON without typed or skipped paths.
+    static DataType json();
     /// The type a view holds (LowCardinality is not part of a view).
     static DataType of(const ColumnView& view);
 
-    /// The type of the values: this one without LowCardinality at any level (what columns
-    /// and views hold).
+    /// The type of the values: this one without LowCardinality at any level, and JSON
+    /// without its typed and SKIP paths (what columns and views hold).
     DataType valueType() const;
 
     const DataType& element() const { return children.at(0); }
@@ -48,11 +59,14 @@ struct DataType
     friend bool operator==(const DataType&, const DataType&) = default;
 };
 
-/// ClickHouse's spelling: "DateTime64(9)", "Map(LowCardinality(String), String)".
+/// ClickHouse's spelling: "DateTime64(9)", "Map(LowCardinality(String), String)",
+/// "JSON(a.b Int64, SKIP c)".
 std::string dataTypeName(const DataType& type);
 
 /// Parses ClickHouse's spelling (names case-sensitive, spaces anywhere between tokens), plus
 /// `DateTime64(P, 'UTC')` (other time zones are refused: Granary keeps UTC) and `DateTime('UTC')`.
+/// JSON takes typed paths, SKIP paths and ClickHouse's max_dynamic_paths/max_dynamic_types
+/// limits (accepted; Granary keeps every path), at the top of a column's type only.
 /// Throws Exception kUnknownType naming the offending part of `text`.
 DataType parseDataType(std::string_view text);
 

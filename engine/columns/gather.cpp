@@ -77,7 +77,7 @@ void gatherNested(const ColumnView& source, size_t begin, std::span<const uint32
         ends.push_back(elements.size());
     }
     const uint64_t base = to.child(0).size();
-    for (size_t child = 0; child < (source.type == TypeId::Map ? 2u : 1u); ++child)
+    for (size_t child = 0; child < nestedChildCount(source.type); ++child)
     {
         gatherRows(source.children[child], 0, elements, to.child(child));
     }

@@ -15,7 +15,7 @@ struct TypeInfo
 
 /// Indexed by TypeId. The parametric types' names are their families': data_type.h spells them
 /// out with their parameters.
-constexpr std::array<TypeInfo, 17> kTypes = {{
+constexpr std::array<TypeInfo, 18> kTypes = {{
     {TypeId::UInt8, "UInt8"},
     {TypeId::UInt16, "UInt16"},
     {TypeId::UInt32, "UInt32"},
@@ -33,6 +33,7 @@ constexpr std::array<TypeInfo, 17> kTypes = {{
     {TypeId::DateTime64, "DateTime64"},
     {TypeId::Array, "Array"},
     {TypeId::Map, "Map"},
+    {TypeId::Json, "JSON"},
 }};
 
 const TypeInfo& info(TypeId type)

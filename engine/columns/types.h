@@ -17,7 +17,7 @@ namespace granary
 /// "DateTime"...); data_type.h parses the others.
 std::optional<TypeId> typeFromName(std::string_view name);
 
-/// DateTime64, Array and Map: a TypeId alone does not describe their values.
+/// DateTime64, Array, Map and JSON: a TypeId alone does not describe their values.
 bool isParametric(TypeId type);
 bool isInteger(TypeId type);  ///< UInt*, Int*, Date, DateTime, DateTime64 and Bool.
 bool isSignedInteger(TypeId type);  ///< Int* and DateTime64.
@@ -30,7 +30,7 @@ struct TypeTag
 };
 
 /// Calls f(TypeTag<T>{}) with the C++ type that stores `type`'s values; f(TypeTag<
-/// std::string_view>{}) for String. Array and Map have no such type: callers check isNested
+/// std::string_view>{}) for String. Array, Map and JSON have no such type: callers check isNested
 /// first, and reaching one here throws std::invalid_argument.
 template <typename F>
 decltype(auto) dispatchType(TypeId type, F&& f)
@@ -69,6 +69,7 @@ decltype(auto) dispatchType(TypeId type, F&& f)
             return f(TypeTag<int64_t>{});
         case TypeId::Array:
         case TypeId::Map:
+        case TypeId::Json:
             break;
     }
     throw std::invalid_argument("dispatchType: " + std::string(typeName(type)) +

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "engine/common/var_uint.h"
 #include "engine/datagen/random.h"
 #include "engine/sql/parser.h"
 
@@ -39,11 +40,30 @@ const char* const kOtelTracesCreate =
     "TTL toDateTime(Timestamp) + toIntervalDay(180) "
     "SETTINGS index_granularity = 8192, ttl_only_drop_parts = 1";
 
-const TableSchema& otelTracesSchema()
+std::string otelTracesCreate(AttributeEncoding encoding)
 {
-    static const TableSchema schema = TableSchema::fromCreate(
-        std::get<sql::CreateTableStatement>(sql::parseStatement(kOtelTracesCreate)));
-    return schema;
+    std::string create = kOtelTracesCreate;
+    if (encoding == AttributeEncoding::kJson)
+    {
+        const std::string_view map = "Map(LowCardinality(String), String)";
+        for (size_t at = create.find(map); at != std::string::npos; at = create.find(map, at))
+        {
+            create.replace(at, map.size(), "JSON");
+        }
+    }
+    return create;
+}
+
+const TableSchema& otelTracesSchema(AttributeEncoding encoding)
+{
+    static const auto parse = [](AttributeEncoding of)
+    {
+        return TableSchema::fromCreate(std::get<sql::CreateTableStatement>(
+            sql::parseStatement(otelTracesCreate(of))));
+    };
+    static const TableSchema map_schema = parse(AttributeEncoding::kMap);
+    static const TableSchema json_schema = parse(AttributeEncoding::kJson);
+    return encoding == AttributeEncoding::kMap ? map_schema : json_schema;
 }
 
 namespace
@@ -104,10 +124,33 @@ std::string spanIdOf(uint64_t span, uint64_t seed)
     return fmt::format("{:016x}", random.next());
 }
 
-void appendMapEntry(Column& map, std::string_view key, std::string_view value)
+/// One attribute into a Map (the value's text) or a JSON column (the value tagged, as Rotel
+/// sends OpenTelemetry's typed values: String 0x15, Int64 0x0A).
+void appendAttribute(Column& attributes, std::string_view key, std::string_view value)
 {
-    map.child(0).appendString(key);
-    map.child(1).appendString(value);
+    attributes.child(0).appendString(key);
+    if (attributes.type() == TypeId::Map)
+    {
+        attributes.child(1).appendString(value);
+        return;
+    }
+    std::string tagged(1, '\x15');
+    appendVarUInt(value.size(), tagged);
+    tagged += value;
+    attributes.child(1).appendString(tagged);
+}
+
+void appendAttribute(Column& attributes, std::string_view key, int64_t value)
+{
+    if (attributes.type() == TypeId::Map)
+    {
+        appendAttribute(attributes, key, std::to_string(value));
+        return;
+    }
+    attributes.child(0).appendString(key);
+    std::string tagged(1, '\x0a');
+    tagged.append(reinterpret_cast<const char*>(&value), sizeof(value));
+    attributes.child(1).appendString(tagged);
 }
 
 /// Durations: log-normal around 1 ms (most spans 50 µs to 20 ms), 1% slow ones of 1-3 s.
@@ -165,11 +208,11 @@ private:
     void writeResource(const std::string& service, uint64_t pod)
     {
         Column& resource = column(kResourceAttributes);
-        appendMapEntry(resource, "service.name", service);
-        appendMapEntry(resource, "service.instance.id", std::to_string(pod));
-        appendMapEntry(resource, "k8s.pod.name", fmt::format("pod-{}", pod));
-        appendMapEntry(resource, "host.name", fmt::format("host-{}", pod % kHosts));
-        appendMapEntry(resource, "generator.id", "gen-1");
+        appendAttribute(resource, "service.name", service);
+        appendAttribute(resource, "service.instance.id", std::to_string(pod));
+        appendAttribute(resource, "k8s.pod.name", fmt::format("pod-{}", pod));
+        appendAttribute(resource, "host.name", fmt::format("host-{}", pod % kHosts));
+        appendAttribute(resource, "generator.id", "gen-1");
         resource.closeNestedRow();
     }
 
@@ -177,10 +220,10 @@ private:
     {
         const uint64_t message = span + 1;
         Column& attributes = column(kSpanAttributes);
-        appendMapEntry(attributes, "index", std::to_string(position));
-        appendMapEntry(attributes, "msg.start", std::to_string(message - message % kMessageBatch));
-        appendMapEntry(attributes, "msg.len", std::to_string(kMessageBatch));
-        appendMapEntry(attributes, "msg.id", std::to_string(message));
+        appendAttribute(attributes, "index", static_cast<int64_t>(position));
+        appendAttribute(attributes, "msg.start", static_cast<int64_t>(message - message % kMessageBatch));
+        appendAttribute(attributes, "msg.len", static_cast<int64_t>(kMessageBatch));
+        appendAttribute(attributes, "msg.id", static_cast<int64_t>(message));
         attributes.closeNestedRow();
     }
 
@@ -205,7 +248,7 @@ private:
             column(kLinksSpanId).child(0).appendString(spanIdOf(span - kSpansPerTrace, seed_));
             column(kLinksTraceState).child(0).appendString("active");
             Column& link_attributes = column(kLinksAttributes).child(0);
-            appendMapEntry(link_attributes, "link.kind", "follows_from");
+            appendAttribute(link_attributes, "link.kind", "follows_from");
             link_attributes.closeNestedRow();
         }
         for (const Field links : {kLinksTraceId, kLinksSpanId, kLinksTraceState, kLinksAttributes})
@@ -220,9 +263,9 @@ private:
 
 }  // namespace
 
-Block generateSpans(uint64_t first_span, size_t count, uint64_t seed)
+Block generateSpans(uint64_t first_span, size_t count, uint64_t seed, AttributeEncoding encoding)
 {
-    Block block = otelTracesSchema().emptyBlock();
+    Block block = otelTracesSchema(encoding).emptyBlock();
     SpanWriter writer(block, seed);
     for (uint64_t span = first_span; span < first_span + count; ++span)
     {

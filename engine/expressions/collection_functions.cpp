@@ -1,5 +1,7 @@
 #include "engine/expressions/collection_functions.h"
 
+#include "engine/formats/json_column.h"
+
 namespace granary
 {
 namespace
@@ -187,7 +189,41 @@ public:
     }
 };
 
+/// One path of a JSON column as text; rows without it give the empty string.
+class JsonPathNode final : public ExpressionNode
+{
+public:
+    JsonPathNode(NodePtr json, std::string path)
+        : ExpressionNode(TypeId::String, {std::move(json)}), path_(std::move(path))
+    {
+    }
+
+    ColumnView evaluate(const BlockView& input, size_t begin, size_t count,
+                        Column& holder) const override
+    {
+        Column json_holder;
+        const ColumnView json = children()[0]->evaluate(input, begin, count, json_holder);
+        holder = Column(TypeId::String);
+        std::string text;
+        for (size_t row = 0; row < count; ++row)
+        {
+            text.clear();
+            appendJsonPathText(json, row, path_, text);
+            holder.appendString(text);
+        }
+        return holder.view();
+    }
+
+private:
+    std::string path_;
+};
+
 }  // namespace
+
+NodePtr makeJsonPath(NodePtr json, std::string path)
+{
+    return std::make_shared<JsonPathNode>(std::move(json), std::move(path));
+}
 
 bool comparableElements(const DataType& element_type, TypeId value_type)
 {

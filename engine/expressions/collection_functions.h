@@ -5,7 +5,7 @@
 namespace granary
 {
 
-/// Functions of Array and Map values, as ClickHouse names them. length(x) of either is
+/// Functions of Array, Map and JSON values, as ClickHouse names them. length(x) of either is
 /// string_functions.h's makeLength: it reads offsets only.
 
 /// arrayElement(container, index), written container[index]: a Map's value for the key `index`
@@ -18,6 +18,10 @@ NodePtr makeMapPart(NodePtr map, bool keys);
 
 /// has(array, value) and mapContains(map, key): 1 when an element (a key) equals the value.
 NodePtr makeContains(NodePtr container, NodePtr value);
+
+/// getSubcolumn(json, 'a.b'), written json.a.b: the path's value as text (strings as they are,
+/// numbers in decimal, arrays as [1,'x']), or the empty string where a row lacks the path.
+NodePtr makeJsonPath(NodePtr json, std::string path);
 
 /// Whether `value` (of type `value_type`) can be compared with elements of `element_type`:
 /// both strings, or both numbers (dates and times count as numbers).

@@ -43,7 +43,7 @@ ColumnView ColumnReferenceNode::evaluate(const BlockView& input, size_t begin, s
 }
 
 ConstantNode::ConstantNode(Column value)
-    : ExpressionNode(value.type(), {}), value_(std::move(value))
+    : ExpressionNode(value.dataType(), {}), value_(std::move(value))
 {
 }
 

@@ -21,6 +21,7 @@
 #include "engine/sql/aggregate_calls.h"
 #include "engine/sql/formatter.h"
 #include "engine/sql/keywords.h"
+#include "engine/storage/value_parser.h"
 
 namespace granary
 {
@@ -147,8 +148,10 @@ public:
         {
             throw Exception(ErrorCode::kTypeMismatch,
                             quoted(expression) + " is " + dataTypeName(node->dataType()) +
-                                ": only length, has, mapKeys, mapValues, mapContains and [] "
-                                "take arrays and maps " +
+                                (node->type() == TypeId::Json
+                                     ? ": read its paths as column.path or getSubcolumn "
+                                     : ": only length, has, mapKeys, mapValues, mapContains and "
+                                       "[] take arrays and maps ") +
                                 where(expression));
         }
         return node;
@@ -341,6 +344,21 @@ private:
                                     std::to_string(arguments.size()) + " " + where(expression));
             }
         };
+        if (name == "getsubcolumn")
+        {
+            require_count(2);
+            if (arguments[0]->type() != TypeId::Json)
+            {
+                throw Exception(ErrorCode::kTypeMismatch,
+                                "Function " + call.name + " takes a JSON value, not " +
+                                    quoted(*call.arguments[0]) + " of type " +
+                                    dataTypeName(arguments[0]->dataType()) + " " +
+                                    where(expression));
+            }
+            return makeJsonPath(std::move(arguments[0]),
+                                constantString(arguments[1], *call.arguments[1], call.name,
+                                               "path", expression));
+        }
         if (NodePtr collection = compileCollectionFunction(name, call, arguments, expression))
         {
             return fold(std::move(collection));
@@ -429,7 +447,8 @@ private:
     static bool takesCollections(const std::string& name)
     {
         return name == "length" || name == "mapkeys" || name == "mapvalues" ||
-               name == "arrayelement" || name == "has" || name == "mapcontains";
+               name == "arrayelement" || name == "has" || name == "mapcontains" ||
+               name == "getsubcolumn";
     }
 
     /// arrayElement (m['k'], a[1]), length of an Array or Map, mapKeys, mapValues, has and
@@ -458,7 +477,8 @@ private:
         const bool wants_map = name == "mapkeys" || name == "mapvalues" || name == "mapcontains";
         const bool accepted = wants_map ? container.id == TypeId::Map
                               : name == "has" ? container.id == TypeId::Array
-                                              : isNested(container.id);
+                                              : container.id == TypeId::Array ||
+                                                    container.id == TypeId::Map;
         if (!accepted)
         {
             if (name == "length" && !isNested(container.id))
@@ -547,18 +567,16 @@ private:
         const TypeId right_type = right->type();
         if (isString(left_type) != isString(right_type))
         {
-            // A DateTime64 meets a literal as a DateTime would, then as its ticks.
-            const auto literal_type = [](TypeId time)
-            { return time == TypeId::DateTime64 ? TypeId::DateTime : time; };
+            // The literal is read as the other side's type: a DateTime64's in its own ticks.
             if (isDateOrTime(left_type) && right->constantValue())
             {
                 return harmonize(left, left_expression,
-                                 parseDateConstant(right, right_expression, literal_type(left_type)),
+                                 parseDateConstant(right, right_expression, left->dataType()),
                                  right_expression, expression);
             }
             if (isDateOrTime(right_type) && left->constantValue())
             {
-                return harmonize(parseDateConstant(left, left_expression, literal_type(right_type)),
+                return harmonize(parseDateConstant(left, left_expression, right->dataType()),
                                  left_expression, right, right_expression, expression);
             }
             throw Exception(ErrorCode::kTypeMismatch,
@@ -606,25 +624,38 @@ private:
         return {left, right};
     }
 
-    NodePtr parseDateConstant(const NodePtr& text, const Expression& text_expression, TypeId type)
+    NodePtr parseDateConstant(const NodePtr& text, const Expression& text_expression,
+                              const DataType& type)
     {
         const std::string_view value = text->constantValue()->stringAt(0);
-        if (type == TypeId::Date)
+        int64_t ticks = 0;
+        if (type.id == TypeId::Date)
         {
             if (const std::optional<uint16_t> days = parseDateLiteral(value))
             {
-                return constant(oneValue(type, [&](Column& column) { column.append(*days); }));
+                return constant(oneValue(type.id, [&](Column& column) { column.append(*days); }));
+            }
+        }
+        else if (type.id == TypeId::DateTime64)
+        {
+            if (parseDateTime64(value, type.precision, ticks) == ParseStatus::kOk)
+            {
+                Column column(type);
+                column.append(ticks);
+                return constant(std::move(column));
             }
         }
         else if (const std::optional<uint32_t> seconds = parseDateTimeLiteral(value))
         {
-            return constant(oneValue(type, [&](Column& column) { column.append(*seconds); }));
+            return constant(oneValue(type.id, [&](Column& column) { column.append(*seconds); }));
         }
+        const std::string_view expected = type.id == TypeId::Date       ? "'YYYY-MM-DD'"
+                                          : type.id == TypeId::DateTime ? "'YYYY-MM-DD[ hh:mm:ss]'"
+                                                                        : "'YYYY-MM-DD[ hh:mm:ss[.f]]'";
         throw Exception(ErrorCode::kTypeMismatch,
-                        "Cannot parse " + quoted(text_expression) + " as " + typeText(type) +
-                            (type == TypeId::Date ? " (expected 'YYYY-MM-DD')"
-                                                  : " (expected 'YYYY-MM-DD[ hh:mm:ss]')") +
-                            " " + where(text_expression));
+                        "Cannot parse " + quoted(text_expression) + " as " +
+                            dataTypeName(type) + " (expected " + std::string(expected) + ") " +
+                            where(text_expression));
     }
 
     NodePtr compileArithmetic(ArithmeticOperator op, const sql::BinaryOperation& operation,

@@ -24,8 +24,9 @@ void appendCell(std::string_view text, TypeId type, Delimited dialect, std::stri
 {
     if (dialect == Delimited::kTabSeparated)
     {
-        // An array's or map's text escapes its own strings inside their quotes.
-        if (isNested(type))
+        // An array's or map's text escapes its own strings inside their quotes; JSON text is
+        // escaped as a whole, as ClickHouse does.
+        if (isNested(type) && type != TypeId::Json)
         {
             out += text;
         }

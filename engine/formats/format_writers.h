@@ -23,6 +23,9 @@ void writeJson(const Block& block, const OutputStatistics& statistics, std::ostr
 /// Appends one value as JSON: strings, Date and DateTime quoted; NaN and infinities null.
 /// `scratch` is reused between calls.
 void appendJsonValue(const ColumnView& column, size_t row, std::string& scratch, std::string& out);
+/// Appends one value in RowBinary (row_binary_reader.h has the layout); JSON values in
+/// ClickHouse's binary JSON with every path tagged (Dynamic), as a plain JSON type reads them.
+void appendRowBinaryValue(const ColumnView& column, size_t row, std::string& buffer);
 void writeRowBinaryHeader(const Block& block, std::ostream& out);
 void writeRowBinaryRows(const Block& block, std::ostream& out);
 void writePrettyCompact(const Block& block, std::ostream& out);

@@ -1,6 +1,7 @@
 #include <cmath>
 
 #include "engine/formats/format_writers.h"
+#include "engine/formats/json_column.h"
 #include "engine/formats/text_escaping.h"
 #include "engine/formats/value_text.h"
 
@@ -42,6 +43,11 @@ void appendJsonValue(const ColumnView& column, size_t row, std::string& value, s
     if (isString(column.type))
     {
         appendJsonString(column.stringAt(row), out);
+        return;
+    }
+    if (column.type == TypeId::Json)
+    {
+        appendJsonRowText(column, row, out);
         return;
     }
     if (isNested(column.type))

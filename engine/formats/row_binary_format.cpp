@@ -3,10 +3,7 @@
 
 namespace granary::format_writers
 {
-namespace
-{
 
-/// One value in RowBinary (row_binary_reader.h has the layout).
 void appendRowBinaryValue(const ColumnView& column, size_t row, std::string& buffer)
 {
     if (isString(column.type))
@@ -27,6 +24,10 @@ void appendRowBinaryValue(const ColumnView& column, size_t row, std::string& buf
             {
                 appendRowBinaryValue(column.children[1], element, buffer);
             }
+            else if (column.type == TypeId::Json)
+            {
+                buffer += column.children[1].stringAt(element);  // Tagged already: Dynamic.
+            }
         }
     }
     else
@@ -35,8 +36,6 @@ void appendRowBinaryValue(const ColumnView& column, size_t row, std::string& buf
         buffer.append(static_cast<const char*>(column.data) + row * width, width);
     }
 }
-
-}  // namespace
 
 void writeRowBinaryHeader(const Block& block, std::ostream& out)
 {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <type_traits>
 
+#include "engine/formats/json_column.h"
 #include "engine/formats/text_escaping.h"
 
 namespace granary
@@ -204,6 +205,9 @@ void appendValue(const ColumnView& column, size_t row, std::string& out)
         case TypeId::Array:
         case TypeId::Map:
             appendNested(column, row, out);
+            return;
+        case TypeId::Json:
+            appendJsonRowText(column, row, out);
             return;
         case TypeId::Date:
             formatDate(column.valueAt<uint16_t>(row), out);

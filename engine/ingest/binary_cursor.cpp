@@ -31,6 +31,16 @@ uint64_t BinaryCursor::readVarUInt()
     fail(ErrorCode::kIncorrectData, "VarUInt longer than 10 bytes");
 }
 
+uint8_t BinaryCursor::readZeroOrOne(std::string_view what)
+{
+    const auto value = readFixed<uint8_t>();
+    if (value > 1)
+    {
+        fail(ErrorCode::kIncorrectData, fmt::format("{} is {}, not 0 or 1", what, value));
+    }
+    return value;
+}
+
 std::string_view BinaryCursor::readString(const BinaryLimits& limits)
 {
     const uint64_t length = readVarUInt();

@@ -50,6 +50,16 @@ public:
         return view;
     }
 
+    /// The bytes from offset `begin` up to the cursor.
+    std::string_view bytesFrom(size_t begin) const
+    {
+        return bytes_.substr(begin, offset_ - begin);
+    }
+
+    /// One byte that must be 0 or 1 (a Bool, a NULL flag): another value is kIncorrectData
+    /// naming `what`, as it means the reader lost its place.
+    uint8_t readZeroOrOne(std::string_view what);
+
     /// Unsigned LEB128 of at most 10 bytes whose value fits 64 bits (kIncorrectData otherwise).
     uint64_t readVarUInt();
 

@@ -5,13 +5,12 @@
 
 #include <algorithm>
 #include <optional>
-#include <type_traits>
 #include <unordered_map>
 #include <utility>
 
 #include "engine/common/exception.h"
 #include "engine/ingest/insert_input.h"
-#include "engine/storage/value_parser.h"
+#include "engine/ingest/json_values.h"
 
 namespace granary::ingest
 {
@@ -21,64 +20,21 @@ namespace
 /// Rows per block, as the binary reader.
 constexpr size_t kBlockRows = 65536;
 
-/// Appends `text` parsed as the column's type (range-checked), or kCannotParseInput.
-void appendText(std::string_view text, Column& column)
-{
-    const ParseStatus status = appendParsedValue(text, column);
-    if (status != ParseStatus::kOk)
-    {
-        throw Exception(ErrorCode::kCannotParseInput,
-                        parseFailureMessage(text, column.type(), status));
-    }
-}
-
-/// Appends a JSON number to a numeric column, range-checked (kValueOutOfRangeOfDataType);
-/// Date and DateTime take it as days or seconds, as ClickHouse does.
-template <typename Number>
-void appendNumber(Number number, Column& column)
-{
-    dispatchFixedType(
-        column.type(),
-        [&]<typename T>(TypeTag<T>)
-        {
-            if constexpr (std::is_floating_point_v<T>)
-            {
-                column.append<T>(static_cast<T>(number));
-            }
-            else if constexpr (std::is_floating_point_v<Number>)
-            {
-                const T value = static_cast<T>(number);
-                if (static_cast<Number>(value) != number)
-                {
-                    throw Exception(ErrorCode::kCannotParseInput,
-                                    fmt::format("{} is not a {}", number, typeName(column.type())));
-                }
-                column.append<T>(value);
-            }
-            else
-            {
-                if (!std::in_range<T>(number))
-                {
-                    throw Exception(ErrorCode::kCannotParseInput,
-                                    fmt::format("{} is out of the range of {}", number,
-                                                typeName(column.type())));
-                }
-                column.append<T>(static_cast<T>(number));
-            }
-        });
-}
-
 /// Decodes one object per line with simdjson's DOM parser (SIMD kernels chosen at run time by
 /// the library): values go straight from the parsed tape into the columns.
 class JsonRowDecoder
 {
 public:
     JsonRowDecoder(const TableSchema& schema, const std::vector<size_t>& field_columns)
-        : schema_(schema), seen_(schema.columns.size())
+        : schema_(schema), json_codecs_(schema.columns.size()), seen_(schema.columns.size())
     {
         for (const size_t column : field_columns)
         {
             allowed_.emplace(schema.columns[column].name, column);
+            if (schema.columns[column].type.id == TypeId::Json)
+            {
+                json_codecs_[column].emplace(schema.columns[column].type);
+            }
         }
     }
 
@@ -139,55 +95,25 @@ private:
 
     void appendValue(simdjson::dom::element value, size_t index, Column& column) const
     {
-        using Type = simdjson::dom::element_type;
         try
         {
-            const bool text_column = isString(column.type());
-            switch (value.type())
+            const std::optional<JsonColumnCodec>& json = json_codecs_[index];
+            if (!json)
             {
-                case Type::NULL_VALUE:
-                    column.appendDefaults(1);
-                    return;
-                case Type::STRING:
-                {
-                    const std::string_view text = value.get_string().value_unsafe();
-                    text_column ? column.appendString(text) : appendText(text, column);
-                    return;
-                }
-                case Type::BOOL:
-                    if (!text_column)
-                    {
-                        appendNumber<int64_t>(value.get_bool().value_unsafe() ? 1 : 0, column);
-                        return;
-                    }
-                    break;
-                case Type::INT64:
-                    if (!text_column)
-                    {
-                        appendNumber(value.get_int64().value_unsafe(), column);
-                        return;
-                    }
-                    break;
-                case Type::UINT64:
-                    if (!text_column)
-                    {
-                        appendNumber(value.get_uint64().value_unsafe(), column);
-                        return;
-                    }
-                    break;
-                case Type::DOUBLE:
-                    if (!text_column)
-                    {
-                        appendNumber(value.get_double().value_unsafe(), column);
-                        return;
-                    }
-                    break;
-                default:
-                    break;
+                appendJsonScalar(value, column);
             }
-            throw Exception(
-                ErrorCode::kTypeMismatch,
-                fmt::format("this JSON value cannot fill a {} column", typeName(column.type())));
+            else if (value.type() == simdjson::dom::element_type::OBJECT)
+            {
+                appendJsonObject(value.get_object().value_unsafe(), *json, column);
+            }
+            else if (value.type() == simdjson::dom::element_type::NULL_VALUE)
+            {
+                column.appendDefaults(1);
+            }
+            else
+            {
+                throw Exception(ErrorCode::kTypeMismatch, "a JSON column takes objects");
+            }
         }
         catch (const Exception& error)
         {
@@ -198,6 +124,7 @@ private:
 
     const TableSchema& schema_;
     std::unordered_map<std::string_view, size_t> allowed_;
+    std::vector<std::optional<JsonColumnCodec>> json_codecs_;  ///< Per schema column.
     std::vector<bool> seen_;
     std::vector<size_t> key_order_;
     simdjson::dom::parser parser_;

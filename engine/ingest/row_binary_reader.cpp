@@ -15,8 +15,13 @@ RowBinaryReader::RowBinaryReader(const TableSchema& schema, std::vector<size_t> 
     for (const size_t column : field_columns_)
     {
         filled_[column] = true;
-        const TypeId type = schema_.columns[column].type.id;
-        field_widths_.push_back(type == TypeId::Bool ? 0 : fixedWidth(type));
+        const DataType& type = schema_.columns[column].type;
+        field_widths_.push_back(type.id == TypeId::Bool ? 0 : fixedWidth(type.id));
+        json_codecs_.emplace_back();
+        if (type.id == TypeId::Json)
+        {
+            json_codecs_.back().emplace(type);
+        }
     }
 }
 
@@ -116,6 +121,10 @@ void RowBinaryReader::readRow(BinaryCursor& cursor, std::vector<Column*>& fields
             {
                 column.appendRaw(cursor.readBytes(width).data());
             }
+            else if (const std::optional<JsonColumnCodec>& json = json_codecs_[field])
+            {
+                json->readRowBinary(cursor, column, limits_);
+            }
             else
             {
                 readValue(cursor, column);
@@ -136,16 +145,8 @@ void RowBinaryReader::readValue(BinaryCursor& cursor, Column& column) const
             column.appendString(cursor.readString(limits_));
             return;
         case TypeId::Bool:
-        {
-            const auto value = cursor.readFixed<uint8_t>();
-            if (value > 1)
-            {
-                cursor.fail(ErrorCode::kIncorrectData,
-                            fmt::format("Bool byte is {}, not 0 or 1", value));
-            }
-            column.append(value);
+            column.append(cursor.readZeroOrOne("Bool byte"));
             return;
-        }
         case TypeId::Array:
         case TypeId::Map:
         {
@@ -159,6 +160,13 @@ void RowBinaryReader::readValue(BinaryCursor& cursor, Column& column) const
                 }
             }
             column.closeNestedRow();
+            return;
+        }
+        case TypeId::Json:
+        {
+            // Inside an Array or Map: a plain JSON (the parser refuses parameters there).
+            static const JsonColumnCodec plain_json(DataType::json());
+            plain_json.readRowBinary(cursor, column, limits_);
             return;
         }
         default:

@@ -1,9 +1,11 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 #include "engine/columns/block.h"
+#include "engine/formats/json_column.h"
 #include "engine/ingest/binary_cursor.h"
 #include "engine/storage/table_schema.h"
 
@@ -14,8 +16,8 @@ namespace granary::ingest
 /// order, with no count or separator. Integers and floats little-endian, Date UInt16 days,
 /// DateTime UInt32 seconds, DateTime64(P) Int64 ticks, Bool one byte 0 or 1 (another byte is
 /// kIncorrectData: it means the reader lost its place), String a VarUInt length and the
-/// bytes, Array a VarUInt count and the elements, Map a VarUInt count and key, value pairs;
-/// LowCardinality(T) is T.
+/// bytes, Array a VarUInt count and the elements, Map a VarUInt count and key, value pairs,
+/// JSON ClickHouse's binary JSON objects (dynamic_value.h); LowCardinality(T) is T.
 class RowBinaryReader
 {
 public:
@@ -49,6 +51,8 @@ private:
     /// Per field, the bytes of its fixed-width values; 0 for the others (String, Bool, Array
     /// and Map, read by type).
     std::vector<size_t> field_widths_;
+    /// Per field: how a JSON column reads its values (empty for other types).
+    std::vector<std::optional<JsonColumnCodec>> json_codecs_;
     std::vector<bool> filled_;  ///< Per schema column: some field fills it.
     BinaryLimits limits_;
 };

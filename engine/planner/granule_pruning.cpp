@@ -83,12 +83,14 @@ std::optional<KeyComparison> asKeyComparison(const sql::Expression& conjunct,
                          *constant_side};
 }
 
-CompiledExpression compileBoundTest(const KeyComparison& comparison, BinaryOperator op, TypeId type)
+CompiledExpression compileBoundTest(const KeyComparison& comparison, BinaryOperator op,
+                                   const DataType& type)
 {
     const sql::ExpressionPtr test = sql::makeExpression(sql::BinaryOperation{
         op, sql::makeExpression(sql::ColumnRef{comparison.column}), comparison.constant});
+    // The full type: a DateTime64 bound compares with a time literal in its own ticks.
     return compileExpression(test,
-                             [&](std::string_view name) -> std::optional<TypeId>
+                             [&](std::string_view name) -> std::optional<DataType>
                              {
                                  if (name == comparison.column)
                                  {
@@ -115,7 +117,7 @@ GranulePruner::GranulePruner(const TableSchema& schema, const sql::ExpressionPtr
         {
             continue;
         }
-        const TypeId type = schema.columns[*schema.indexOf(comparison->column)].type.id;
+        const DataType type = schema.columns[*schema.indexOf(comparison->column)].type.valueType();
         auto add = [&](BinaryOperator op, bool on_maximum)
         {
             tests_.push_back({comparison->sort_key_index, on_maximum, comparison->column,

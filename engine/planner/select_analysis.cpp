@@ -7,6 +7,7 @@
 #include <set>
 
 #include "engine/aggregation/aggregate_function_factory.h"
+#include "engine/common/ascii.h"
 #include "engine/common/exception.h"
 #include "engine/sql/aggregate_calls.h"
 #include "engine/sql/formatter.h"
@@ -55,6 +56,41 @@ ExpressionPtr replaceTopDown(const ExpressionPtr& expression,
     return changed ? sql::withChildren(*expression, kids) : expression;
 }
 
+/// `j.a.b`, where j is a JSON column and no column is named j.a.b, reads path a.b of j:
+/// getSubcolumn(j, 'a.b'), as in ClickHouse. The longest such prefix wins.
+ExpressionPtr resolveJsonPaths(const ExpressionPtr& expression, const TableSchema& schema)
+{
+    if (!expression)
+    {
+        return expression;
+    }
+    return replaceTopDown(
+        expression,
+        [&](const ExpressionPtr& node) -> ExpressionPtr
+        {
+            const auto* column = node->as<sql::ColumnRef>();
+            if (!column || schema.indexOf(column->name))
+            {
+                return nullptr;
+            }
+            const std::string& name = column->name;
+            for (size_t dot = name.rfind('.'); dot != std::string::npos && dot > 0;
+                 dot = name.rfind('.', dot - 1))
+            {
+                const std::optional<size_t> index = schema.indexOf(name.substr(0, dot));
+                if (index && schema.columns[*index].type.id == TypeId::Json)
+                {
+                    sql::FunctionCall call{"getSubcolumn"};
+                    call.arguments = {columnReference(name.substr(0, dot), *node),
+                                      sql::makeExpression(sql::Literal{name.substr(dot + 1)},
+                                                          node->position)};
+                    return sql::makeExpression(std::move(call), node->position);
+                }
+            }
+            return nullptr;
+        });
+}
+
 /// HAVING and ORDER BY may name a select alias: the alias stands for its item's expression.
 ExpressionPtr substituteAliases(const ExpressionPtr& expression,
                                 const std::vector<sql::SelectItem>& items)
@@ -86,6 +122,96 @@ void forEachNode(const sql::Expression& expression,
     {
         forEachNode(*kid, visit);
     }
+}
+
+/// Applies `rewrite` to every expression of the statement.
+void rewriteExpressions(sql::SelectStatement& select,
+                        const std::function<ExpressionPtr(const ExpressionPtr&)>& rewrite)
+{
+    const auto apply = [&](ExpressionPtr& expression)
+    {
+        if (expression)
+        {
+            expression = rewrite(expression);
+        }
+    };
+    for (sql::SelectItem& item : select.items)
+    {
+        apply(item.expression);
+    }
+    apply(select.where);
+    for (ExpressionPtr& key : select.group_by)
+    {
+        apply(key);
+    }
+    apply(select.having);
+    for (sql::OrderByItem& item : select.order_by)
+    {
+        apply(item.expression);
+    }
+}
+
+/// arrayJoin(x), wherever it is called, is `ARRAY JOIN x` with the call's text as the alias,
+/// each call a reference to the element, as ClickHouse reads it. One array per query: calls
+/// over different arrays, or beside an ARRAY JOIN clause, are kNotImplemented.
+void resolveArrayJoinCalls(sql::SelectStatement& select)
+{
+    std::optional<sql::ArrayJoinClause> found;
+    rewriteExpressions(
+        select,
+        [&](const ExpressionPtr& expression)
+        {
+            return replaceTopDown(
+                expression,
+                [&](const ExpressionPtr& node) -> ExpressionPtr
+                {
+                    const auto* call = node->as<sql::FunctionCall>();
+                    if (!call || lowerCaseAscii(call->name) != "arrayjoin")
+                    {
+                        return nullptr;
+                    }
+                    const std::string text = sql::formatExpression(*node);
+                    if (call->arguments.size() != 1)
+                    {
+                        throw Exception(ErrorCode::kBadArguments, text + " at " +
+                                                                      sql::describePosition(node->position) +
+                                                                      " takes one array");
+                    }
+                    if (select.array_join || (found && found->alias != text))
+                    {
+                        throw Exception(ErrorCode::kNotImplemented,
+                                        text + " at " + sql::describePosition(node->position) +
+                                            ": one ARRAY JOIN or arrayJoin array per query");
+                    }
+                    found = sql::ArrayJoinClause{call->arguments[0], text, false};
+                    return columnReference(text, *node);
+                });
+        });
+    if (found)
+    {
+        select.array_join = std::move(found);
+    }
+}
+
+/// WHERE is applied before ARRAY JOIN: one naming the element cannot be.
+void checkWhereBeforeArrayJoin(const sql::SelectStatement& select)
+{
+    if (!select.array_join || !select.where)
+    {
+        return;
+    }
+    forEachNode(*select.where,
+                [&](const sql::Expression& node)
+                {
+                    const auto* column = node.as<sql::ColumnRef>();
+                    if (column && column->name == select.array_join->alias)
+                    {
+                        throw Exception(ErrorCode::kNotImplemented,
+                                        "WHERE at " + sql::describePosition(node.position) +
+                                            " reads the ARRAY JOIN element " + column->name +
+                                            ": WHERE filters the rows before they are joined");
+                    }
+                });
 }
 
 /// Throws kBadArguments for the first aggregate call inside `expression`, saying `where` it
@@ -469,13 +595,18 @@ AnalyzedSelect analyzeSelect(const sql::SelectStatement& original, const TableSc
     }
 
     AnalyzedSelect analyzed;
-    analyzed.where = select.where;
-    analyzed.limit = select.limit;
-    analyzed.offset = select.offset;
     for (const sql::SelectItem& item : select.items)
     {
         analyzed.output_names.push_back(item.alias ? *item.alias : columnNameOf(*item.expression));
     }
+    rewriteExpressions(select, [&](const ExpressionPtr& expression)
+                       { return resolveJsonPaths(expression, schema); });
+    resolveArrayJoinCalls(select);
+    checkWhereBeforeArrayJoin(select);
+    analyzed.array_join = select.array_join;
+    analyzed.where = select.where;
+    analyzed.limit = select.limit;
+    analyzed.offset = select.offset;
     if (analyzed.where)
     {
         rejectAggregates(*analyzed.where, "in WHERE");

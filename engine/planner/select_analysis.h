@@ -26,6 +26,9 @@ struct ScanOutput
 struct AnalyzedSelect
 {
     sql::ExpressionPtr where;  ///< Null: every row.
+    /// ARRAY JOIN, or arrayJoin(x) (whose calls then read the element, named by the call's
+    /// text): between WHERE and the scan outputs.
+    std::optional<sql::ArrayJoinClause> array_join;
     std::vector<ScanOutput> scan_outputs;
 
     bool aggregates = false;  ///< GROUP BY or aggregate calls: the aggregation stage runs.

@@ -53,7 +53,9 @@ size_t rowsWanted(const AnalyzedSelect& analyzed)
 /// exist for it, and doubles keep its order); none otherwise.
 std::optional<std::string> topRowsSortKey(const AnalyzedSelect& analyzed, const TableSchema& schema)
 {
-    if (analyzed.aggregates || !analyzed.limit || analyzed.order_keys.empty())
+    // With ARRAY JOIN a name may be the element's, not the sort-key column's.
+    if (analyzed.aggregates || analyzed.array_join || !analyzed.limit ||
+        analyzed.order_keys.empty())
     {
         return std::nullopt;
     }
@@ -362,8 +364,9 @@ SelectPlan planSelect(const sql::SelectStatement& select, const Table& table,
     // of a whole 8-granule morsel rarely rule it out where a granule's do.
     plan.top_rows_sort_key = topRowsSortKey(plan.analyzed, schema);
     plan.scan = std::make_unique<TableScan>(
-        table.snapshot(), schema, plan.analyzed.where, plan.analyzed.scan_outputs, observer,
-        condition_cache, plan.top_rows_sort_key ? 1 : TableScan::kMorselGranules);
+        table.snapshot(), schema, plan.analyzed.where, plan.analyzed.scan_outputs,
+        plan.analyzed.array_join, observer, condition_cache,
+        plan.top_rows_sort_key ? 1 : TableScan::kMorselGranules);
     return plan;
 }
 

@@ -35,10 +35,12 @@ struct TableScan::ScanBuffers final : MorselBuffers
     std::vector<Column> decoded;   ///< Per table column read: its rows of an encoded part.
     std::vector<Column> gathered;  ///< Per table column the outputs read.
     std::vector<Column> computed;  ///< Per output.
+    ArrayJoinStep::Buffers array_join;
 };
 
 TableScan::TableScan(std::shared_ptr<const TableSnapshot> snapshot, const TableSchema& schema,
                      const sql::ExpressionPtr& where, const std::vector<ScanOutput>& outputs,
+                     const std::optional<sql::ArrayJoinClause>& array_join,
                      ScanObserver observer, QueryConditionCache* condition_cache,
                      size_t morsel_granules)
     : snapshot_(std::move(snapshot)),
@@ -76,15 +78,29 @@ TableScan::TableScan(std::shared_ptr<const TableSnapshot> snapshot, const TableS
             read.insert(*schema_.indexOf(column));
         }
     }
+    const auto readByOutputs = [&](const std::vector<std::string>& columns)
+    {
+        for (const std::string& column : columns)
+        {
+            if (const std::optional<size_t> index = schema_.indexOf(column))
+            {
+                read.insert(*index);
+                output_read.insert(*index);
+            }
+        }
+    };
+    ColumnTypeLookup output_lookup = lookup;
+    if (array_join)
+    {
+        array_join_.emplace(*array_join, lookup);
+        readByOutputs(array_join_->columns());
+        output_lookup = array_join_->withElement(lookup);
+    }
     for (const ScanOutput& output : outputs)
     {
-        outputs_.push_back(compileExpression(output.expression, lookup));
+        outputs_.push_back(compileExpression(output.expression, output_lookup));
         columns_.push_back({output.name, outputs_.back().dataType()});
-        for (const std::string& column : outputs_.back().columns())
-        {
-            read.insert(*schema_.indexOf(column));
-            output_read.insert(*schema_.indexOf(column));
-        }
+        readByOutputs(outputs_.back().columns());  // The ARRAY JOIN element is no table column.
     }
     // The filter's columns come first: the others are read only when some row passes.
     for (const bool by_filter : {true, false})
@@ -359,6 +375,12 @@ size_t TableScan::produce(size_t index, MorselBuffers* raw_buffers,
         evaluated = &gathered;
     }
 
+    BlockView repeated;
+    if (array_join_)
+    {
+        passed = array_join_->expand(*evaluated, passed, buffers.array_join, repeated);
+        evaluated = &repeated;
+    }
     out.clear();
     for (size_t i = 0; i < outputs_.size(); ++i)
     {

@@ -12,6 +12,7 @@
 #include "engine/aggregation/aggregation_input.h"
 #include "engine/exec/query_condition_cache.h"
 #include "engine/expressions/compiled_expression.h"
+#include "engine/planner/array_join.h"
 #include "engine/planner/granule_pruning.h"
 #include "engine/planner/select_analysis.h"
 #include "engine/storage/table.h"
@@ -30,7 +31,7 @@ struct ScanObserver
 
 /// Reads a table snapshot in morsels of whole granules: skips the granules whose sort-key
 /// bounds cannot satisfy WHERE, filters the rows of the others, and computes the scan
-/// outputs over the rows that pass. It is the AggregationInput of a GROUP BY, and the row
+/// outputs over the rows that pass (repeated by ARRAY JOIN, when there is one). It is the AggregationInput of a GROUP BY, and the row
 /// source of a query without aggregation.
 class TableScan final : public AggregationInput
 {
@@ -41,8 +42,11 @@ public:
     /// With a `condition_cache`, granules where an earlier scan with the same WHERE found no
     /// row are skipped, and this scan records the granules where it finds none. Morsels hold
     /// at most `morsel_granules` granules.
+    /// With `array_join`, the rows that pass are repeated per element of the array before
+    /// the outputs are computed (array_join.h).
     TableScan(std::shared_ptr<const TableSnapshot> snapshot, const TableSchema& schema,
               const sql::ExpressionPtr& where, const std::vector<ScanOutput>& outputs,
+              const std::optional<sql::ArrayJoinClause>& array_join = std::nullopt,
               ScanObserver observer = {}, QueryConditionCache* condition_cache = nullptr,
               size_t morsel_granules = kMorselGranules);
 
@@ -99,6 +103,7 @@ private:
     std::shared_ptr<const TableSnapshot> snapshot_;
     const TableSchema& schema_;
     std::optional<CompiledExpression> filter_;
+    std::optional<ArrayJoinStep> array_join_;
     std::vector<CompiledExpression> outputs_;
     std::vector<InputColumn> columns_;
     /// Table columns the filter or the outputs read (the filter's first, filter_read_columns_

@@ -261,6 +261,11 @@ std::string formatSelect(const SelectStatement& select)
     if (select.from)
     {
         out += " FROM " + formatIdentifier(*select.from);
+        if (const std::optional<ArrayJoinClause>& join = select.array_join)
+        {
+            out += std::string(join->left ? " LEFT" : "") + " ARRAY JOIN " +
+                   formatExpression(*join->array) + " AS " + formatIdentifier(join->alias);
+        }
     }
     if (select.where)
     {

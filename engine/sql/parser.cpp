@@ -339,6 +339,7 @@ private:
         if (acceptKeyword("FROM"))
         {
             select.from = expectName("table name");
+            select.array_join = arrayJoin();
         }
         if (acceptKeyword("WHERE"))
         {
@@ -390,6 +391,37 @@ private:
             select.offset = rowCount();
         }
         return select;
+    }
+
+    /// `[LEFT] ARRAY JOIN array [AS alias]`, or nothing.
+    std::optional<ArrayJoinClause> arrayJoin()
+    {
+        const bool left = atKeyword("LEFT") && atKeyword("ARRAY", 1);
+        if (!(left ? acceptKeywords({"LEFT", "ARRAY", "JOIN"}) : acceptKeywords({"ARRAY", "JOIN"})))
+        {
+            return std::nullopt;
+        }
+        ArrayJoinClause clause;
+        clause.left = left;
+        clause.array = expression();
+        if (acceptKeyword("AS"))
+        {
+            clause.alias = expectName("alias");
+        }
+        else if (const auto* column = clause.array->as<ColumnRef>())
+        {
+            clause.alias = column->name;
+        }
+        else
+        {
+            expecting("AS alias");
+            fail();
+        }
+        if (atKind(TokenKind::Comma))
+        {
+            failAt(current().position, "ARRAY JOIN of more than one array is not supported");
+        }
+        return clause;
     }
 
     SelectItem selectItem()
@@ -669,7 +701,7 @@ private:
                 failAt(name.position, error.what());
             }
         }
-        if (name.text == "DateTime64" || name.text == "Boolean")
+        if (name.text == "DateTime64" || name.text == "Boolean" || name.text == "JSON")
         {
             return parseDataType(name.text);
         }
@@ -1006,6 +1038,16 @@ private:
     ExpressionPtr nameOrCall(std::string name)
     {
         const SourcePosition position = advance().position;
+        // a.b.c is one name: a Nested column's field, or a path of a JSON column.
+        while (atKind(TokenKind::Dot) &&
+               ((atKind(TokenKind::Word, 1) && !isReservedKeyword(ahead(1).text)) ||
+                atKind(TokenKind::QuotedIdentifier, 1)))
+        {
+            advance();
+            const Token& part = advance();
+            name += '.';
+            name += part.kind == TokenKind::QuotedIdentifier ? part.decoded : std::string(part.text);
+        }
         // Not accept(): a '(' is not worth listing among the expectations after every name.
         if (!atKind(TokenKind::LeftParen))
         {

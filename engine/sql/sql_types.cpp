@@ -54,8 +54,8 @@ std::optional<TypeId> typeFromSqlName(std::string_view name)
     {
         return sql_type->type;
     }
-    // TypeId numbers its types 0..Map without gaps (types.cpp indexes its table by them).
-    for (int id = 0; id <= static_cast<int>(TypeId::Map); ++id)
+    // TypeId numbers its types 0..Json without gaps (types.cpp indexes its table by them).
+    for (int id = 0; id <= static_cast<int>(TypeId::Json); ++id)
     {
         const auto type = static_cast<TypeId>(id);
         if (!isParametric(type) && equalsIgnoringCase(name, typeName(type)))
@@ -69,7 +69,7 @@ std::optional<TypeId> typeFromSqlName(std::string_view name)
 bool isTypeName(std::string_view name)
 {
     for (const std::string_view family :
-         {"Array", "Map", "LowCardinality", "DateTime64", "Nested", "Boolean"})
+         {"Array", "Map", "JSON", "LowCardinality", "DateTime64", "Nested", "Boolean"})
     {
         if (name == family)
         {

@@ -26,7 +26,18 @@ struct OrderByItem
     bool descending = false;
 };
 
-/// SELECT items [FROM table] [WHERE] [GROUP BY] [HAVING] [ORDER BY] [LIMIT] [OFFSET].
+/// `[LEFT] ARRAY JOIN array [AS alias]` after FROM: each row once per element of the array,
+/// the element named `alias` (the array's own name when it is a column and no alias is given);
+/// LEFT keeps a row whose array is empty once, with the element type's default.
+struct ArrayJoinClause
+{
+    ExpressionPtr array;
+    std::string alias;
+    bool left = false;
+};
+
+/// SELECT items [FROM table [ARRAY JOIN]] [WHERE] [GROUP BY] [HAVING] [ORDER BY] [LIMIT]
+/// [OFFSET].
 /// GROUP BY and ORDER BY keys are kept as written: an unsigned integer literal is a position
 /// in the select list and a bare name may be a select alias (see select_references.h).
 struct SelectStatement
@@ -34,7 +45,8 @@ struct SelectStatement
     SourcePosition position;
     std::vector<SelectItem> items;
     std::optional<std::string> from;  ///< Absent for `SELECT 1`.
-    ExpressionPtr where;              ///< Null when absent, as is `having`.
+    std::optional<ArrayJoinClause> array_join;
+    ExpressionPtr where;  ///< Null when absent, as is `having`.
     std::vector<ExpressionPtr> group_by;
     ExpressionPtr having;
     std::vector<OrderByItem> order_by;

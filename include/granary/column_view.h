@@ -15,8 +15,9 @@ namespace granary
 /// Fixed-width values in one array, or a String column as one chars buffer plus rows + 1
 /// offsets (row i is chars[offsets[i], offsets[i + 1]), Arrow's large_utf8 layout), with an
 /// optional validity bitmap in Arrow's layout (bit set = valid, least significant bit first).
-/// An Array or Map row i is the rows [offsets[i], offsets[i + 1]) of its children (Array: one,
-/// the elements; Map: two of equal length, keys and values), Arrow's large_list layout.
+/// An Array, Map or JSON row i is the rows [offsets[i], offsets[i + 1]) of its children
+/// (Array: one, the elements; Map: two of equal length, keys and values; JSON: paths and
+/// values), Arrow's large_list layout.
 /// Views point into memory owned by a Column or by the caller, so a query engine can hand its
 /// own buffers to the aggregator without copying.
 struct ColumnView
@@ -29,7 +30,8 @@ struct ColumnView
     /// Validity bitmap, or null when every row is valid. Row i is bit validity_offset + i.
     const uint8_t* validity = nullptr;
     size_t validity_offset = 0;
-    /// Array: the element view; Map: the key and value views. Offsets index their rows.
+    /// Array: the element view; Map: the key and value views; JSON: the path and value views.
+    /// Offsets index their rows.
     const ColumnView* children = nullptr;
     uint8_t precision = 0;  ///< DateTime64: digits after the second, 0-9.
 

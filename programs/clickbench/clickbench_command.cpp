@@ -173,20 +173,18 @@ double loadIntoDuckDb(Session& session, DuckDbClient& client, const Options& opt
     {
         client.execute(fmt::format("SET threads = {}", options.threads));
     }
-    BlockView columns;
-    for (const ColumnSchema& column : table->schema().columns)
+    const std::vector<ColumnSchema>& schema = table->schema().columns;
+    std::vector<std::pair<std::string, DataType>> columns;
+    std::vector<Column> buffers;
+    for (const ColumnSchema& column : schema)
     {
-        columns.add(column.name, ColumnView{column.type.id, 0, nullptr, nullptr, nullptr});
+        columns.emplace_back(column.name, column.type);
+        buffers.emplace_back(column.type.valueType());
     }
     client.createTable(options.table, columns);
     // Parts are read in pieces of whole granules, so that encoded columns are decoded
     // through buffers of one piece, not the whole table at once.
     constexpr size_t kPieceRows = 16 * Part::kGranuleRows;
-    std::vector<Column> buffers;
-    for (const BlockView::Entry& column : columns.columns)
-    {
-        buffers.emplace_back(column.column.type);
-    }
     client.append(options.table,
                   [&](const std::function<void(const BlockView&)>& append_block)
                   {
@@ -196,9 +194,9 @@ double loadIntoDuckDb(Session& session, DuckDbClient& client, const Options& opt
                           {
                               const size_t rows = std::min(kPieceRows, part->rows() - first);
                               BlockView piece;
-                              for (size_t index = 0; index < columns.columns.size(); ++index)
+                              for (size_t index = 0; index < schema.size(); ++index)
                               {
-                                  piece.add(columns.columns[index].name,
+                                  piece.add(schema[index].name,
                                             part->read(index, first, rows, buffers[index]));
                               }
                               append_block(piece);

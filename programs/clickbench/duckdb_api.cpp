@@ -74,11 +74,18 @@ DuckDbApi DuckDbApi::load(const std::filesystem::path& library_path)
     bind("duckdb_destroy_data_chunk", api.destroy_data_chunk);
     bind("duckdb_create_data_chunk", api.create_data_chunk);
     bind("duckdb_create_logical_type", api.create_logical_type);
+    bind("duckdb_create_list_type", api.create_list_type);
+    bind("duckdb_create_map_type", api.create_map_type);
     bind("duckdb_destroy_logical_type", api.destroy_logical_type);
     bind("duckdb_vector_get_data", api.vector_get_data);
     bind("duckdb_vector_get_validity", api.vector_get_validity);
     bind("duckdb_vector_assign_string_element_len", api.vector_assign_string_element_len);
     bind("duckdb_vector_size", api.vector_size);
+    bind("duckdb_list_vector_get_child", api.list_vector_get_child);
+    bind("duckdb_list_vector_get_size", api.list_vector_get_size);
+    bind("duckdb_list_vector_set_size", api.list_vector_set_size);
+    bind("duckdb_list_vector_reserve", api.list_vector_reserve);
+    bind("duckdb_struct_vector_get_child", api.struct_vector_get_child);
     bind("duckdb_appender_create", api.appender_create);
     bind("duckdb_appender_error", api.appender_error);
     bind("duckdb_append_data_chunk", api.append_data_chunk);

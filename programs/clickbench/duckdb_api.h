@@ -107,12 +107,21 @@ struct DuckDbApi
     void (*destroy_data_chunk)(Handle* chunk);
     Handle (*create_data_chunk)(Handle* logical_types, idx_t column_count);
     Handle (*create_logical_type)(duckdb_c::Type type);
+    Handle (*create_list_type)(Handle element_type);
+    Handle (*create_map_type)(Handle key_type, Handle value_type);
     void (*destroy_logical_type)(Handle* logical_type);
     void* (*vector_get_data)(Handle vector);
     uint64_t* (*vector_get_validity)(Handle vector);
     void (*vector_assign_string_element_len)(Handle vector, idx_t row, const char* text,
                                              idx_t length);
     idx_t (*vector_size)();
+    /// LIST and MAP vectors: entries of {offset, length} into one child vector (for a MAP, a
+    /// STRUCT of key and value vectors), whose size the caller reserves and sets.
+    Handle (*list_vector_get_child)(Handle vector);
+    idx_t (*list_vector_get_size)(Handle vector);
+    State (*list_vector_set_size)(Handle vector, idx_t size);
+    State (*list_vector_reserve)(Handle vector, idx_t capacity);
+    Handle (*struct_vector_get_child)(Handle vector, idx_t index);
     State (*appender_create)(Handle connection, const char* schema, const char* table,
                              Handle* appender);
     const char* (*appender_error)(Handle appender);

@@ -99,10 +99,11 @@ c::Type duckDbType(TypeId type)
             return c::kVarchar;
         case TypeId::Bool:
             return c::kBoolean;
-        case TypeId::DateTime64:  // Its ticks: the precision is not part of a TypeId.
-            return c::kBigInt;
+        case TypeId::DateTime64:  // Scaled to nanoseconds whatever its precision.
+            return c::kTimestampNanos;
         case TypeId::Array:
         case TypeId::Map:
+        case TypeId::Json:
             break;
     }
     throw Exception(ErrorCode::kNotImplemented,
@@ -162,7 +163,12 @@ Value valueOf(c::Type type, const void* data, size_t row, std::string_view colum
         case c::kTimestampMillis:
             return Value::ofTimestamp(load<int64_t>(data, row) * 1000);
         case c::kTimestampNanos:
-            return Value::ofTimestamp(load<int64_t>(data, row) / 1000);
+        {
+            // Rounded down to microseconds, as Granary's DateTime64 results are read.
+            const auto nanoseconds = load<int64_t>(data, row);
+            return Value::ofTimestamp(nanoseconds >= 0 ? nanoseconds / 1000
+                                                       : -((-nanoseconds + 999) / 1000));
+        }
         case c::kVarchar:
         case c::kBlob:
         {
@@ -180,13 +186,96 @@ Value valueOf(c::Type type, const void* data, size_t row, std::string_view colum
     }
 }
 
+/// DuckDB's logical type for `type`: LIST for Array, MAP for Map, else duckDbType's. The
+/// caller destroys it.
+DuckDbApi::Handle createLogicalType(const DuckDbApi& api, const DataType& type)
+{
+    if (type.id != TypeId::Array && type.id != TypeId::Map)
+    {
+        return api.create_logical_type(duckDbType(type.id));
+    }
+    std::vector<DuckDbApi::Handle> children;
+    for (const DataType& child : type.children)
+    {
+        children.push_back(createLogicalType(api, child));
+    }
+    DuckDbApi::Handle nested = type.id == TypeId::Array
+                                   ? api.create_list_type(children[0])
+                                   : api.create_map_type(children[0], children[1]);
+    for (DuckDbApi::Handle& child : children)
+    {
+        api.destroy_logical_type(&child);
+    }
+    return nested;
+}
+
+void fillVector(const DuckDbApi& api, DuckDbApi::Handle vector, const ColumnView& source,
+                size_t begin, size_t count);
+
+/// An Array's or Map's rows: DuckDB's list entries, then the elements (a Map's keys and
+/// values are the STRUCT child's two vectors) appended to the list's child vector.
+void fillListVector(const DuckDbApi& api, DuckDbApi::Handle vector, const ColumnView& source,
+                    size_t begin, size_t count)
+{
+    struct ListEntry
+    {
+        uint64_t offset;
+        uint64_t length;
+    };
+    auto* entries = static_cast<ListEntry*>(api.vector_get_data(vector));
+    const uint64_t first = source.offsets[begin];
+    const uint64_t elements = source.offsets[begin + count] - first;
+    for (size_t row = 0; row < count; ++row)
+    {
+        entries[row] = {source.offsets[begin + row] - first,
+                        source.offsets[begin + row + 1] - source.offsets[begin + row]};
+    }
+    if (api.list_vector_reserve(vector, elements) != c::kSuccess)
+    {
+        throw Exception(ErrorCode::kBadArguments, "DuckDB cannot reserve a list of " +
+                                                      std::to_string(elements) + " elements");
+    }
+    const DuckDbApi::Handle child = api.list_vector_get_child(vector);
+    if (source.type == TypeId::Array)
+    {
+        fillVector(api, child, source.children[0], first, elements);
+    }
+    else
+    {
+        for (size_t part = 0; part < 2; ++part)
+        {
+            fillVector(api, api.struct_vector_get_child(child, part), source.children[part], first,
+                       elements);
+        }
+    }
+    api.list_vector_set_size(vector, elements);
+}
+
 /// Fills column `column` of `chunk` with `count` rows of `source` from `begin`.
 void fillVector(const DuckDbApi& api, DuckDbApi::Handle vector, const ColumnView& source,
                 size_t begin, size_t count)
 {
+    if (source.type == TypeId::Array || source.type == TypeId::Map)
+    {
+        fillListVector(api, vector, source, begin, count);
+        return;
+    }
     void* target = api.vector_get_data(vector);
     switch (source.type)
     {
+        case TypeId::DateTime64:
+        {
+            int64_t scale = 1;
+            for (uint8_t digit = source.precision; digit < 9; ++digit)
+            {
+                scale *= 10;
+            }
+            for (size_t row = 0; row < count; ++row)
+            {
+                static_cast<int64_t*>(target)[row] = source.valueAt<int64_t>(begin + row) * scale;
+            }
+            return;
+        }
         case TypeId::String:
             for (size_t row = 0; row < count; ++row)
             {
@@ -251,7 +340,7 @@ public:
         {
             for (const BlockView::Entry& entry : block.columns)
             {
-                types_.push_back(api_.create_logical_type(duckDbType(entry.column.type)));
+                types_.push_back(createLogicalType(api_, DataType::of(entry.column)));
             }
         }
         const size_t chunk_rows = api_.vector_size();
@@ -328,8 +417,25 @@ std::string_view duckDbTypeName(TypeId type)
             return "DATE";
         case c::kTimestamp:
             return "TIMESTAMP";
+        case c::kTimestampNanos:
+            return "TIMESTAMP_NS";
+        case c::kBoolean:
+            return "BOOLEAN";
         default:
             return "VARCHAR";
+    }
+}
+
+std::string duckDbTypeName(const DataType& type)
+{
+    switch (type.id)
+    {
+        case TypeId::Array:
+            return duckDbTypeName(type.element()) + "[]";
+        case TypeId::Map:
+            return "MAP(" + duckDbTypeName(type.key()) + ", " + duckDbTypeName(type.value()) + ")";
+        default:
+            return std::string(duckDbTypeName(type.id));
     }
 }
 
@@ -421,11 +527,22 @@ void DuckDbClient::execute(std::string_view sql)
 
 void DuckDbClient::createTable(std::string_view table, const BlockView& block)
 {
-    std::string sql = "CREATE TABLE " + quoteIdentifier(table) + " (";
-    for (size_t i = 0; i < block.columns.size(); ++i)
+    std::vector<std::pair<std::string, DataType>> columns;
+    for (const BlockView::Entry& entry : block.columns)
     {
-        sql += (i == 0 ? "" : ", ") + quoteIdentifier(block.columns[i].name) + " " +
-               std::string(duckDbTypeName(block.columns[i].column.type)) + " NOT NULL";
+        columns.emplace_back(entry.name, DataType::of(entry.column));
+    }
+    createTable(table, columns);
+}
+
+void DuckDbClient::createTable(std::string_view table,
+                               const std::vector<std::pair<std::string, DataType>>& columns)
+{
+    std::string sql = "CREATE TABLE " + quoteIdentifier(table) + " (";
+    for (size_t i = 0; i < columns.size(); ++i)
+    {
+        sql += (i == 0 ? "" : ", ") + quoteIdentifier(columns[i].first) + " " +
+               duckDbTypeName(columns[i].second.valueType()) + " NOT NULL";
     }
     execute(sql + ")");
 }

@@ -32,6 +32,10 @@ public:
     /// CREATE TABLE `table` with the names of `block`'s columns and the DuckDB types of theirs
     /// (UInt16 → USMALLINT, Date → DATE, DateTime → TIMESTAMP, String → VARCHAR...).
     void createTable(std::string_view table, const BlockView& block);
+    /// The same from column names and types: Array(T) → T[], Map(K, V) → MAP(K, V),
+    /// DateTime64(P) → TIMESTAMP_NS (values scaled to nanoseconds).
+    void createTable(std::string_view table,
+                     const std::vector<std::pair<std::string, DataType>>& columns);
     /// Appends the blocks' rows to `table` (created by createTable from the same columns)
     /// through one DuckDB appender, one vector of rows per data chunk. Values are moved as
     /// numbers, never as text, so ClickHouse's zero date (1970-01-01) loads as itself.
@@ -51,5 +55,7 @@ private:
 
 /// DuckDB's name for a Granary type ("USMALLINT", "TIMESTAMP", "VARCHAR"...).
 std::string_view duckDbTypeName(TypeId type);
+/// The same for a full type, nested ones included ("VARCHAR[]", "MAP(VARCHAR, VARCHAR)").
+std::string duckDbTypeName(const DataType& type);
 
 }  // namespace granary::clickbench

@@ -57,6 +57,22 @@ std::string formatMicroseconds(int64_t microseconds)
     return text;
 }
 
+/// Ticks of 10^-precision seconds in whole microseconds, rounded down (DuckDB's TIMESTAMP_NS
+/// results are read the same way).
+int64_t microsecondsOf(int64_t ticks, uint8_t precision)
+{
+    int64_t scale = 1;
+    for (uint8_t digit = 6; digit < precision; ++digit)
+    {
+        scale *= 10;
+    }
+    for (uint8_t digit = precision; digit < 6; ++digit)
+    {
+        ticks *= 10;
+    }
+    return ticks >= 0 ? ticks / scale : -((-ticks + scale - 1) / scale);
+}
+
 Value valueAt(const Column& column, size_t row)
 {
     switch (column.type())
@@ -72,6 +88,9 @@ Value valueAt(const Column& column, size_t row)
         case TypeId::DateTime:
             return Value::ofTimestamp(int64_t{column.valueAt<uint32_t>(row)} *
                                       kMicrosecondsPerSecond);
+        case TypeId::DateTime64:
+            return Value::ofTimestamp(microsecondsOf(column.valueAt<int64_t>(row),
+                                                     column.view().precision));
         default:
             return dispatchFixedType(column.type(), [&]<typename T>(TypeTag<T>)
                                      { return Value::ofInteger(column.valueAt<T>(row)); });

@@ -142,6 +142,76 @@ TEST_F(DuckDbClientTest, AppendedBlockReadsBackEqual)
     EXPECT_EQ(types.table.rows[0][4].text, "1970-01-01");  // the zero date loads as itself
 }
 
+TEST_F(DuckDbClientTest, ArraysMapsBoolsAndDateTime64Load)
+{
+    // 3000 rows: row r has the array [r, r+1, ..., r+(r%4)-1], the map {'k': 'v<r>', 'n': ''}
+    // for even r and {} for odd r, DateTime64(9) r ns + 1 s, DateTime64(3) r ms, Bool r % 2.
+    constexpr size_t kRows = 3000;
+    Block block;
+    block.columns.push_back({"a", Column(DataType::array(TypeId::UInt32))});
+    block.columns.push_back({"m", Column(DataType::map(TypeId::String, TypeId::String))});
+    block.columns.push_back({"t", Column(DataType::dateTime64(9))});
+    block.columns.push_back({"t3", Column(DataType::dateTime64(3))});
+    block.columns.push_back({"b", Column(TypeId::Bool)});
+    block.columns.push_back({"r", Column(TypeId::UInt32)});
+    for (size_t row = 0; row < kRows; ++row)
+    {
+        Column& array = block.columns[0].column;
+        for (size_t i = 0; i < row % 4; ++i)
+        {
+            array.child(0).append<uint32_t>(static_cast<uint32_t>(row + i));
+        }
+        array.closeNestedRow();
+        Column& map = block.columns[1].column;
+        if (row % 2 == 0)
+        {
+            map.child(0).appendString("k");
+            map.child(1).appendString("v" + std::to_string(row));
+            map.child(0).appendString("n");
+            map.child(1).appendString("");
+        }
+        map.closeNestedRow();
+        block.columns[2].column.append<int64_t>(1'000'000'000 + static_cast<int64_t>(row));
+        block.columns[3].column.append<int64_t>(static_cast<int64_t>(row));
+        block.columns[4].column.append<uint8_t>(static_cast<uint8_t>(row % 2));
+        block.columns[5].column.append<uint32_t>(static_cast<uint32_t>(row));
+    }
+    client_->createTable("nested", BlockView::of(block));
+    client_->append("nested", {BlockView::of(block)});
+    const TimedResult back = client_->query(
+        "SELECT r, len(a), coalesce(a[1], 0), coalesce(list_sum(a), 0), len(map_keys(m)), "
+        "coalesce(m['k'], '-'), epoch_ns(t), epoch_ms(t3), b::INTEGER FROM nested ORDER BY r");
+    ASSERT_EQ(back.table.rows.size(), kRows);
+    for (size_t row = 0; row < kRows; ++row)
+    {
+        const std::vector<Value>& values = back.table.rows[row];
+        const uint64_t length = row % 4;
+        const uint64_t sum = length * row + length * (length - (length > 0 ? 1 : 0)) / 2;
+        const std::vector<Value> expected = {
+            Value::ofInteger(row),
+            Value::ofInteger(length),
+            Value::ofInteger(length > 0 ? row : 0),
+            Value::ofInteger(sum),
+            Value::ofInteger(row % 2 == 0 ? 2 : 0),
+            Value::ofString(row % 2 == 0 ? "v" + std::to_string(row) : "-"),
+            Value::ofInteger(1'000'000'000 + row),
+            Value::ofInteger(row),
+            Value::ofInteger(row % 2)};
+        ASSERT_EQ(values.size(), expected.size());
+        for (size_t column = 0; column < expected.size(); ++column)
+        {
+            EXPECT_TRUE(valuesEqual(values[column], expected[column]))
+                << "row " << row << " column " << column << ": " << formatValue(values[column]);
+        }
+    }
+    const TimedResult types =
+        client_->query("SELECT typeof(a), typeof(m), typeof(t), typeof(b) FROM nested LIMIT 1");
+    EXPECT_EQ(types.table.rows[0][0].text, "UINTEGER[]");
+    EXPECT_EQ(types.table.rows[0][1].text, "MAP(VARCHAR, VARCHAR)");
+    EXPECT_EQ(types.table.rows[0][2].text, "TIMESTAMP_NS");
+    EXPECT_EQ(types.table.rows[0][3].text, "BOOLEAN");
+}
+
 TEST_F(DuckDbClientTest, RowsOfEveryBlockArrive)
 {
     const std::vector<Block> blocks = {everyTypeBlock(5000), everyTypeBlock(1),

@@ -18,7 +18,8 @@ TEST(DataType, NamesRoundTripThroughTheParser)
          {"UInt8", "String", "Bool", "DateTime", "DateTime64(9)", "DateTime64(0)",
           "Array(UInt64)", "Array(Array(String))", "Map(String, UInt64)",
           "Map(LowCardinality(String), String)", "Array(Map(LowCardinality(String), String))",
-          "LowCardinality(String)", "Array(DateTime64(9))"})
+          "LowCardinality(String)", "Array(DateTime64(9))", "JSON", "Array(JSON)",
+          "JSON(a.b Int64, `c d` Array(String), SKIP e.f)"})
     {
         EXPECT_EQ(dataTypeName(parseDataType(name)), name);
     }
@@ -35,6 +36,24 @@ TEST(DataType, ParsesClickHouseSpellings)
     EXPECT_TRUE(map.key().low_cardinality);
     EXPECT_EQ(map.value(), DataType::array(TypeId::Int32));
     EXPECT_EQ(map.valueType(), DataType::map(TypeId::String, DataType::array(TypeId::Int32)));
+}
+
+TEST(DataType, JsonKeepsTypedAndSkippedPathsOutOfItsValues)
+{
+    const DataType json =
+        parseDataType("JSON(max_dynamic_paths=1024, a.b UInt32, max_dynamic_types = 8, SKIP x)");
+    EXPECT_EQ(json.typed_paths, std::vector<std::string>{"a.b"});
+    EXPECT_EQ(json.typed_path_types, std::vector<DataType>{DataType(TypeId::UInt32)});
+    EXPECT_EQ(json.skipped_paths, std::vector<std::string>{"x"});
+    // Columns hold paths and tagged values whatever the typed paths: the value type is JSON.
+    EXPECT_EQ(json.valueType(), DataType::json());
+    EXPECT_EQ(json.children, DataType::json().children);
+    EXPECT_EQ(parseDataType("JSON()"), DataType::json());
+    for (const std::string bad : {"JSON(a)", "JSON(SKIP REGEXP 'x')", "Array(JSON(a Int8))",
+                                  "JSON(a JSON)", "JSON(`a Int8)"})
+    {
+        EXPECT_THROW(parseDataType(bad), Exception) << bad;
+    }
 }
 
 TEST(DataType, RefusesWhatItCannotHold)

@@ -64,14 +64,54 @@ TEST(OtelSpans, TracesParentsDurationsErrorsAndLinksHaveTheirShape)
     EXPECT_EQ(column("Events.Name").view().offsets[kSpans], kSpans);
 }
 
+/// The exporter's DDL for `encoding`, unsorted (rows come back in insert order), named `name`.
+std::string unsortedCreate(AttributeEncoding encoding, const std::string& name)
+{
+    std::string create = otelTracesCreate(encoding);
+    const std::string_view key = "ORDER BY (ServiceName, SpanName, toDateTime(Timestamp))";
+    create.replace(create.find(key), key.size(), "ORDER BY tuple()");
+    create.replace(create.find("otel_traces"), std::string_view("otel_traces").size(), name);
+    return create;
+}
+
+std::string tsv(Session& session, const std::string& query)
+{
+    std::ostringstream out;
+    writeBlock(session.execute(query).block, OutputFormat::kTSV, out);
+    return out.str();
+}
+
+TEST(OtelSpans, JsonModeCarriesTheSameAttributesWithTheirTypes)
+{
+    Session session(Database::openInMemory());
+    QueryOptions options;
+    for (const auto& [encoding, name] : {std::pair{AttributeEncoding::kMap, "maps"},
+                                         std::pair{AttributeEncoding::kJson, "objects"}})
+    {
+        session.execute(unsortedCreate(encoding, name));
+        const std::string bytes = rowBinary(generateSpans(0, 2000, 5, encoding));
+        options.insert_bytes = bytes;
+        session.execute("INSERT INTO " + std::string(name) + " FORMAT RowBinary", options);
+        std::ostringstream out;
+        writeBlock(session.execute("SELECT * FROM " + std::string(name)).block,
+                   OutputFormat::kRowBinary, out);
+        EXPECT_EQ(out.str(), bytes) << name;
+    }
+    EXPECT_EQ(tsv(session, "SELECT SpanAttributes['msg.id'], ResourceAttributes['k8s.pod.name'], "
+                           "Duration FROM maps"),
+              tsv(session, "SELECT SpanAttributes.msg.id, ResourceAttributes.k8s.pod.name, "
+                           "Duration FROM objects"));
+    // Span 0: position 0 of its trace, message 1 of the batch starting at 0; integers Int64.
+    EXPECT_EQ(tsv(session, "SELECT SpanAttributes FROM objects LIMIT 1"),
+              "{\"index\":0,\"msg\":{\"id\":1,\"len\":1000,\"start\":0}}\n");
+    EXPECT_EQ(otelTracesSchema(AttributeEncoding::kJson).columns[*otelTracesSchema().indexOf("Events.Attributes")].type,
+              DataType::array(DataType::json()));
+}
+
 TEST(OtelSpans, TheCollectorsDdlTakesTheRowsAndGivesThemBack)
 {
     Session session(Database::openInMemory());
-    std::string create = kOtelTracesCreate;
-    create.replace(create.find("ORDER BY (ServiceName, SpanName, toDateTime(Timestamp))"),
-                   std::string_view("ORDER BY (ServiceName, SpanName, toDateTime(Timestamp))").size(),
-                   "ORDER BY tuple()");
-    session.execute(create);
+    session.execute(unsortedCreate(AttributeEncoding::kMap, "otel_traces"));
     const std::string bytes = rowBinary(generateSpans(0, 5000, 3));
     QueryOptions options;
     options.insert_bytes = bytes;

@@ -228,6 +228,39 @@ TEST(NestedTypes, DateTime64MeetsCalendarFunctionsAndOtherTimes)
     EXPECT_THROW(session.execute("SELECT t = 'x' FROM t"), Exception);
 }
 
+TEST(NestedTypes, DateTime64SortKeyPrunesByTicksAndAggregatesKeepThePrecision)
+{
+    // Sorted by t, 100,000 rows 1 ms apart from 2024-01-01: granules' bounds are ticks of
+    // 10^-9 s, which a time literal must be compared in (not in seconds).
+    Session session(Database::openInMemory());
+    session.execute("CREATE TABLE t (t DateTime64(9), k UInt8) ORDER BY t");
+    constexpr int64_t kStart = int64_t{1704067200} * 1000000000;
+    constexpr int64_t kRows = 100000;
+    std::string bytes;
+    for (int64_t i = 0; i < kRows; ++i)
+    {
+        const int64_t ticks = kStart + i * 1000000;
+        bytes.append(reinterpret_cast<const char*>(&ticks), sizeof(ticks));
+        bytes += static_cast<char>(i % 3);
+    }
+    insertRowBinary(session, bytes);
+    auto text = [&](const std::string& query)
+    {
+        std::ostringstream out;
+        writeBlock(session.execute(query).block, OutputFormat::kTSV, out);
+        return out.str();
+    };
+    // 1 minute in: rows 0..59999 are before it.
+    EXPECT_EQ(text("SELECT count() FROM t WHERE t < '2024-01-01 00:01:00'"), "60000\n");
+    EXPECT_EQ(text("SELECT count() FROM t WHERE t >= '2024-01-01 00:01:00'"), "40000\n");
+    EXPECT_EQ(text("SELECT count() FROM t WHERE t = '2024-01-01 00:01:00.5'"), "1\n");
+    EXPECT_EQ(text("SELECT min(t), max(t) FROM t"),
+              "2024-01-01 00:00:00.000000000\t2024-01-01 00:01:39.999000000\n");
+    EXPECT_EQ(text("SELECT k, max(t) FROM t GROUP BY k ORDER BY k"),
+              "0\t2024-01-01 00:01:39.999000000\n1\t2024-01-01 00:01:39.997000000\n"
+              "2\t2024-01-01 00:01:39.998000000\n");
+}
+
 TEST(NestedTypes, TextInputOfBoolAndDateTime64AndClearRefusalsForArrays)
 {
     Session session(Database::openInMemory());

@@ -60,7 +60,8 @@ const std::vector<MalformedInput> kMalformedInputs = {
     {"SELECT 1e999", 1, 8, "out of the range of Float64"},
     {"SELECT '\\x4' FROM t", 1, 9, "\\x takes two hexadecimal digits"},
     {"SELECT a ? b", 1, 10, "unexpected character '?'"},
-    {"SELECT a.b FROM t", 1, 9, "but found '.'"},
+    {"SELECT a. FROM t", 1, 9, "but found '.'"},
+    {"SELECT a.1 FROM t", 1, 9, "but found '.1'"},
     // Trailing garbage.
     {"SELECT 1 FROM t garbage", 1, 17, "but found 'garbage'"},
     {"SELECT * AS x FROM t", 1, 10, "expected " + std::string(kAfterSelectItem)},
