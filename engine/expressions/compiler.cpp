@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <ctime>
 #include <string>
 #include <utility>
 
@@ -13,6 +14,7 @@
 #include "engine/expressions/date_functions.h"
 #include "engine/expressions/datetime64.h"
 #include "engine/expressions/in_list.h"
+#include "engine/expressions/intervals.h"
 #include "engine/expressions/like.h"
 #include "engine/expressions/logical.h"
 #include "engine/expressions/regexp_replace.h"
@@ -328,6 +330,10 @@ private:
                                 where(expression));
         }
         const std::string name = lowerCaseAscii(call.name);
+        if (NodePtr time = compileTimeFunction(name, call, expression))
+        {
+            return time;
+        }
         std::vector<NodePtr> arguments;
         for (const sql::ExpressionPtr& argument : call.arguments)
         {
@@ -658,9 +664,127 @@ private:
                             where(text_expression));
     }
 
+    /// `INTERVAL n UNIT` (toIntervalUnit(n)) with n a constant integer; nullopt for another
+    /// expression.
+    std::optional<Interval> intervalOf(const Expression& expression)
+    {
+        const auto* call = expression.as<sql::FunctionCall>();
+        const std::optional<IntervalUnit> unit =
+            call ? intervalFunctionUnit(lowerCaseAscii(call->name)) : std::nullopt;
+        if (!unit)
+        {
+            return std::nullopt;
+        }
+        const NodePtr count = call->arguments.size() == 1 ? compile(*call->arguments[0]) : nullptr;
+        if (!count || !count->constantValue() || !isInteger(count->type()) ||
+            isDateOrTime(count->type()))
+        {
+            throw Exception(ErrorCode::kBadArguments,
+                            quoted(expression) + " needs a constant integer count " +
+                                where(expression));
+        }
+        const Column& value = *count->constantValue();
+        return Interval{*unit, dispatchFixedType(value.type(), [&]<typename T>(TypeTag<T>)
+                                                 { return static_cast<int64_t>(value.valueAt<T>(0)); })};
+    }
+
+    /// time ± INTERVAL (or INTERVAL + time); null when neither side is an interval.
+    NodePtr compileTimeShift(ArithmeticOperator op, const sql::BinaryOperation& operation,
+                             const Expression& expression)
+    {
+        std::optional<Interval> interval = intervalOf(*operation.right);
+        const Expression* time_side = operation.left.get();
+        if (!interval && op == ArithmeticOperator::Plus)
+        {
+            interval = intervalOf(*operation.left);
+            time_side = operation.right.get();
+        }
+        if (!interval)
+        {
+            return nullptr;
+        }
+        if (op != ArithmeticOperator::Plus && op != ArithmeticOperator::Minus)
+        {
+            throw Exception(ErrorCode::kTypeMismatch,
+                            "An INTERVAL is added to or subtracted from a time, not used in " +
+                                quoted(expression) + " " + where(expression));
+        }
+        interval->count = op == ArithmeticOperator::Minus ? -interval->count : interval->count;
+        NodePtr time = compile(*time_side);
+        const std::string time_type = dataTypeName(time->dataType());
+        if (NodePtr shifted = makeTimeShift(std::move(time), *interval))
+        {
+            return fold(std::move(shifted));
+        }
+        throw Exception(ErrorCode::kTypeMismatch,
+                        "An INTERVAL moves a Date, DateTime or DateTime64, not " +
+                            quoted(*time_side) + " of type " + time_type + " " + where(expression));
+    }
+
+    /// now(), today() and toStartOfInterval(t, INTERVAL n unit); an interval anywhere else
+    /// is kBadArguments. Null for other functions.
+    NodePtr compileTimeFunction(const std::string& name, const sql::FunctionCall& call,
+                                const Expression& expression)
+    {
+        if ((name == "now" || name == "today") && !call.arguments.empty())
+        {
+            throw Exception(ErrorCode::kBadArguments,
+                            "Function " + call.name + " takes no arguments " + where(expression));
+        }
+        if (name == "now" || name == "today")
+        {
+            // The statement's start, as ClickHouse takes it: every row sees one instant.
+            const auto seconds = static_cast<uint32_t>(std::time(nullptr));
+            return name == "now"
+                       ? constant(oneValue(TypeId::DateTime,
+                                           [&](Column& column) { column.append(seconds); }))
+                       : constant(oneValue(TypeId::Date,
+                                           [&](Column& column) {
+                                               column.append(static_cast<uint16_t>(
+                                                   seconds / kSecondsPerDay));
+                                           }));
+        }
+        if (intervalFunctionUnit(name))
+        {
+            throw Exception(ErrorCode::kBadArguments,
+                            quoted(expression) + " is an INTERVAL: it moves a time (t - INTERVAL "
+                                                 "1 HOUR) or sizes toStartOfInterval, and is no "
+                                                 "value of its own " +
+                                where(expression));
+        }
+        if (name != "tostartofinterval")
+        {
+            return nullptr;
+        }
+        const std::optional<Interval> interval =
+            call.arguments.size() == 2 ? intervalOf(*call.arguments[1]) : std::nullopt;
+        if (!interval)
+        {
+            throw Exception(ErrorCode::kBadArguments,
+                            "Function " + call.name + " takes a time and an INTERVAL " +
+                                where(expression));
+        }
+        NodePtr time = compile(*call.arguments[0]);
+        const std::string time_type = dataTypeName(time->dataType());
+        if (NodePtr start = makeStartOfInterval(std::move(time), *interval))
+        {
+            return fold(std::move(start));
+        }
+        throw Exception(ErrorCode::kBadArguments,
+                        "Function " + call.name + " does not take " + quoted(*call.arguments[0]) +
+                            " of type " + time_type + " with " + quoted(*call.arguments[1]) +
+                            " (a Date, DateTime or DateTime64; n > 1 only for units up to a "
+                            "day) " +
+                            where(expression));
+    }
+
     NodePtr compileArithmetic(ArithmeticOperator op, const sql::BinaryOperation& operation,
                               const Expression& expression)
     {
+        if (NodePtr shifted = compileTimeShift(op, operation, expression))
+        {
+            return shifted;
+        }
         NodePtr left = compile(*operation.left);
         NodePtr right = compile(*operation.right);
         const std::optional<TypeId> result = arithmeticResultType(op, left->type(), right->type());

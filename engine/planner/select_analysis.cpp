@@ -80,7 +80,8 @@ ExpressionPtr resolveJsonPaths(const ExpressionPtr& expression, const TableSchem
                 const std::optional<size_t> index = schema.indexOf(name.substr(0, dot));
                 if (index && schema.columns[*index].type.id == TypeId::Json)
                 {
-                    sql::FunctionCall call{"getSubcolumn"};
+                    sql::FunctionCall call;
+                    call.name = "getSubcolumn";
                     call.arguments = {columnReference(name.substr(0, dot), *node),
                                       sql::makeExpression(sql::Literal{name.substr(dot + 1)},
                                                           node->position)};

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "engine/common/exception.h"
+#include "engine/sql/interval_unit.h"
 #include "engine/sql/keywords.h"
 #include "engine/sql/lexer.h"
 #include "engine/sql/sql_types.h"
@@ -1021,6 +1022,11 @@ private:
                 {
                     return extract();
                 }
+                if (atKeyword("INTERVAL") && !atKind(TokenKind::LeftParen, 1) &&
+                    !atKind(TokenKind::Dot, 1))
+                {
+                    return interval();
+                }
                 if (isReservedKeyword(token.text))
                 {
                     break;
@@ -1099,6 +1105,23 @@ private:
             }
         }
         expect(TokenKind::RightParen);
+    }
+
+    /// INTERVAL n UNIT, as ClickHouse reads it: toIntervalUnit(n).
+    ExpressionPtr interval()
+    {
+        const SourcePosition position = advance().position;
+        ExpressionPtr count = unary();
+        if (!atKind(TokenKind::Word) || !intervalUnitByKeyword(current().text))
+        {
+            expecting("interval unit (SECOND, MINUTE, HOUR, DAY, WEEK, MONTH, QUARTER, YEAR)");
+            fail();
+        }
+        const IntervalUnit unit = *intervalUnitByKeyword(advance().text);
+        FunctionCall call;
+        call.name = "toInterval" + std::string(intervalUnitName(unit));
+        call.arguments.push_back(std::move(count));
+        return expressionNode(std::move(call), position);
     }
 
     ExpressionPtr caseExpression()

@@ -91,10 +91,10 @@ inline Column randomColumn(TypeId type, size_t rows, std::mt19937_64& random)
 /// The block's columns by name, as a lookup for compileExpression.
 inline ColumnTypeLookup lookupOf(const Block& block)
 {
-    return [&block](std::string_view name) -> std::optional<TypeId>
+    return [&block](std::string_view name) -> std::optional<DataType>
     {
         const Column* column = block.find(name);
-        return column ? std::optional<TypeId>(column->type()) : std::nullopt;
+        return column ? std::optional<DataType>(column->dataType()) : std::nullopt;
     };
 }
 
@@ -108,7 +108,7 @@ inline CompiledExpression compileText(std::string_view text, const Block& block)
 inline Column evaluateAll(const CompiledExpression& expression, const Block& block)
 {
     const BlockView view = BlockView::of(block);
-    Column result(expression.type());
+    Column result(expression.dataType());
     const size_t rows = block.rows();
     size_t begin = 0;
     size_t step = 1;
