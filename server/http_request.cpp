@@ -23,11 +23,10 @@ constexpr std::array<std::string_view, 12> kReservedParams = {
 
 /// Settings clients send that change nothing here: responses are not HTTP-compressed, and
 /// progress is not sent in headers. (async_insert and its companions are settings.)
-constexpr std::array<std::string_view, 9> kIgnoredSettings = {
+constexpr std::array<std::string_view, 8> kIgnoredSettings = {
     "allow_experimental_json_type",
     "allow_experimental_object_type",
     "enable_http_compression",
-    "input_format_binary_read_json_as_string",
     "send_progress_in_http_headers",
     "http_headers_progress_interval_ms",
     "output_format_json_quote_64bit_integers",

@@ -132,8 +132,10 @@ size_t insertBinaryOrJson(Database& database, const sql::InsertStatement& insert
         BinaryCursor cursor(data);
         const RowBinaryReader reader =
             format == InputFormat::kRowBinary
-                ? RowBinaryReader(schema, schema.fieldColumns(insert.columns), source.limits)
-                : RowBinaryReader::fromHeader(schema, cursor, source.limits);
+                ? RowBinaryReader(schema, schema.fieldColumns(insert.columns), source.limits,
+                                  source.binary_json_as_string)
+                : RowBinaryReader::fromHeader(schema, cursor, source.limits,
+                                              source.binary_json_as_string);
         blocks = reader.readAll(cursor);
     }
     return insertRows(database, insert.table, std::move(blocks), threads, source.async);

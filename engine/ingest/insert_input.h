@@ -49,6 +49,8 @@ struct InsertSource
     std::istream* stream = nullptr;
     bool progress = false;  ///< Progress bar for text read from a file or stream.
     BinaryLimits limits;
+    /// RowBinary JSON values are Strings of JSON text (input_format_binary_read_json_as_string).
+    bool binary_json_as_string = false;
     AsyncInsert async;
 };
 

@@ -251,6 +251,29 @@ void appendJsonScalar(simdjson::dom::element value, Column& column)
                     fmt::format("this JSON value cannot fill a {} column", typeName(column.type())));
 }
 
+void appendJsonText(std::string_view text, const JsonColumnCodec& codec, Column& column)
+{
+    // One parser per thread keeps its buffers from value to value.
+    thread_local simdjson::dom::parser parser;
+    simdjson::dom::element value;
+    const simdjson::error_code error = parser.parse(text.data(), text.size()).get(value);
+    if (error != simdjson::SUCCESS)
+    {
+        throw Exception(ErrorCode::kCannotParseInput,
+                        fmt::format("JSON text: {}", simdjson::error_message(error)));
+    }
+    if (value.type() == Type::NULL_VALUE)
+    {
+        column.closeNestedRow();
+        return;
+    }
+    if (value.type() != Type::OBJECT)
+    {
+        throw Exception(ErrorCode::kTypeMismatch, "JSON text of a JSON column is not an object");
+    }
+    appendJsonObject(value.get_object().value_unsafe(), codec, column);
+}
+
 void appendJsonObject(simdjson::dom::object object, const JsonColumnCodec& codec, Column& column)
 {
     std::string prefix;

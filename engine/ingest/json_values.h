@@ -22,4 +22,8 @@ void appendJsonScalar(simdjson::dom::element value, Column& column);
 void appendJsonObject(simdjson::dom::object object, const JsonColumnCodec& codec,
                       Column& column);
 
+/// Appends JSON text holding an object (or null: no paths) as a row of JSON column `column`,
+/// as appendJsonObject; malformed text is kCannotParseInput, another value kTypeMismatch.
+void appendJsonText(std::string_view text, const JsonColumnCodec& codec, Column& column);
+
 }  // namespace granary::ingest

@@ -2,15 +2,18 @@
 
 #include <fmt/format.h>
 
+#include "engine/ingest/json_values.h"
+
 namespace granary::ingest
 {
 
 RowBinaryReader::RowBinaryReader(const TableSchema& schema, std::vector<size_t> field_columns,
-                                 BinaryLimits limits)
+                                 BinaryLimits limits, bool json_as_string)
     : schema_(schema),
       field_columns_(std::move(field_columns)),
       filled_(schema.columns.size(), false),
-      limits_(limits)
+      limits_(limits),
+      json_as_string_(json_as_string)
 {
     for (const size_t column : field_columns_)
     {
@@ -26,7 +29,7 @@ RowBinaryReader::RowBinaryReader(const TableSchema& schema, std::vector<size_t> 
 }
 
 RowBinaryReader RowBinaryReader::fromHeader(const TableSchema& schema, BinaryCursor& cursor,
-                                            BinaryLimits limits)
+                                            BinaryLimits limits, bool json_as_string)
 {
     const uint64_t count = cursor.readVarUInt();
     if (count > schema.columns.size())
@@ -60,7 +63,7 @@ RowBinaryReader RowBinaryReader::fromHeader(const TableSchema& schema, BinaryCur
                                         column.name, dataTypeName(column.type), type));
         }
     }
-    return RowBinaryReader(schema, std::move(field_columns), limits);
+    return RowBinaryReader(schema, std::move(field_columns), limits, json_as_string);
 }
 
 std::vector<Block> RowBinaryReader::readAll(BinaryCursor& cursor) const
@@ -123,7 +126,7 @@ void RowBinaryReader::readRow(BinaryCursor& cursor, std::vector<Column*>& fields
             }
             else if (const std::optional<JsonColumnCodec>& json = json_codecs_[field])
             {
-                json->readRowBinary(cursor, column, limits_);
+                readJson(cursor, *json, column);
             }
             else
             {
@@ -166,12 +169,25 @@ void RowBinaryReader::readValue(BinaryCursor& cursor, Column& column) const
         {
             // Inside an Array or Map: a plain JSON (the parser refuses parameters there).
             static const JsonColumnCodec plain_json(DataType::json());
-            plain_json.readRowBinary(cursor, column, limits_);
+            readJson(cursor, plain_json, column);
             return;
         }
         default:
             column.appendRaw(cursor.readBytes(fixedWidth(column.type())).data());
             return;
+    }
+}
+
+void RowBinaryReader::readJson(BinaryCursor& cursor, const JsonColumnCodec& codec,
+                               Column& column) const
+{
+    if (json_as_string_)
+    {
+        appendJsonText(cursor.readString(limits_), codec, column);
+    }
+    else
+    {
+        codec.readRowBinary(cursor, column, limits_);
     }
 }
 

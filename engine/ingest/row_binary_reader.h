@@ -25,14 +25,16 @@ public:
     static constexpr size_t kBlockRows = 65536;
 
     /// Field i of each row fills schema column field_columns[i]; the others get defaults.
+    /// `json_as_string`: JSON values are Strings of JSON text (ClickHouse's
+    /// input_format_binary_read_json_as_string), not binary JSON objects.
     RowBinaryReader(const TableSchema& schema, std::vector<size_t> field_columns,
-                    BinaryLimits limits = {});
+                    BinaryLimits limits = {}, bool json_as_string = false);
 
     /// RowBinaryWithNamesAndTypes: reads the header (VarUInt count, the names, the type
     /// names) off `cursor`; a name the table lacks is kNoSuchColumnInTable, a type other than
     /// the column's kTypeMismatch, both naming the column.
     static RowBinaryReader fromHeader(const TableSchema& schema, BinaryCursor& cursor,
-                                      BinaryLimits limits = {});
+                                      BinaryLimits limits = {}, bool json_as_string = false);
 
     /// Every row up to the end of `cursor`, which must be a row's end: a value cut short is
     /// kCannotReadAllData naming the row (from 1), the column and the byte offset.
@@ -45,6 +47,8 @@ private:
     /// Names the column of field `field` in an error thrown while reading it.
     [[noreturn]] void rethrowInField(const Exception& error, size_t field) const;
     void fillDefaults(Block& block, size_t rows) const;
+    /// One JSON value, binary or (json_as_string_) text, as a row of `column`.
+    void readJson(BinaryCursor& cursor, const JsonColumnCodec& codec, Column& column) const;
 
     const TableSchema& schema_;
     std::vector<size_t> field_columns_;
@@ -55,6 +59,7 @@ private:
     std::vector<std::optional<JsonColumnCodec>> json_codecs_;
     std::vector<bool> filled_;  ///< Per schema column: some field fills it.
     BinaryLimits limits_;
+    bool json_as_string_;
 };
 
 }  // namespace granary::ingest

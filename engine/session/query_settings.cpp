@@ -67,6 +67,10 @@ void applySettings(const std::map<std::string, std::string, std::less<>>& values
             settings.async_insert_limits.busy_timeout =
                 std::chrono::milliseconds(parseCount(name, value));
         }
+        else if (name == "input_format_binary_read_json_as_string")
+        {
+            settings.binary_json_as_string = parseFlag(name, value);
+        }
         else if (name == "async_insert_max_data_size")
         {
             settings.async_insert_limits.max_bytes = parseCount(name, value);

@@ -22,6 +22,9 @@ struct QuerySettings
     bool async_insert = false;
     bool wait_for_async_insert = true;
     AsyncInsertQueue::Limits async_insert_limits;
+    /// input_format_binary_read_json_as_string: RowBinary JSON values come as a String of
+    /// JSON text (Rotel's JSON-as-string mode), not in the binary JSON encoding.
+    bool binary_json_as_string = false;
     /// Skip granules where an earlier query with the same WHERE found no row.
     bool use_query_condition_cache = true;
     SelectSettings select;

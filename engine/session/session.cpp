@@ -115,6 +115,7 @@ QueryResult Session::execute(std::string_view sql, const QueryOptions& options)
                 source.bytes_padded = options.insert_bytes_padded;
                 source.stream = options.insert_data;
                 source.progress = true;
+                source.binary_json_as_string = settings.binary_json_as_string;
                 source.async = {settings.async_insert, settings.wait_for_async_insert,
                                 settings.async_insert_limits};
                 result.rows_written = ingest::executeInsert(*database_, insert, source, threads);

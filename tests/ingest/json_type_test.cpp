@@ -108,6 +108,38 @@ TEST(JsonType, ArraysOfJsonAsRotelSendsEventAttributes)
               hexBytes("02 01 01 6b 15 01 76 00  00"));
 }
 
+TEST(JsonType, JsonAsStringSettingReadsTheValuesAsJsonText)
+{
+    Session session(Database::openInMemory());
+    session.execute("CREATE TABLE t (id UInt8, j JSON, a Array(JSON)) ORDER BY tuple()");
+    const auto text = [](std::string_view json)
+    {
+        std::string bytes;
+        appendVarUInt(json.size(), bytes);
+        return bytes + std::string(json);
+    };
+    // Rotel's JSON-as-string mode: each JSON value a String of JSON text.
+    const std::string rows = "\x01" + text("{\"a\":{\"b\":1},\"c\":\"x\"}") + "\x01" +
+                             text("{\"k\":[1,true]}") + "\x02" + text("null") + std::string(1, '\0');
+    QueryOptions options;
+    options.insert_bytes = rows;
+    options.settings["input_format_binary_read_json_as_string"] = "1";
+    EXPECT_EQ(session.execute("INSERT INTO t FORMAT RowBinary", options).rows_written, 2u);
+    EXPECT_EQ(run(session, "SELECT id, j, a FROM t", OutputFormat::kJSONEachRow),
+              "{\"id\":1,\"j\":{\"a\":{\"b\":1},\"c\":\"x\"},\"a\":[{\"k\":[1,true]}]}\n"
+              "{\"id\":2,\"j\":{},\"a\":[]}\n");
+    // The same bytes without the setting are binary JSON gone wrong: refused, nothing kept.
+    options.settings.clear();
+    EXPECT_NE(errorOf([&] { session.execute("INSERT INTO t FORMAT RowBinary", options); }),
+              ErrorCode{});
+    options.settings["input_format_binary_read_json_as_string"] = "1";
+    const std::string bad = "\x03" + text("{\"a\":") + std::string(1, '\0');
+    options.insert_bytes = bad;
+    EXPECT_EQ(errorOf([&] { session.execute("INSERT INTO t FORMAT RowBinary", options); }),
+              ErrorCode::kCannotParseInput);
+    EXPECT_EQ(rowCount(session), 2u);
+}
+
 TEST(JsonType, JsonEachRowObjectsFlattenNestAndKeepTheirTypes)
 {
     Session session(Database::openInMemory());
