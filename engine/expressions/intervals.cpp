@@ -13,6 +13,10 @@ namespace granary
 namespace
 {
 
+/// Counts beyond this many units are refused: the month arithmetic and toStartOfInterval's
+/// steps (count times a unit's seconds) stay well inside 64 bits below it.
+constexpr int64_t kMaxIntervalCount = int64_t{1} << 40;
+
 /// Seconds in one unit of a fixed length (second to week); 0 for the calendar units.
 int64_t secondsPerUnit(IntervalUnit unit)
 {
@@ -106,22 +110,30 @@ public:
 
 private:
     /// One value in the column's unit: days (Date), seconds (DateTime) or ticks (DateTime64).
+    /// The sums and products wrap, as the column's own integer type does, rather than
+    /// overflowing a signed type.
     int64_t shift(int64_t value) const
     {
         const TypeId type = dataType().id;
-        const int64_t per_second = type == TypeId::DateTime64 ? powerOfTen(dataType().precision) : 1;
+        const uint64_t per_second =
+            type == TypeId::DateTime64 ? static_cast<uint64_t>(powerOfTen(dataType().precision)) : 1;
+        const auto wrap = [](uint64_t bits) { return static_cast<int64_t>(bits); };
         if (const int64_t months = monthsPerUnit(interval_.unit) * interval_.count; months != 0)
         {
             if (type == TypeId::Date)
             {
                 return addMonths(value, months);
             }
-            const int64_t per_day = int64_t{kSecondsPerDay} * per_second;
+            const int64_t per_day = int64_t{kSecondsPerDay} * static_cast<int64_t>(per_second);
             const int64_t day = value >= 0 ? value / per_day : -((-value + per_day - 1) / per_day);
-            return addMonths(day, months) * per_day + (value - day * per_day);
+            return wrap(static_cast<uint64_t>(addMonths(day, months)) * static_cast<uint64_t>(per_day) +
+                        static_cast<uint64_t>(value - day * per_day));
         }
-        const int64_t seconds = secondsPerUnit(interval_.unit) * interval_.count;
-        return type == TypeId::Date ? value + seconds / kSecondsPerDay : value + seconds * per_second;
+        const uint64_t count = static_cast<uint64_t>(interval_.count);
+        const auto unit_seconds = static_cast<uint64_t>(secondsPerUnit(interval_.unit));
+        const uint64_t delta = type == TypeId::Date ? count * (unit_seconds / kSecondsPerDay)
+                                                    : count * unit_seconds * per_second;
+        return wrap(static_cast<uint64_t>(value) + delta);
     }
 
     Interval interval_;
@@ -158,7 +170,8 @@ private:
 NodePtr makeTimeShift(NodePtr time, Interval interval)
 {
     const TypeId type = time->type();
-    if (type != TypeId::Date && type != TypeId::DateTime && type != TypeId::DateTime64)
+    if ((type != TypeId::Date && type != TypeId::DateTime && type != TypeId::DateTime64) ||
+        interval.count > kMaxIntervalCount || interval.count < -kMaxIntervalCount)
     {
         return nullptr;
     }
@@ -177,7 +190,8 @@ NodePtr makeStartOfInterval(NodePtr time, Interval interval)
         time = makeDateTime64Seconds(std::move(time));
     }
     const TypeId type = time->type();
-    if ((type != TypeId::Date && type != TypeId::DateTime) || interval.count <= 0)
+    if ((type != TypeId::Date && type != TypeId::DateTime) || interval.count <= 0 ||
+        interval.count > kMaxIntervalCount)
     {
         return nullptr;
     }

@@ -135,7 +135,8 @@ TEST(Intervals, ClearErrors)
     const Block block = timeBlock();
     for (const std::string text :
          {"INTERVAL 1 HOUR", "t * INTERVAL 1 HOUR", "toStartOfInterval(t, INTERVAL 2 MONTH)",
-          "t + INTERVAL d DAY", "toStartOfInterval(t, 3600)", "now(1)", "t + INTERVAL 1.5 HOUR"})
+          "t + INTERVAL d DAY", "toStartOfInterval(t, 3600)", "now(1)", "t + INTERVAL 1.5 HOUR",
+          "ms - INTERVAL 2000000000000 YEAR", "toStartOfInterval(t, INTERVAL 0 MINUTE)"})
     {
         EXPECT_THROW(compileText(text, block), Exception) << text;
     }
