@@ -189,12 +189,15 @@ public:
     }
 };
 
-/// One path of a JSON column as text; rows without it give the empty string.
+/// One path of a JSON column: as text, or in a typed path's type; rows without it give the
+/// default (the empty string as text).
 class JsonPathNode final : public ExpressionNode
 {
 public:
-    JsonPathNode(NodePtr json, std::string path)
-        : ExpressionNode(TypeId::String, {std::move(json)}), path_(std::move(path))
+    JsonPathNode(NodePtr json, std::string path, std::optional<DataType> typed)
+        : ExpressionNode(typed ? *typed : DataType(TypeId::String), {std::move(json)}),
+          path_(std::move(path)),
+          typed_(typed.has_value())
     {
     }
 
@@ -203,10 +206,15 @@ public:
     {
         Column json_holder;
         const ColumnView json = children()[0]->evaluate(input, begin, count, json_holder);
-        holder = Column(TypeId::String);
+        holder = Column(dataType());
         std::string text;
         for (size_t row = 0; row < count; ++row)
         {
+            if (typed_)
+            {
+                appendJsonPathValue(json, row, path_, holder);
+                continue;
+            }
             text.clear();
             appendJsonPathText(json, row, path_, text);
             holder.appendString(text);
@@ -216,13 +224,14 @@ public:
 
 private:
     std::string path_;
+    bool typed_;
 };
 
 }  // namespace
 
-NodePtr makeJsonPath(NodePtr json, std::string path)
+NodePtr makeJsonPath(NodePtr json, std::string path, std::optional<DataType> typed)
 {
-    return std::make_shared<JsonPathNode>(std::move(json), std::move(path));
+    return std::make_shared<JsonPathNode>(std::move(json), std::move(path), std::move(typed));
 }
 
 bool comparableElements(const DataType& element_type, TypeId value_type)

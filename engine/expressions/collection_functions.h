@@ -1,5 +1,8 @@
 #pragma once
 
+#include <optional>
+#include <string>
+
 #include "engine/expressions/expression_node.h"
 
 namespace granary
@@ -21,7 +24,8 @@ NodePtr makeContains(NodePtr container, NodePtr value);
 
 /// getSubcolumn(json, 'a.b'), written json.a.b: the path's value as text (strings as they are,
 /// numbers in decimal, arrays as [1,'x']), or the empty string where a row lacks the path.
-NodePtr makeJsonPath(NodePtr json, std::string path);
+/// With `typed` (a typed path's type, not nested), the value in that type, or its default.
+NodePtr makeJsonPath(NodePtr json, std::string path, std::optional<DataType> typed = {});
 
 /// Whether `value` (of type `value_type`) can be compared with elements of `element_type`:
 /// both strings, or both numbers (dates and times count as numbers).

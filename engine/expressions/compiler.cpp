@@ -352,18 +352,7 @@ private:
         };
         if (name == "getsubcolumn")
         {
-            require_count(2);
-            if (arguments[0]->type() != TypeId::Json)
-            {
-                throw Exception(ErrorCode::kTypeMismatch,
-                                "Function " + call.name + " takes a JSON value, not " +
-                                    quoted(*call.arguments[0]) + " of type " +
-                                    dataTypeName(arguments[0]->dataType()) + " " +
-                                    where(expression));
-            }
-            return makeJsonPath(std::move(arguments[0]),
-                                constantString(arguments[1], *call.arguments[1], call.name,
-                                               "path", expression));
+            return compileGetSubcolumn(call, arguments, expression);
         }
         if (NodePtr collection = compileCollectionFunction(name, call, arguments, expression))
         {
@@ -448,6 +437,43 @@ private:
         }
         throw Exception(ErrorCode::kUnknownFunction,
                         "Unknown function " + call.name + " " + where(expression));
+    }
+
+    /// getSubcolumn(json, 'path'[, 'Type']): the path as text, or in a typed path's type
+    /// (the planner passes it for `j.a.b` when the column declares `a.b` typed).
+    NodePtr compileGetSubcolumn(const sql::FunctionCall& call, std::vector<NodePtr>& arguments,
+                                const Expression& expression)
+    {
+        if (arguments.size() != 2 && arguments.size() != 3)
+        {
+            throw Exception(ErrorCode::kBadArguments,
+                            "Function " + call.name + " takes 2 or 3 arguments " +
+                                where(expression));
+        }
+        if (arguments[0]->type() != TypeId::Json)
+        {
+            throw Exception(ErrorCode::kTypeMismatch,
+                            "Function " + call.name + " takes a JSON value, not " +
+                                quoted(*call.arguments[0]) + " of type " +
+                                dataTypeName(arguments[0]->dataType()) + " " + where(expression));
+        }
+        std::string path =
+            constantString(arguments[1], *call.arguments[1], call.name, "path", expression);
+        std::optional<DataType> typed;
+        if (arguments.size() == 3)
+        {
+            typed = parseDataType(
+                constantString(arguments[2], *call.arguments[2], call.name, "type", expression));
+            if (isNested(typed->id))
+            {
+                typed.reset();  // Arrays and maps of a typed path read as text.
+            }
+            else
+            {
+                typed = typed->valueType();
+            }
+        }
+        return makeJsonPath(std::move(arguments[0]), std::move(path), std::move(typed));
     }
 
     static bool takesCollections(const std::string& name)

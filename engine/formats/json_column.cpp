@@ -1,5 +1,7 @@
 #include "engine/formats/json_column.h"
 
+#include <optional>
+
 namespace granary
 {
 
@@ -55,19 +57,59 @@ void appendJsonRowText(const ColumnView& column, size_t row, std::string& out)
     dynamic::appendJsonObjectText(paths, out);
 }
 
-bool appendJsonPathText(const ColumnView& column, size_t row, std::string_view path,
-                        std::string& out)
+namespace
+{
+
+/// The tagged value of `path` in row `row`, if the row has it.
+std::optional<std::string_view> findPath(const ColumnView& column, size_t row,
+                                         std::string_view path)
 {
     for (uint64_t element = column.offsets[row]; element < column.offsets[row + 1]; ++element)
     {
         if (column.children[0].stringAt(element) == path)
         {
-            dynamic::appendTaggedText(column.children[1].stringAt(element),
-                                      dynamic::TextStyle::kText, out);
-            return true;
+            return column.children[1].stringAt(element);
         }
     }
-    return false;
+    return std::nullopt;
+}
+
+}  // namespace
+
+bool appendJsonPathText(const ColumnView& column, size_t row, std::string_view path,
+                        std::string& out)
+{
+    const std::optional<std::string_view> tagged = findPath(column, row, path);
+    if (tagged)
+    {
+        dynamic::appendTaggedText(*tagged, dynamic::TextStyle::kText, out);
+    }
+    return tagged.has_value();
+}
+
+void appendJsonPathValue(const ColumnView& column, size_t row, std::string_view path,
+                         Column& out)
+{
+    const std::optional<std::string_view> tagged = findPath(column, row, path);
+    if (tagged)
+    {
+        ingest::BinaryCursor cursor(*tagged);
+        const dynamic::BinaryType type = dynamic::readType(cursor);
+        if (type.code == dynamic::binaryTypeOf(out.dataType()).code &&
+            type.parameter == dynamic::binaryTypeOf(out.dataType()).parameter)
+        {
+            if (isString(out.type()))
+            {
+                out.appendString(cursor.readString({}));
+            }
+            else
+            {
+                out.appendRaw(cursor.readBytes(fixedWidth(out.type())).data());
+            }
+            return;
+        }
+    }
+    out.appendDefaults(1);
 }
 
 }  // namespace granary

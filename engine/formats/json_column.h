@@ -48,4 +48,10 @@ void appendJsonRowText(const ColumnView& column, size_t row, std::string& out);
 bool appendJsonPathText(const ColumnView& column, size_t row, std::string_view path,
                         std::string& out);
 
+/// Appends the value of `path` in JSON row `row` to `out`, a column of a non-nested type
+/// (a typed path's): the value when the row has the path stored in that type, else the type's
+/// default.
+void appendJsonPathValue(const ColumnView& column, size_t row, std::string_view path,
+                         Column& out);
+
 }  // namespace granary

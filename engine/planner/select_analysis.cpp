@@ -9,6 +9,7 @@
 #include "engine/aggregation/aggregate_function_factory.h"
 #include "engine/common/ascii.h"
 #include "engine/common/exception.h"
+#include "engine/formats/dynamic_value.h"
 #include "engine/sql/aggregate_calls.h"
 #include "engine/sql/formatter.h"
 #include "engine/sql/rewrites.h"
@@ -82,9 +83,18 @@ ExpressionPtr resolveJsonPaths(const ExpressionPtr& expression, const TableSchem
                 {
                     sql::FunctionCall call;
                     call.name = "getSubcolumn";
+                    const std::string path = name.substr(dot + 1);
                     call.arguments = {columnReference(name.substr(0, dot), *node),
-                                      sql::makeExpression(sql::Literal{name.substr(dot + 1)},
-                                                          node->position)};
+                                      sql::makeExpression(sql::Literal{path}, node->position)};
+                    // A typed path reads in its type, as in ClickHouse.
+                    const DataType& json = schema.columns[*index].type;
+                    const size_t typed = dynamic::typedPathIndex(json.typed_paths, path);
+                    if (typed != dynamic::npos)
+                    {
+                        call.arguments.push_back(sql::makeExpression(
+                            sql::Literal{dataTypeName(json.typed_path_types[typed])},
+                            node->position));
+                    }
                     return sql::makeExpression(std::move(call), node->position);
                 }
             }

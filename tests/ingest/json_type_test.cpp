@@ -72,6 +72,13 @@ TEST(JsonType, DocumentationExampleWithATypedPath)
               "{\"j\":{\"a\":42,\"b\":\"dog\",\"c\":98}}\n");
     EXPECT_EQ(run(session, "SELECT j.a, j.b, j.c, j.missing FROM t", OutputFormat::kTSV),
               "42\tdog\t98\t\n");
+    // The typed path reads as its type (Int64: arithmetic applies); dynamic paths as text.
+    EXPECT_EQ(run(session, "SELECT j.a * 2, getSubcolumn(j, 'a', 'Int64') + 1 FROM t",
+                  OutputFormat::kTSV),
+              "84\t43\n");
+    EXPECT_EQ(run(session, "SELECT j.a, sum(j.a), count() FROM t GROUP BY j.a", OutputFormat::kTSV),
+              "42\t42\t1\n");
+    EXPECT_EQ(errorOf([&] { session.execute("SELECT j.c * 2 FROM t"); }), ErrorCode::kTypeMismatch);
     // Out, every path is tagged (the column's type reads back as plain JSON): a is Int64 0x0A.
     EXPECT_EQ(run(session, "SELECT j FROM t", OutputFormat::kRowBinary),
               hexBytes("03 01 61 0a 2a00000000000000 01 62 15 03 646f67 01 63 0a 6200000000000000"));
@@ -157,8 +164,9 @@ TEST(JsonType, JsonEachRowObjectsFlattenNestAndKeepTheirTypes)
     // The typed path is stored as its type: UInt32 (code 0x03), 7.
     const std::string binary = run(session, "SELECT j FROM t LIMIT 1", OutputFormat::kRowBinary);
     EXPECT_NE(binary.find(hexBytes("07 6e2e636f756e74 03 07000000")), std::string::npos);
+    // n.count is typed UInt32: rows without it read 0.
     EXPECT_EQ(run(session, "SELECT j.a.b, j.n.count, j.big FROM t", OutputFormat::kTSV),
-              "1\t7\t\n\t\t18446744073709551615\n\t\t\n");
+              "1\t7\t\n\t0\t18446744073709551615\n\t0\t\n");
     EXPECT_EQ(run(session, "SELECT count() FROM t WHERE j.a.c = 'x'", OutputFormat::kTSV), "1\n");
     EXPECT_EQ(run(session, "SELECT j.a.c AS c, count() FROM t GROUP BY c ORDER BY c",
                   OutputFormat::kTSV),
