@@ -97,8 +97,9 @@ void readValues(ReadBuffer& in, Column& column, size_t rows, size_t& budget,
             end = readFixed<uint64_t>(in, "array offset");
             if (end < previous)
             {
-                throw Exception(ErrorCode::kIncorrectData,
-                                fmt::format("Block column '{}' has decreasing array offsets", name));
+                throw Exception(
+                    ErrorCode::kIncorrectData,
+                    fmt::format("Block column '{}' has decreasing array offsets", name));
             }
             previous = end;
         }

@@ -63,8 +63,7 @@ void Column::closeNestedRow()
     if (nestedChildCount(type_) == 2 && children_.at(1).size() != elements)
     {
         throw std::invalid_argument("Column: a Map or JSON row with " + std::to_string(elements) +
-                                    " keys and " + std::to_string(children_[1].size()) +
-                                    " values");
+                                    " keys and " + std::to_string(children_[1].size()) + " values");
     }
     offsets_.push_back(elements);
     refreshChildViews();
@@ -79,11 +78,13 @@ void Column::closeNestedRows(std::span<const uint64_t> ends, uint64_t base)
     {
         if (base + end < previous || base + end > elements)
         {
-            throw std::invalid_argument("Column: nested row ends out of order or past the elements");
+            throw std::invalid_argument(
+                "Column: nested row ends out of order or past the elements");
         }
         previous = base + end;
     }
-    if (previous != elements || (nestedChildCount(type_) == 2 && children_.at(1).size() != elements))
+    if (previous != elements ||
+        (nestedChildCount(type_) == 2 && children_.at(1).size() != elements))
     {
         throw std::invalid_argument("Column: nested rows do not end at the children's size");
     }

@@ -83,8 +83,12 @@ namespace
 /// A path as ClickHouse prints it in a type: backquoted unless letters, digits, '_' and '.'.
 std::string pathName(const std::string& path)
 {
-    const bool plain = !path.empty() && std::all_of(path.begin(), path.end(), [](char c)
-                                                    { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; });
+    const bool plain =
+        !path.empty() && std::all_of(path.begin(), path.end(),
+                                     [](char c) {
+                                         return std::isalnum(static_cast<unsigned char>(c)) ||
+                                                c == '_' || c == '.';
+                                     });
     return plain ? path : "`" + path + "`";
 }
 

@@ -1,12 +1,12 @@
 #include "engine/datagen/otel_spans.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <string>
 #include <string_view>
-
-#include <fmt/format.h>
 
 #include "engine/common/var_uint.h"
 #include "engine/datagen/random.h"
@@ -58,8 +58,8 @@ const TableSchema& otelTracesSchema(AttributeEncoding encoding)
 {
     static const auto parse = [](AttributeEncoding of)
     {
-        return TableSchema::fromCreate(std::get<sql::CreateTableStatement>(
-            sql::parseStatement(otelTracesCreate(of))));
+        return TableSchema::fromCreate(
+            std::get<sql::CreateTableStatement>(sql::parseStatement(otelTracesCreate(of))));
     };
     static const TableSchema map_schema = parse(AttributeEncoding::kMap);
     static const TableSchema json_schema = parse(AttributeEncoding::kJson);
@@ -81,7 +81,7 @@ constexpr size_t kHosts = 4;
 constexpr uint64_t kMessageBatch = 1000;
 
 constexpr std::array<std::string_view, 10> kOperations = {
-    "http_request",    "database_query", "cache_get",       "service_call", "file_read",
+    "http_request",   "database_query",  "cache_get",     "service_call",    "file_read",
     "authentication", "message_publish", "queue_consume", "template_render", "json_parse"};
 constexpr std::array<std::string_view, 3> kKinds = {"Server", "Client", "Internal"};
 
@@ -160,8 +160,8 @@ uint64_t durationOf(Random& random)
     {
         return random.between(1000000000, 3000000000);
     }
-    const double normal = std::sqrt(-2.0 * std::log(1.0 - random.unit())) *
-                          std::cos(2.0 * M_PI * random.unit());
+    const double normal =
+        std::sqrt(-2.0 * std::log(1.0 - random.unit())) * std::cos(2.0 * M_PI * random.unit());
     const double nanoseconds = std::exp(std::log(1.0e6) + 1.2 * normal);
     return static_cast<uint64_t>(std::clamp(nanoseconds, 5.0e4, 2.0e7));
 }
@@ -221,7 +221,8 @@ private:
         const uint64_t message = span + 1;
         Column& attributes = column(kSpanAttributes);
         appendAttribute(attributes, "index", static_cast<int64_t>(position));
-        appendAttribute(attributes, "msg.start", static_cast<int64_t>(message - message % kMessageBatch));
+        appendAttribute(attributes, "msg.start",
+                        static_cast<int64_t>(message - message % kMessageBatch));
         appendAttribute(attributes, "msg.len", static_cast<int64_t>(kMessageBatch));
         appendAttribute(attributes, "msg.id", static_cast<int64_t>(message));
         attributes.closeNestedRow();

@@ -11,8 +11,8 @@ namespace
 template <typename Wide>
 Wide numberAt(const ColumnView& view, size_t row)
 {
-    return dispatchFixedType(view.type, [&]<typename T>(TypeTag<T>)
-                             { return static_cast<Wide>(view.valueAt<T>(row)); });
+    return dispatchFixedType(
+        view.type, [&]<typename T>(TypeTag<T>) { return static_cast<Wide>(view.valueAt<T>(row)); });
 }
 
 /// Finds the first of elements [begin, end) equal to a needle: one value per row, or one for
@@ -87,8 +87,7 @@ public:
                         Column& holder) const override
     {
         Column container_holder;
-        const ColumnView container =
-            children()[0]->evaluate(input, begin, count, container_holder);
+        const ColumnView container = children()[0]->evaluate(input, begin, count, container_holder);
         Operand index;
         evaluateOperand(*children()[1], input, begin, count, index);
         holder = Column(dataType());
@@ -99,8 +98,8 @@ public:
         {
             const uint64_t first = container.offsets[row];
             const uint64_t end = container.offsets[row + 1];
-            const uint64_t at = is_map ? keys.find(first, end, row)
-                                       : arrayPosition(first, end, index, row);
+            const uint64_t at =
+                is_map ? keys.find(first, end, row) : arrayPosition(first, end, index, row);
             if (at < end)
             {
                 holder.appendRange(values, at, 1);
@@ -172,8 +171,7 @@ public:
                         Column& holder) const override
     {
         Column container_holder;
-        const ColumnView container =
-            children()[0]->evaluate(input, begin, count, container_holder);
+        const ColumnView container = children()[0]->evaluate(input, begin, count, container_holder);
         Operand value;
         evaluateOperand(*children()[1], input, begin, count, value);
         const ElementMatcher matcher(container.children[0], value);

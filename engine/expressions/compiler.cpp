@@ -143,9 +143,8 @@ public:
     NodePtr compile(const Expression& expression)
     {
         const bool nested_allowed = std::exchange(nested_allowed_, false);
-        NodePtr node =
-            std::visit([&](const auto& node) { return compileNode(node, expression); },
-                       expression.node);
+        NodePtr node = std::visit([&](const auto& node) { return compileNode(node, expression); },
+                                  expression.node);
         if (isNested(node->type()) && !nested_allowed)
         {
             throw Exception(ErrorCode::kTypeMismatch,
@@ -446,9 +445,9 @@ private:
     {
         if (arguments.size() != 2 && arguments.size() != 3)
         {
-            throw Exception(ErrorCode::kBadArguments,
-                            "Function " + call.name + " takes 2 or 3 arguments " +
-                                where(expression));
+            throw Exception(
+                ErrorCode::kBadArguments,
+                "Function " + call.name + " takes 2 or 3 arguments " + where(expression));
         }
         if (arguments[0]->type() != TypeId::Json)
         {
@@ -501,26 +500,26 @@ private:
                 return nullptr;  // The string function's check words the error.
             }
             throw Exception(ErrorCode::kBadArguments,
-                            "Function " + call.name + " takes " + (unary ? "1 argument" : "2 arguments") +
-                                ", not " + std::to_string(arguments.size()) + " " +
-                                where(expression));
+                            "Function " + call.name + " takes " +
+                                (unary ? "1 argument" : "2 arguments") + ", not " +
+                                std::to_string(arguments.size()) + " " + where(expression));
         }
         const DataType& container = arguments[0]->dataType();
         const bool wants_map = name == "mapkeys" || name == "mapvalues" || name == "mapcontains";
         const bool accepted = wants_map ? container.id == TypeId::Map
-                              : name == "has" ? container.id == TypeId::Array
-                                              : container.id == TypeId::Array ||
-                                                    container.id == TypeId::Map;
+                              : name == "has"
+                                  ? container.id == TypeId::Array
+                                  : container.id == TypeId::Array || container.id == TypeId::Map;
         if (!accepted)
         {
             if (name == "length" && !isNested(container.id))
             {
                 return nullptr;
             }
-            throw Exception(ErrorCode::kTypeMismatch,
-                            "Function " + call.name + " does not take " +
-                                quoted(*call.arguments[0]) + " of type " +
-                                dataTypeName(container) + " " + where(expression));
+            throw Exception(ErrorCode::kTypeMismatch, "Function " + call.name + " does not take " +
+                                                          quoted(*call.arguments[0]) + " of type " +
+                                                          dataTypeName(container) + " " +
+                                                          where(expression));
         }
         if (name == "length")
         {
@@ -533,9 +532,9 @@ private:
         const bool by_key = name != "has" && container.id == TypeId::Map;
         const bool by_position = name == "arrayelement" && container.id == TypeId::Array;
         const TypeId value_type = arguments[1]->type();
-        if (by_position ? !isInteger(value_type) || isParametric(value_type)
-                        : !comparableElements(by_key ? container.key() : container.element(),
-                                              value_type))
+        if (by_position
+                ? !isInteger(value_type) || isParametric(value_type)
+                : !comparableElements(by_key ? container.key() : container.element(), value_type))
         {
             throw Exception(ErrorCode::kTypeMismatch,
                             "Function " + call.name + " cannot look up " +
@@ -644,9 +643,9 @@ private:
             const TypeId type = (*side)->type();
             if (!isDateOrTime(type) && !isInteger(type))
             {
-                throw Exception(ErrorCode::kTypeMismatch,
-                                "Cannot compare DateTime64 with " + typeText(type) + " " +
-                                    where(expression));
+                throw Exception(
+                    ErrorCode::kTypeMismatch,
+                    "Cannot compare DateTime64 with " + typeText(type) + " " + where(expression));
             }
             if (isDateOrTime(type) && precisionOf(*side) != precision)
             {
@@ -681,13 +680,13 @@ private:
         {
             return constant(oneValue(type.id, [&](Column& column) { column.append(*seconds); }));
         }
-        const std::string_view expected = type.id == TypeId::Date       ? "'YYYY-MM-DD'"
-                                          : type.id == TypeId::DateTime ? "'YYYY-MM-DD[ hh:mm:ss]'"
-                                                                        : "'YYYY-MM-DD[ hh:mm:ss[.f]]'";
+        const std::string_view expected = type.id == TypeId::Date ? "'YYYY-MM-DD'"
+                                          : type.id == TypeId::DateTime
+                                              ? "'YYYY-MM-DD[ hh:mm:ss]'"
+                                              : "'YYYY-MM-DD[ hh:mm:ss[.f]]'";
         throw Exception(ErrorCode::kTypeMismatch,
-                        "Cannot parse " + quoted(text_expression) + " as " +
-                            dataTypeName(type) + " (expected " + std::string(expected) + ") " +
-                            where(text_expression));
+                        "Cannot parse " + quoted(text_expression) + " as " + dataTypeName(type) +
+                            " (expected " + std::string(expected) + ") " + where(text_expression));
     }
 
     /// `INTERVAL n UNIT` (toIntervalUnit(n)) with n a constant integer; nullopt for another
@@ -705,13 +704,14 @@ private:
         if (!count || !count->constantValue() || !isInteger(count->type()) ||
             isDateOrTime(count->type()))
         {
-            throw Exception(ErrorCode::kBadArguments,
-                            quoted(expression) + " needs a constant integer count " +
-                                where(expression));
+            throw Exception(
+                ErrorCode::kBadArguments,
+                quoted(expression) + " needs a constant integer count " + where(expression));
         }
         const Column& value = *count->constantValue();
-        return Interval{*unit, dispatchFixedType(value.type(), [&]<typename T>(TypeTag<T>)
-                                                 { return static_cast<int64_t>(value.valueAt<T>(0)); })};
+        return Interval{*unit,
+                        dispatchFixedType(value.type(), [&]<typename T>(TypeTag<T>)
+                                          { return static_cast<int64_t>(value.valueAt<T>(0)); })};
     }
 
     /// time ± INTERVAL (or INTERVAL + time); null when neither side is an interval.
@@ -764,18 +764,17 @@ private:
             return name == "now"
                        ? constant(oneValue(TypeId::DateTime,
                                            [&](Column& column) { column.append(seconds); }))
-                       : constant(oneValue(TypeId::Date,
-                                           [&](Column& column) {
-                                               column.append(static_cast<uint16_t>(
-                                                   seconds / kSecondsPerDay));
-                                           }));
+                       : constant(oneValue(
+                             TypeId::Date, [&](Column& column)
+                             { column.append(static_cast<uint16_t>(seconds / kSecondsPerDay)); }));
         }
         if (intervalFunctionUnit(name))
         {
             throw Exception(ErrorCode::kBadArguments,
-                            quoted(expression) + " is an INTERVAL: it moves a time (t - INTERVAL "
-                                                 "1 HOUR) or sizes toStartOfInterval, and is no "
-                                                 "value of its own " +
+                            quoted(expression) +
+                                " is an INTERVAL: it moves a time (t - INTERVAL "
+                                "1 HOUR) or sizes toStartOfInterval, and is no "
+                                "value of its own " +
                                 where(expression));
         }
         if (name != "tostartofinterval")
@@ -786,9 +785,9 @@ private:
             call.arguments.size() == 2 ? intervalOf(*call.arguments[1]) : std::nullopt;
         if (!interval)
         {
-            throw Exception(ErrorCode::kBadArguments,
-                            "Function " + call.name + " takes a time and an INTERVAL " +
-                                where(expression));
+            throw Exception(
+                ErrorCode::kBadArguments,
+                "Function " + call.name + " takes a time and an INTERVAL " + where(expression));
         }
         NodePtr time = compile(*call.arguments[0]);
         const std::string time_type = dataTypeName(time->dataType());

@@ -22,21 +22,28 @@ int64_t secondsPerUnit(IntervalUnit unit)
 {
     switch (unit)
     {
-        case IntervalUnit::Second: return 1;
-        case IntervalUnit::Minute: return 60;
-        case IntervalUnit::Hour: return 3600;
-        case IntervalUnit::Day: return kSecondsPerDay;
-        case IntervalUnit::Week: return 7 * int64_t{kSecondsPerDay};
-        default: return 0;
+        case IntervalUnit::Second:
+            return 1;
+        case IntervalUnit::Minute:
+            return 60;
+        case IntervalUnit::Hour:
+            return 3600;
+        case IntervalUnit::Day:
+            return kSecondsPerDay;
+        case IntervalUnit::Week:
+            return 7 * int64_t{kSecondsPerDay};
+        default:
+            return 0;
     }
 }
 
 /// Calendar months in one unit (month, quarter, year); 0 for the fixed-length units.
 int64_t monthsPerUnit(IntervalUnit unit)
 {
-    return unit == IntervalUnit::Month ? 1 : unit == IntervalUnit::Quarter ? 3
-                                         : unit == IntervalUnit::Year      ? 12
-                                                                            : 0;
+    return unit == IntervalUnit::Month     ? 1
+           : unit == IntervalUnit::Quarter ? 3
+           : unit == IntervalUnit::Year    ? 12
+                                           : 0;
 }
 
 int64_t powerOfTen(uint8_t exponent)
@@ -70,8 +77,8 @@ int64_t addMonths(int64_t days, int64_t months)
 /// Evaluates `node`'s one child, a Date, DateTime or DateTime64, and writes map(value) per
 /// row in the child's own integer type and unit (the node's type is the child's).
 template <typename Map>
-ColumnView mapTimes(const ExpressionNode& node, const BlockView& input, size_t begin,
-                    size_t count, Column& holder, Map map)
+ColumnView mapTimes(const ExpressionNode& node, const BlockView& input, size_t begin, size_t count,
+                    Column& holder, Map map)
 {
     Column time_holder;
     const ColumnView time = node.children()[0]->evaluate(input, begin, count, time_holder);
@@ -115,8 +122,9 @@ private:
     int64_t shift(int64_t value) const
     {
         const TypeId type = dataType().id;
-        const uint64_t per_second =
-            type == TypeId::DateTime64 ? static_cast<uint64_t>(powerOfTen(dataType().precision)) : 1;
+        const uint64_t per_second = type == TypeId::DateTime64
+                                        ? static_cast<uint64_t>(powerOfTen(dataType().precision))
+                                        : 1;
         const auto wrap = [](uint64_t bits) { return static_cast<int64_t>(bits); };
         if (const int64_t months = monthsPerUnit(interval_.unit) * interval_.count; months != 0)
         {
@@ -126,7 +134,8 @@ private:
             }
             const int64_t per_day = int64_t{kSecondsPerDay} * static_cast<int64_t>(per_second);
             const int64_t day = value >= 0 ? value / per_day : -((-value + per_day - 1) / per_day);
-            return wrap(static_cast<uint64_t>(addMonths(day, months)) * static_cast<uint64_t>(per_day) +
+            return wrap(static_cast<uint64_t>(addMonths(day, months)) *
+                            static_cast<uint64_t>(per_day) +
                         static_cast<uint64_t>(value - day * per_day));
         }
         const uint64_t count = static_cast<uint64_t>(interval_.count);
@@ -160,6 +169,7 @@ public:
                             return origin + (value - origin) / step_ * step_;
                         });
     }
+
 private:
     int64_t step_;
     bool from_day_start_;

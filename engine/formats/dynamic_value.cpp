@@ -23,13 +23,26 @@ constexpr uint8_t kJsonEncodingVersion = 0;
 
 /// Codes ClickHouse defines whose types Granary does not hold, by name for the message.
 constexpr std::array<std::pair<uint8_t, std::string_view>, 21> kUnsupportedCodes = {{
-    {0x05, "UInt128"},         {0x06, "UInt256"},    {0x0B, "Int128"},
-    {0x0C, "Int256"},          {0x10, "Date32"},     {0x12, "DateTime with a time zone"},
-    {0x14, "DateTime64 with a time zone"},           {0x17, "Enum8"},
-    {0x18, "Enum16"},          {0x19, "Decimal32"},  {0x1A, "Decimal64"},
-    {0x1B, "Decimal128"},      {0x1C, "Decimal256"}, {0x1D, "UUID"},
-    {0x20, "named Tuple"},     {0x22, "Interval"},   {0x28, "IPv4"},
-    {0x29, "IPv6"},            {0x2A, "Variant"},    {0x2C, "a custom type"},
+    {0x05, "UInt128"},
+    {0x06, "UInt256"},
+    {0x0B, "Int128"},
+    {0x0C, "Int256"},
+    {0x10, "Date32"},
+    {0x12, "DateTime with a time zone"},
+    {0x14, "DateTime64 with a time zone"},
+    {0x17, "Enum8"},
+    {0x18, "Enum16"},
+    {0x19, "Decimal32"},
+    {0x1A, "Decimal64"},
+    {0x1B, "Decimal128"},
+    {0x1C, "Decimal256"},
+    {0x1D, "UUID"},
+    {0x20, "named Tuple"},
+    {0x22, "Interval"},
+    {0x28, "IPv4"},
+    {0x29, "IPv6"},
+    {0x2A, "Variant"},
+    {0x2C, "a custom type"},
     {0x2F, "Nested"},
 }};
 
@@ -38,21 +51,36 @@ std::optional<TypeId> fixedTypeOf(TypeCode code)
 {
     switch (code)
     {
-        case TypeCode::UInt8: return TypeId::UInt8;
-        case TypeCode::UInt16: return TypeId::UInt16;
-        case TypeCode::UInt32: return TypeId::UInt32;
-        case TypeCode::UInt64: return TypeId::UInt64;
-        case TypeCode::Int8: return TypeId::Int8;
-        case TypeCode::Int16: return TypeId::Int16;
-        case TypeCode::Int32: return TypeId::Int32;
-        case TypeCode::Int64: return TypeId::Int64;
-        case TypeCode::Float32: return TypeId::Float32;
-        case TypeCode::Float64: return TypeId::Float64;
-        case TypeCode::Date: return TypeId::Date;
-        case TypeCode::DateTime: return TypeId::DateTime;
-        case TypeCode::DateTime64: return TypeId::DateTime64;
-        case TypeCode::Bool: return TypeId::Bool;
-        default: return std::nullopt;
+        case TypeCode::UInt8:
+            return TypeId::UInt8;
+        case TypeCode::UInt16:
+            return TypeId::UInt16;
+        case TypeCode::UInt32:
+            return TypeId::UInt32;
+        case TypeCode::UInt64:
+            return TypeId::UInt64;
+        case TypeCode::Int8:
+            return TypeId::Int8;
+        case TypeCode::Int16:
+            return TypeId::Int16;
+        case TypeCode::Int32:
+            return TypeId::Int32;
+        case TypeCode::Int64:
+            return TypeId::Int64;
+        case TypeCode::Float32:
+            return TypeId::Float32;
+        case TypeCode::Float64:
+            return TypeId::Float64;
+        case TypeCode::Date:
+            return TypeId::Date;
+        case TypeCode::DateTime:
+            return TypeId::DateTime;
+        case TypeCode::DateTime64:
+            return TypeId::DateTime64;
+        case TypeCode::Bool:
+            return TypeId::Bool;
+        default:
+            return std::nullopt;
     }
 }
 
@@ -61,9 +89,8 @@ void readJsonType(BinaryCursor& cursor, BinaryType& type, size_t depth)
     const auto version = cursor.readFixed<uint8_t>();
     if (version != kJsonEncodingVersion)
     {
-        cursor.fail(ErrorCode::kIncorrectData,
-                    fmt::format("JSON type encoding version {}, not {}", version,
-                                kJsonEncodingVersion));
+        cursor.fail(ErrorCode::kIncorrectData, fmt::format("JSON type encoding version {}, not {}",
+                                                           version, kJsonEncodingVersion));
     }
     cursor.readVarUInt();         // max_dynamic_paths: Granary keeps every path.
     cursor.readFixed<uint8_t>();  // max_dynamic_types
@@ -130,8 +157,9 @@ public:
                 sequence(cursor, type, depth);
                 return;
             case TypeCode::Nullable:
-                cursor.readFixed<uint8_t>() != 0 ? null()
-                                                 : value(cursor, type.children[0], inside, depth + 1);
+                cursor.readFixed<uint8_t>() != 0
+                    ? null()
+                    : value(cursor, type.children[0], inside, depth + 1);
                 return;
             case TypeCode::LowCardinality:
                 value(cursor, type.children[0], inside, depth + 1);
@@ -176,7 +204,8 @@ private:
         const TypeId id = *fixedTypeOf(type.code);
         const FixedValue fixed(id, static_cast<uint8_t>(type.parameter),
                                cursor.readBytes(fixedWidth(id)));
-        const bool quoted = id == TypeId::Date || id == TypeId::DateTime || id == TypeId::DateTime64;
+        const bool quoted =
+            id == TypeId::Date || id == TypeId::DateTime || id == TypeId::DateTime64;
         if (quoted && (style_ == TextStyle::kJson || inside))
         {
             string(formatValue(fixed.view, 0), inside);
@@ -185,7 +214,8 @@ private:
         const size_t start = out_.size();
         appendValue(fixed.view, 0, out_);
         const std::string_view text = std::string_view(out_).substr(start);
-        if (style_ == TextStyle::kJson && isFloat(id) && (text == "nan" || text == "inf" || text == "-inf"))
+        if (style_ == TextStyle::kJson && isFloat(id) &&
+            (text == "nan" || text == "inf" || text == "-inf"))
         {
             out_.resize(start);
             out_ += "null";  // JSON has no NaN or infinity.
@@ -230,8 +260,9 @@ private:
     void object(BinaryCursor& cursor, const BinaryType& type, size_t depth)
     {
         std::vector<PathValue> paths;
-        readJsonObject(cursor, type.typed_paths, type.children, kNoLimits,
-                       [&](const PathValue& path) { paths.push_back(path); }, depth + 1);
+        readJsonObject(
+            cursor, type.typed_paths, type.children, kNoLimits,
+            [&](const PathValue& path) { paths.push_back(path); }, depth + 1);
         appendJsonObjectText(paths, out_);
     }
 
@@ -330,11 +361,13 @@ BinaryType readType(BinaryCursor& cursor, size_t depth)
             {
                 if (code == byte)
                 {
-                    cursor.fail(ErrorCode::kNotImplemented,
-                                fmt::format("type code 0x{:02X} ({}) is not supported", byte, name));
+                    cursor.fail(
+                        ErrorCode::kNotImplemented,
+                        fmt::format("type code 0x{:02X} ({}) is not supported", byte, name));
                 }
             }
-            cursor.fail(ErrorCode::kIncorrectData, fmt::format("Unknown type code: 0x{:02X}", byte));
+            cursor.fail(ErrorCode::kIncorrectData,
+                        fmt::format("Unknown type code: 0x{:02X}", byte));
     }
 }
 
@@ -384,8 +417,9 @@ void skipValue(BinaryCursor& cursor, const BinaryType& type, const BinaryLimits&
             skipValue(cursor, readType(cursor, depth + 1), limits, depth + 1);
             return;
         case TypeCode::Json:
-            readJsonObject(cursor, type.typed_paths, type.children, limits, [](const PathValue&) {},
-                           depth + 1);
+            readJsonObject(
+                cursor, type.typed_paths, type.children, limits, [](const PathValue&) {},
+                depth + 1);
             return;
         case TypeCode::Bool:
             cursor.readZeroOrOne("Bool byte");
@@ -401,20 +435,48 @@ BinaryType binaryTypeOf(const DataType& type)
     BinaryType binary;
     switch (type.id)
     {
-        case TypeId::UInt8: binary.code = TypeCode::UInt8; break;
-        case TypeId::UInt16: binary.code = TypeCode::UInt16; break;
-        case TypeId::UInt32: binary.code = TypeCode::UInt32; break;
-        case TypeId::UInt64: binary.code = TypeCode::UInt64; break;
-        case TypeId::Int8: binary.code = TypeCode::Int8; break;
-        case TypeId::Int16: binary.code = TypeCode::Int16; break;
-        case TypeId::Int32: binary.code = TypeCode::Int32; break;
-        case TypeId::Int64: binary.code = TypeCode::Int64; break;
-        case TypeId::Float32: binary.code = TypeCode::Float32; break;
-        case TypeId::Float64: binary.code = TypeCode::Float64; break;
-        case TypeId::Date: binary.code = TypeCode::Date; break;
-        case TypeId::DateTime: binary.code = TypeCode::DateTime; break;
-        case TypeId::String: binary.code = TypeCode::String; break;
-        case TypeId::Bool: binary.code = TypeCode::Bool; break;
+        case TypeId::UInt8:
+            binary.code = TypeCode::UInt8;
+            break;
+        case TypeId::UInt16:
+            binary.code = TypeCode::UInt16;
+            break;
+        case TypeId::UInt32:
+            binary.code = TypeCode::UInt32;
+            break;
+        case TypeId::UInt64:
+            binary.code = TypeCode::UInt64;
+            break;
+        case TypeId::Int8:
+            binary.code = TypeCode::Int8;
+            break;
+        case TypeId::Int16:
+            binary.code = TypeCode::Int16;
+            break;
+        case TypeId::Int32:
+            binary.code = TypeCode::Int32;
+            break;
+        case TypeId::Int64:
+            binary.code = TypeCode::Int64;
+            break;
+        case TypeId::Float32:
+            binary.code = TypeCode::Float32;
+            break;
+        case TypeId::Float64:
+            binary.code = TypeCode::Float64;
+            break;
+        case TypeId::Date:
+            binary.code = TypeCode::Date;
+            break;
+        case TypeId::DateTime:
+            binary.code = TypeCode::DateTime;
+            break;
+        case TypeId::String:
+            binary.code = TypeCode::String;
+            break;
+        case TypeId::Bool:
+            binary.code = TypeCode::Bool;
+            break;
         case TypeId::DateTime64:
             binary.code = TypeCode::DateTime64;
             binary.parameter = type.precision;
@@ -459,7 +521,7 @@ void appendTypeCode(const BinaryType& type, std::string& out)
             return;
         case TypeCode::Json:
             out += static_cast<char>(kJsonEncodingVersion);
-            appendVarUInt(0, out);  // max_dynamic_paths
+            appendVarUInt(0, out);        // max_dynamic_paths
             out += static_cast<char>(0);  // max_dynamic_types
             appendVarUInt(type.typed_paths.size(), out);
             for (size_t i = 0; i < type.typed_paths.size(); ++i)

@@ -88,8 +88,8 @@ struct PathValue
 /// their bytes pointing into the cursor's.
 template <typename Visit>
 void readJsonObject(ingest::BinaryCursor& cursor, const std::vector<std::string>& typed_paths,
-                    const std::vector<BinaryType>& typed_types,
-                    const ingest::BinaryLimits& limits, Visit&& visit, size_t depth = 0);
+                    const std::vector<BinaryType>& typed_types, const ingest::BinaryLimits& limits,
+                    Visit&& visit, size_t depth = 0);
 
 /// How values are written: as JSON, or as ClickHouse's text forms (strings bare at the top,
 /// quoted inside arrays, maps and tuples).
@@ -123,16 +123,16 @@ void checkDepth(const ingest::BinaryCursor& cursor, size_t depth);
 
 template <typename Visit>
 void readJsonObject(ingest::BinaryCursor& cursor, const std::vector<std::string>& typed_paths,
-                    const std::vector<BinaryType>& typed_types,
-                    const ingest::BinaryLimits& limits, Visit&& visit, size_t depth)
+                    const std::vector<BinaryType>& typed_types, const ingest::BinaryLimits& limits,
+                    Visit&& visit, size_t depth)
 {
     checkDepth(cursor, depth);
     const uint64_t count = cursor.readVarUInt();
     if (count > kMaxJsonPaths)
     {
-        cursor.fail(ErrorCode::kLimitExceeded,
-                    "JSON object of " + std::to_string(count) + " paths is above the limit of " +
-                        std::to_string(kMaxJsonPaths));
+        cursor.fail(ErrorCode::kLimitExceeded, "JSON object of " + std::to_string(count) +
+                                                   " paths is above the limit of " +
+                                                   std::to_string(kMaxJsonPaths));
     }
     for (uint64_t index = 0; index < count; ++index)
     {

@@ -17,14 +17,14 @@ JsonColumnCodec::JsonColumnCodec(const DataType& type) : type_(type)
 void JsonColumnCodec::readRowBinary(ingest::BinaryCursor& cursor, Column& column,
                                     const ingest::BinaryLimits& limits) const
 {
-    dynamic::readJsonObject(
-        cursor, type_.typed_paths, typed_types_, limits,
-        [&](const dynamic::PathValue& path)
-        {
-            const size_t typed =
-                path.type ? static_cast<size_t>(path.type - typed_types_.data()) : dynamic::npos;
-            appendPath(path.path, typed, path.value, column);
-        });
+    dynamic::readJsonObject(cursor, type_.typed_paths, typed_types_, limits,
+                            [&](const dynamic::PathValue& path)
+                            {
+                                const size_t typed =
+                                    path.type ? static_cast<size_t>(path.type - typed_types_.data())
+                                              : dynamic::npos;
+                                appendPath(path.path, typed, path.value, column);
+                            });
     column.closeNestedRow();
 }
 
@@ -51,8 +51,8 @@ void appendJsonRowText(const ColumnView& column, size_t row, std::string& out)
     std::vector<dynamic::PathValue> paths;
     for (uint64_t element = column.offsets[row]; element < column.offsets[row + 1]; ++element)
     {
-        paths.push_back({column.children[0].stringAt(element),
-                         column.children[1].stringAt(element), nullptr});
+        paths.push_back(
+            {column.children[0].stringAt(element), column.children[1].stringAt(element), nullptr});
     }
     dynamic::appendJsonObjectText(paths, out);
 }
@@ -87,8 +87,7 @@ bool appendJsonPathText(const ColumnView& column, size_t row, std::string_view p
     return tagged.has_value();
 }
 
-void appendJsonPathValue(const ColumnView& column, size_t row, std::string_view path,
-                         Column& out)
+void appendJsonPathValue(const ColumnView& column, size_t row, std::string_view path, Column& out)
 {
     const std::optional<std::string_view> tagged = findPath(column, row, path);
     if (tagged)

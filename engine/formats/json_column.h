@@ -51,7 +51,6 @@ bool appendJsonPathText(const ColumnView& column, size_t row, std::string_view p
 /// Appends the value of `path` in JSON row `row` to `out`, a column of a non-nested type
 /// (a typed path's): the value when the row has the path stored in that type, else the type's
 /// default.
-void appendJsonPathValue(const ColumnView& column, size_t row, std::string_view path,
-                         Column& out);
+void appendJsonPathValue(const ColumnView& column, size_t row, std::string_view path, Column& out);
 
 }  // namespace granary

@@ -51,10 +51,7 @@ public:
     }
 
     /// The bytes from offset `begin` up to the cursor.
-    std::string_view bytesFrom(size_t begin) const
-    {
-        return bytes_.substr(begin, offset_ - begin);
-    }
+    std::string_view bytesFrom(size_t begin) const { return bytes_.substr(begin, offset_ - begin); }
 
     /// One byte that must be 0 or 1 (a Bool, a NULL flag): another value is kIncorrectData
     /// naming `what`, as it means the reader lost its place.

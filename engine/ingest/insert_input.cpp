@@ -174,12 +174,12 @@ Block completeBlock(const TableSchema& schema, const std::vector<size_t>& field_
         }
         if (entry->column.dataType() != column.dataType() || entry->column.size() != rows)
         {
-            throw Exception(ErrorCode::kTypeMismatch,
-                            fmt::format("INSERT block's column '{}' is {} of {} rows, the table "
-                                        "wants {} of {}",
-                                        entry->name, dataTypeName(entry->column.dataType()),
-                                        entry->column.size(), dataTypeName(column.dataType()),
-                                        rows));
+            throw Exception(
+                ErrorCode::kTypeMismatch,
+                fmt::format("INSERT block's column '{}' is {} of {} rows, the table "
+                            "wants {} of {}",
+                            entry->name, dataTypeName(entry->column.dataType()),
+                            entry->column.size(), dataTypeName(column.dataType()), rows));
         }
         column = std::move(entry->column);
     }

@@ -104,9 +104,9 @@ public:
             {
                 if (++paths_ > dynamic::kMaxJsonPaths)
                 {
-                    throw Exception(ErrorCode::kLimitExceeded,
-                                    fmt::format("JSON object of more than {} paths",
-                                                dynamic::kMaxJsonPaths));
+                    throw Exception(
+                        ErrorCode::kLimitExceeded,
+                        fmt::format("JSON object of more than {} paths", dynamic::kMaxJsonPaths));
                 }
                 visit(std::string_view(prefix), field.value);
             }
@@ -191,9 +191,8 @@ void appendTyped(simdjson::dom::element value, const DataType& type, std::string
 {
     if (isNested(type.id))
     {
-        throw Exception(ErrorCode::kTypeMismatch,
-                        "typed JSON paths of type " + dataTypeName(type) +
-                            " are read from RowBinary only");
+        throw Exception(ErrorCode::kTypeMismatch, "typed JSON paths of type " + dataTypeName(type) +
+                                                      " are read from RowBinary only");
     }
     Column column(type.valueType());
     appendJsonScalar(value, column);
@@ -247,8 +246,8 @@ void appendJsonScalar(simdjson::dom::element value, Column& column)
         default:
             break;
     }
-    throw Exception(ErrorCode::kTypeMismatch,
-                    fmt::format("this JSON value cannot fill a {} column", typeName(column.type())));
+    throw Exception(ErrorCode::kTypeMismatch, fmt::format("this JSON value cannot fill a {} column",
+                                                          typeName(column.type())));
 }
 
 void appendJsonText(std::string_view text, const JsonColumnCodec& codec, Column& column)

@@ -19,8 +19,7 @@ void appendJsonScalar(simdjson::dom::element value, Column& column);
 /// integers Int64 (UInt64 above its range), other numbers Float64, strings String, booleans
 /// Bool, arrays Array(Dynamic), objects inside arrays JSON. Typed paths take their type
 /// (appendJsonScalar's rules). More than dynamic::kMaxJsonPaths paths is kLimitExceeded.
-void appendJsonObject(simdjson::dom::object object, const JsonColumnCodec& codec,
-                      Column& column);
+void appendJsonObject(simdjson::dom::object object, const JsonColumnCodec& codec, Column& column);
 
 /// Appends JSON text holding an object (or null: no paths) as a row of JSON column `column`,
 /// as appendJsonObject; malformed text is kCannotParseInput, another value kTypeMismatch.

@@ -84,7 +84,7 @@ std::optional<KeyComparison> asKeyComparison(const sql::Expression& conjunct,
 }
 
 CompiledExpression compileBoundTest(const KeyComparison& comparison, BinaryOperator op,
-                                   const DataType& type)
+                                    const DataType& type)
 {
     const sql::ExpressionPtr test = sql::makeExpression(sql::BinaryOperation{
         op, sql::makeExpression(sql::ColumnRef{comparison.column}), comparison.constant});

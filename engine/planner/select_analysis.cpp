@@ -184,9 +184,9 @@ void resolveArrayJoinCalls(sql::SelectStatement& select)
                     const std::string text = sql::formatExpression(*node);
                     if (call->arguments.size() != 1)
                     {
-                        throw Exception(ErrorCode::kBadArguments, text + " at " +
-                                                                      sql::describePosition(node->position) +
-                                                                      " takes one array");
+                        throw Exception(ErrorCode::kBadArguments,
+                                        text + " at " + sql::describePosition(node->position) +
+                                            " takes one array");
                     }
                     if (select.array_join || (found && found->alias != text))
                     {

@@ -40,9 +40,8 @@ struct TableScan::ScanBuffers final : MorselBuffers
 
 TableScan::TableScan(std::shared_ptr<const TableSnapshot> snapshot, const TableSchema& schema,
                      const sql::ExpressionPtr& where, const std::vector<ScanOutput>& outputs,
-                     const std::optional<sql::ArrayJoinClause>& array_join,
-                     ScanObserver observer, QueryConditionCache* condition_cache,
-                     size_t morsel_granules)
+                     const std::optional<sql::ArrayJoinClause>& array_join, ScanObserver observer,
+                     QueryConditionCache* condition_cache, size_t morsel_granules)
     : snapshot_(std::move(snapshot)),
       schema_(schema),
       observer_(std::move(observer)),
@@ -126,7 +125,8 @@ TableScan::TableScan(std::shared_ptr<const TableSnapshot> snapshot, const TableS
 
 void TableScan::evaluateFilterOnDictionaries()
 {
-    if (!filter_ || filter_read_columns_ != 1 || !isString(schema_.columns[read_columns_[0]].type.id))
+    if (!filter_ || filter_read_columns_ != 1 ||
+        !isString(schema_.columns[read_columns_[0]].type.id))
     {
         return;
     }

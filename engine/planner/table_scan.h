@@ -31,8 +31,8 @@ struct ScanObserver
 
 /// Reads a table snapshot in morsels of whole granules: skips the granules whose sort-key
 /// bounds cannot satisfy WHERE, filters the rows of the others, and computes the scan
-/// outputs over the rows that pass (repeated by ARRAY JOIN, when there is one). It is the AggregationInput of a GROUP BY, and the row
-/// source of a query without aggregation.
+/// outputs over the rows that pass (repeated by ARRAY JOIN, when there is one). It is the
+/// AggregationInput of a GROUP BY, and the row source of a query without aggregation.
 class TableScan final : public AggregationInput
 {
 public:

@@ -40,7 +40,8 @@ std::optional<IntervalUnit> intervalUnitByKeyword(std::string_view word)
     // HOURS as HOUR: a trailing S is accepted, as ClickHouse does.
     if (word.size() > 1 && (word.back() == 's' || word.back() == 'S'))
     {
-        if (const std::optional<IntervalUnit> unit = intervalUnitByKeyword(word.substr(0, word.size() - 1)))
+        if (const std::optional<IntervalUnit> unit =
+                intervalUnitByKeyword(word.substr(0, word.size() - 1)))
         {
             return unit;
         }

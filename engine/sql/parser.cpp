@@ -1052,7 +1052,8 @@ private:
             advance();
             const Token& part = advance();
             name += '.';
-            name += part.kind == TokenKind::QuotedIdentifier ? part.decoded : std::string(part.text);
+            name +=
+                part.kind == TokenKind::QuotedIdentifier ? part.decoded : std::string(part.text);
         }
         // Not accept(): a '(' is not worth listing among the expectations after every name.
         if (!atKind(TokenKind::LeftParen))

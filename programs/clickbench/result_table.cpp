@@ -89,8 +89,8 @@ Value valueAt(const Column& column, size_t row)
             return Value::ofTimestamp(int64_t{column.valueAt<uint32_t>(row)} *
                                       kMicrosecondsPerSecond);
         case TypeId::DateTime64:
-            return Value::ofTimestamp(microsecondsOf(column.valueAt<int64_t>(row),
-                                                     column.view().precision));
+            return Value::ofTimestamp(
+                microsecondsOf(column.valueAt<int64_t>(row), column.view().precision));
         default:
             return dispatchFixedType(column.type(), [&]<typename T>(TypeTag<T>)
                                      { return Value::ofInteger(column.valueAt<T>(row)); });

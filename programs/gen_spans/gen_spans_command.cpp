@@ -2,14 +2,13 @@
 // ClickHouse exporters send them (RowBinary, or JSONEachRow / TSV for the text paths; Map
 // attributes as the collector's exporter, or JSON ones as Rotel's JSON mode),
 // optionally in the CityHash-checked LZ4 frames of `decompress=1` bodies.
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <fstream>
 #include <iostream>
 #include <sstream>
 #include <thread>
-
-#include <fmt/format.h>
 
 #include "engine/datagen/otel_spans.h"
 #include "engine/formats/output_format.h"
@@ -116,13 +115,13 @@ int runGenSpans(const GenSpansOptions& options)
             return;
         }
         // Whole frames only, but for the last: rows may continue in the next frame.
-        const size_t framed = last ? pending.size()
-                                   : pending.size() / options.frame_bytes * options.frame_bytes;
+        const size_t framed =
+            last ? pending.size() : pending.size() / options.frame_bytes * options.frame_bytes;
         server::WriteBuffer frames;
         if (framed > 0)
         {
             server::compressFrames(std::string_view(pending).substr(0, framed), frames,
-                           options.frame_bytes);
+                                   options.frame_bytes);
         }
         out << frames.bytes();
         written_bytes += frames.size();
@@ -130,7 +129,8 @@ int runGenSpans(const GenSpansOptions& options)
     };
     for (uint64_t first = 0; first < options.rows; first += kChunkSpans)
     {
-        const size_t count = static_cast<size_t>(std::min<uint64_t>(kChunkSpans, options.rows - first));
+        const size_t count =
+            static_cast<size_t>(std::min<uint64_t>(kChunkSpans, options.rows - first));
         const Block block = datagen::generateSpans(first, count, options.seed, options.encoding());
         std::ostringstream encoded;
         if (first == 0)

@@ -15,10 +15,10 @@ namespace
 TEST(DataType, NamesRoundTripThroughTheParser)
 {
     for (const std::string name :
-         {"UInt8", "String", "Bool", "DateTime", "DateTime64(9)", "DateTime64(0)",
-          "Array(UInt64)", "Array(Array(String))", "Map(String, UInt64)",
-          "Map(LowCardinality(String), String)", "Array(Map(LowCardinality(String), String))",
-          "LowCardinality(String)", "Array(DateTime64(9))", "JSON", "Array(JSON)",
+         {"UInt8", "String", "Bool", "DateTime", "DateTime64(9)", "DateTime64(0)", "Array(UInt64)",
+          "Array(Array(String))", "Map(String, UInt64)", "Map(LowCardinality(String), String)",
+          "Array(Map(LowCardinality(String), String))", "LowCardinality(String)",
+          "Array(DateTime64(9))", "JSON", "Array(JSON)",
           "JSON(a.b Int64, `c d` Array(String), SKIP e.f)"})
     {
         EXPECT_EQ(dataTypeName(parseDataType(name)), name);

@@ -97,14 +97,18 @@ TEST(OtelSpans, JsonModeCarriesTheSameAttributesWithTheirTypes)
                    OutputFormat::kRowBinary, out);
         EXPECT_EQ(out.str(), bytes) << name;
     }
-    EXPECT_EQ(tsv(session, "SELECT SpanAttributes['msg.id'], ResourceAttributes['k8s.pod.name'], "
-                           "Duration FROM maps"),
-              tsv(session, "SELECT SpanAttributes.msg.id, ResourceAttributes.k8s.pod.name, "
-                           "Duration FROM objects"));
+    EXPECT_EQ(tsv(session,
+                  "SELECT SpanAttributes['msg.id'], ResourceAttributes['k8s.pod.name'], "
+                  "Duration FROM maps"),
+              tsv(session,
+                  "SELECT SpanAttributes.msg.id, ResourceAttributes.k8s.pod.name, "
+                  "Duration FROM objects"));
     // Span 0: position 0 of its trace, message 1 of the batch starting at 0; integers Int64.
     EXPECT_EQ(tsv(session, "SELECT SpanAttributes FROM objects LIMIT 1"),
               "{\"index\":0,\"msg\":{\"id\":1,\"len\":1000,\"start\":0}}\n");
-    EXPECT_EQ(otelTracesSchema(AttributeEncoding::kJson).columns[*otelTracesSchema().indexOf("Events.Attributes")].type,
+    EXPECT_EQ(otelTracesSchema(AttributeEncoding::kJson)
+                  .columns[*otelTracesSchema().indexOf("Events.Attributes")]
+                  .type,
               DataType::array(DataType::json()));
 }
 

@@ -31,7 +31,8 @@ Block timeBlock()
         const auto seconds = static_cast<uint32_t>(345'600 + random() % 4'100'000'000u);
         block.columns[0].column.append(seconds);
         block.columns[1].column.append(static_cast<uint16_t>(seconds / 86400));
-        block.columns[2].column.append(int64_t{seconds} * 1000 + static_cast<int64_t>(random() % 1000));
+        block.columns[2].column.append(int64_t{seconds} * 1000 +
+                                       static_cast<int64_t>(random() % 1000));
     }
     return block;
 }
@@ -42,8 +43,7 @@ int64_t referenceAddMonths(int64_t days, int64_t months)
     const chrono::year_month_day date{chrono::sys_days{chrono::days{days}}};
     const chrono::year_month_day moved = date + chrono::months{months};
     const chrono::year_month_day_last last{moved.year(), chrono::month_day_last{moved.month()}};
-    const chrono::year_month_day clamped =
-        moved.ok() ? moved : chrono::year_month_day{last};
+    const chrono::year_month_day clamped = moved.ok() ? moved : chrono::year_month_day{last};
     return chrono::sys_days{clamped}.time_since_epoch().count();
 }
 

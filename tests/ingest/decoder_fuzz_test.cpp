@@ -72,7 +72,6 @@ TEST(DecoderFuzz, JsonEachRow)
                                   { readJsonEachRow(kSchema, kSchema.fieldColumns({}), input); });
 }
 
-
 /// What an accepted input must also survive: its text form.
 void writeAsJson(const std::vector<Block>& blocks)
 {
@@ -89,14 +88,14 @@ TEST(DecoderFuzz, RowBinaryJsonColumnsOfSpans)
     std::ostringstream sample;
     writeBlock(datagen::generateSpans(0, 12, 5, datagen::AttributeEncoding::kJson),
                OutputFormat::kRowBinary, sample);
-    granary::testing::fuzzDecoder(sample.str(), kMutations, 20261205,
-                                  [&](std::string_view input)
-                                  {
-                                      BinaryCursor cursor(input);
-                                      writeAsJson(RowBinaryReader(schema, schema.fieldColumns({}),
-                                                                  {1 << 16, 1 << 12})
-                                                      .readAll(cursor));
-                                  });
+    granary::testing::fuzzDecoder(
+        sample.str(), kMutations, 20261205,
+        [&](std::string_view input)
+        {
+            BinaryCursor cursor(input);
+            writeAsJson(RowBinaryReader(schema, schema.fieldColumns({}), {1 << 16, 1 << 12})
+                            .readAll(cursor));
+        });
 }
 
 TEST(DecoderFuzz, JsonEachRowIntoJsonColumns)
@@ -108,12 +107,10 @@ TEST(DecoderFuzz, JsonEachRowIntoJsonColumns)
         "{\"id\":1,\"j\":{\"a\":{\"b\":7,\"c\":[1,\"x\",null,{\"d\":true}]},\"s\":{\"k\":1}}}\n"
         "{\"id\":2,\"j\":{\"e\":-1.5e3,\"f\":\"\\u00e9\",\"g\":18446744073709551615}}\n"
         "{\"id\":3,\"j\":null}\n";
-    granary::testing::fuzzDecoder(sample, kMutations, 20261205,
-                                  [&](std::string_view input)
-                                  {
-                                      writeAsJson(readJsonEachRow(
-                                          with_json, with_json.fieldColumns({}), input));
-                                  });
+    granary::testing::fuzzDecoder(
+        sample, kMutations, 20261205,
+        [&](std::string_view input)
+        { writeAsJson(readJsonEachRow(with_json, with_json.fieldColumns({}), input)); });
 }
 
 }  // namespace

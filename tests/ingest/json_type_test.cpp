@@ -4,12 +4,12 @@
 // {"a":42,"b":"dog","c":98} with `a Int64` typed), Rotel's tags, and a naive encoder and
 // renderer of random objects written here.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <map>
 #include <random>
 #include <sstream>
-#include <unistd.h>
 #include <variant>
 
 #include "engine/common/exception.h"
@@ -80,8 +80,9 @@ TEST(JsonType, DocumentationExampleWithATypedPath)
               "42\t42\t1\n");
     EXPECT_EQ(errorOf([&] { session.execute("SELECT j.c * 2 FROM t"); }), ErrorCode::kTypeMismatch);
     // Out, every path is tagged (the column's type reads back as plain JSON): a is Int64 0x0A.
-    EXPECT_EQ(run(session, "SELECT j FROM t", OutputFormat::kRowBinary),
-              hexBytes("03 01 61 0a 2a00000000000000 01 62 15 03 646f67 01 63 0a 6200000000000000"));
+    EXPECT_EQ(
+        run(session, "SELECT j FROM t", OutputFormat::kRowBinary),
+        hexBytes("03 01 61 0a 2a00000000000000 01 62 15 03 646f67 01 63 0a 6200000000000000"));
     const Block described = session.execute("DESCRIBE TABLE t").block;
     EXPECT_EQ(described.columns[1].column.stringAt(0), "JSON(a Int64)");
 }
@@ -127,7 +128,8 @@ TEST(JsonType, JsonAsStringSettingReadsTheValuesAsJsonText)
     };
     // Rotel's JSON-as-string mode: each JSON value a String of JSON text.
     const std::string rows = "\x01" + text("{\"a\":{\"b\":1},\"c\":\"x\"}") + "\x01" +
-                             text("{\"k\":[1,true]}") + "\x02" + text("null") + std::string(1, '\0');
+                             text("{\"k\":[1,true]}") + "\x02" + text("null") +
+                             std::string(1, '\0');
     QueryOptions options;
     options.insert_bytes = rows;
     options.settings["input_format_binary_read_json_as_string"] = "1";
@@ -158,7 +160,8 @@ TEST(JsonType, JsonEachRowObjectsFlattenNestAndKeepTheirTypes)
         "{\"j\":null}\n";
     EXPECT_EQ(insert(session, "JSONEachRow", lines), 3u);
     EXPECT_EQ(run(session, "SELECT j FROM t", OutputFormat::kJSONEachRow),
-              "{\"j\":{\"a\":{\"b\":1,\"c\":\"x\"},\"d\":[1,2.5,null,{\"e\":true}],\"n\":{\"count\":7}}}\n"
+              "{\"j\":{\"a\":{\"b\":1,\"c\":\"x\"},\"d\":[1,2.5,null,{\"e\":true}],\"n\":{"
+              "\"count\":7}}}\n"
               "{\"j\":{\"big\":18446744073709551615,\"neg\":-3}}\n"
               "{\"j\":{}}\n");
     // The typed path is stored as its type: UInt32 (code 0x03), 7.
@@ -168,9 +171,9 @@ TEST(JsonType, JsonEachRowObjectsFlattenNestAndKeepTheirTypes)
     EXPECT_EQ(run(session, "SELECT j.a.b, j.n.count, j.big FROM t", OutputFormat::kTSV),
               "1\t7\t\n\t0\t18446744073709551615\n\t0\t\n");
     EXPECT_EQ(run(session, "SELECT count() FROM t WHERE j.a.c = 'x'", OutputFormat::kTSV), "1\n");
-    EXPECT_EQ(run(session, "SELECT j.a.c AS c, count() FROM t GROUP BY c ORDER BY c",
-                  OutputFormat::kTSV),
-              "\t2\nx\t1\n");
+    EXPECT_EQ(
+        run(session, "SELECT j.a.c AS c, count() FROM t GROUP BY c ORDER BY c", OutputFormat::kTSV),
+        "\t2\nx\t1\n");
 }
 
 /// A random flat object: dotted paths to Int64, String, Float64 or Bool values.
@@ -188,11 +191,20 @@ std::vector<Object> randomObjects(size_t count)
         {
             switch (random() % 5)
             {
-                case 0: object[path] = static_cast<int64_t>(random() % 2001) - 1000; break;
-                case 1: object[path] = "s" + std::to_string(random() % 100); break;
-                case 2: object[path] = static_cast<double>(random() % 1000) + 0.25; break;
-                case 3: object[path] = random() % 2 == 1; break;
-                default: break;  // absent
+                case 0:
+                    object[path] = static_cast<int64_t>(random() % 2001) - 1000;
+                    break;
+                case 1:
+                    object[path] = "s" + std::to_string(random() % 100);
+                    break;
+                case 2:
+                    object[path] = static_cast<double>(random() % 1000) + 0.25;
+                    break;
+                case 3:
+                    object[path] = random() % 2 == 1;
+                    break;
+                default:
+                    break;  // absent
             }
         }
     }
@@ -221,7 +233,7 @@ std::string encodeRowBinary(const std::vector<Object>& objects)
                     }
                     else
                     {
-                        out += std::is_same_v<V, int64_t> ? '\x0a'
+                        out += std::is_same_v<V, int64_t>  ? '\x0a'
                                : std::is_same_v<V, double> ? '\x0e'
                                                            : '\x2d';
                         out.append(reinterpret_cast<const char*>(&v), sizeof(v));
@@ -275,7 +287,7 @@ std::string renderJson(const Object& object)
     {
         Node* node = &root;
         size_t begin = 0;
-        for (size_t dot = path.find('.'); ; dot = path.find('.', begin))
+        for (size_t dot = path.find('.');; dot = path.find('.', begin))
         {
             node = &node->children[path.substr(begin, dot - begin)];
             if (dot == std::string::npos)
@@ -328,8 +340,7 @@ TEST(JsonType, RandomObjectsFromRowBinaryAndJsonEachRowAgreeInMemoryAndOnDisk)
         session.execute("CREATE TABLE t (j JSON) ORDER BY tuple()");
         EXPECT_EQ(insert(session, "RowBinary", encodeRowBinary(objects)), objects.size());
         EXPECT_EQ(run(session, "SELECT j FROM t", OutputFormat::kJSONEachRow), expected_json);
-        EXPECT_EQ(run(session, "SELECT j.b.c, j.e.f.g FROM t", OutputFormat::kTSV),
-                  expected_paths);
+        EXPECT_EQ(run(session, "SELECT j.b.c, j.e.f.g FROM t", OutputFormat::kTSV), expected_paths);
         session.execute("CREATE TABLE u (j JSON) ORDER BY tuple()");
         QueryOptions options;
         options.insert_bytes = json_lines;
@@ -367,8 +378,7 @@ TEST(JsonType, BadInputIsAClearErrorAndInsertsNothing)
         {"cut mid-value", hexBytes("02 01 01 61 0a 0100"), ErrorCode::kCannotReadAllData,
          "column 'j'"},
         {"bad Bool", hexBytes("02 01 01 61 2d 02"), ErrorCode::kIncorrectData, "Bool byte"},
-        {"bad JSON version", hexBytes("02 01 01 61 30 01"), ErrorCode::kIncorrectData,
-         "version"},
+        {"bad JSON version", hexBytes("02 01 01 61 30 01"), ErrorCode::kIncorrectData, "version"},
         {"deep types", deep, ErrorCode::kIncorrectData, "deeper than"},
     };
     for (const Case& bad : cases)
@@ -406,12 +416,13 @@ TEST(JsonType, BadInputIsAClearErrorAndInsertsNothing)
 TEST(JsonType, TypesAndQueriesRefuseWhatJsonIsNot)
 {
     Session session(Database::openInMemory());
-    for (const std::string type : {"Array(JSON(a Int64))", "Map(String, JSON(SKIP a))",
-                                   "JSON(SKIP REGEXP 'a')", "JSON(a JSON(b Int64))",
-                                   "LowCardinality(JSON)", "Map(JSON, String)"})
+    for (const std::string type :
+         {"Array(JSON(a Int64))", "Map(String, JSON(SKIP a))", "JSON(SKIP REGEXP 'a')",
+          "JSON(a JSON(b Int64))", "LowCardinality(JSON)", "Map(JSON, String)"})
     {
-        EXPECT_NE(errorOf([&] { session.execute("CREATE TABLE a (x " + type + ") ORDER BY tuple()"); }),
-                  ErrorCode{})
+        EXPECT_NE(
+            errorOf([&] { session.execute("CREATE TABLE a (x " + type + ") ORDER BY tuple()"); }),
+            ErrorCode{})
             << type;
     }
     session.execute(

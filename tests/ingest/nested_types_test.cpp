@@ -3,13 +3,13 @@
 // disk (raw and compressed parts, after a reopen). The oracle is a naive encoder of reference
 // rows written here from ClickHouse's documented layout.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <map>
 #include <random>
 #include <sstream>
-#include <unistd.h>
 
 #include "engine/common/exception.h"
 #include "engine/common/var_uint.h"
@@ -31,8 +31,8 @@ constexpr std::string_view kColumns =
     "e Array(Map(String, String)), lc LowCardinality(String))";
 
 /// true, 2024-01-01 00:00:00.123456789, [1, 2], {'a': 'x'}, [{'k': 'v'}, {}], 'svc'.
-const std::string kKnownRow = hexBytes(
-    "01 15cdc0081710a617 02 01000000 02000000 01 0161 0178 02 01 016b 0176 00 03 737663");
+const std::string kKnownRow =
+    hexBytes("01 15cdc0081710a617 02 01000000 02000000 01 0161 0178 02 01 016b 0176 00 03 737663");
 
 struct ReferenceRow
 {
@@ -152,8 +152,8 @@ TEST(NestedTypes, KnownRowInEveryOutputFormat)
               "{\"b\":true,\"t\":\"2024-01-01 00:00:00.123456789\",\"a\":[1,2],\"m\":{\"a\":\"x\"},"
               "\"e\":[{\"k\":\"v\"},{}],\"lc\":\"svc\"}\n");
     std::ostringstream header;
-    writeBlock(session.execute("SELECT * FROM t").block,
-               OutputFormat::kRowBinaryWithNamesAndTypes, header);
+    writeBlock(session.execute("SELECT * FROM t").block, OutputFormat::kRowBinaryWithNamesAndTypes,
+               header);
     EXPECT_NE(header.str().find("Array(Map(String, String))"), std::string::npos);
     const Block described = session.execute("DESCRIBE TABLE t").block;
     EXPECT_EQ(described.columns[1].column.stringAt(3), "Map(LowCardinality(String), String)");
@@ -162,8 +162,9 @@ TEST(NestedTypes, KnownRowInEveryOutputFormat)
 TEST(NestedTypes, DateTime64TextAtEveryPrecisionAndBeforeTheEpoch)
 {
     Session session(Database::openInMemory());
-    session.execute("CREATE TABLE t (t0 DateTime64(0), t3 DateTime64(3), t6 DateTime64(6)) "
-                    "ORDER BY tuple()");
+    session.execute(
+        "CREATE TABLE t (t0 DateTime64(0), t3 DateTime64(3), t6 DateTime64(6)) "
+        "ORDER BY tuple()");
     // 1 s, -1 ms (1969-12-31 23:59:59.999), 1.5 s.
     std::string bytes;
     for (const int64_t ticks : {int64_t{1}, int64_t{-1}, int64_t{1500000}})
@@ -178,8 +179,9 @@ TEST(NestedTypes, DateTime64TextAtEveryPrecisionAndBeforeTheEpoch)
 TEST(NestedTypes, DateTime64MeetsCalendarFunctionsAndOtherTimes)
 {
     Session session(Database::openInMemory());
-    session.execute("CREATE TABLE t (t DateTime64(9), d DateTime, ms DateTime64(3)) "
-                    "ORDER BY tuple()");
+    session.execute(
+        "CREATE TABLE t (t DateTime64(9), d DateTime, ms DateTime64(3)) "
+        "ORDER BY tuple()");
     // Spans 1704067200.5 s apart by 7.3 s steps, d a whole second, ms the same instant in ms.
     constexpr int64_t kStart = int64_t{1704067200} * 1000000000 + 500000000;
     std::string bytes;
@@ -309,16 +311,16 @@ class NestedTypesStored : public ::testing::TestWithParam<std::string_view>
 
 TEST_P(NestedTypesStored, RandomRowsReadBackByteIdenticalAfterAReopen)
 {
-    const std::filesystem::path folder = std::filesystem::temp_directory_path() /
-                                         ("granary_nested_" + std::to_string(::getpid()));
+    const std::filesystem::path folder =
+        std::filesystem::temp_directory_path() / ("granary_nested_" + std::to_string(::getpid()));
     std::filesystem::remove_all(folder);
     const std::vector<ReferenceRow> rows = randomRows(20000);
     const std::string bytes = encode(rows);
     {
         Session session(Database::open(folder));
         session.execute("CREATE TABLE t " + std::string(kColumns) +
-                        " ORDER BY tuple() SETTINGS storage_format = '" +
-                        std::string(GetParam()) + "'");
+                        " ORDER BY tuple() SETTINGS storage_format = '" + std::string(GetParam()) +
+                        "'");
         // Two inserts: the second part's offsets start past the first's.
         const std::string first = encode({rows.begin(), rows.begin() + 10000});
         EXPECT_EQ(insertRowBinary(session, first), 10000u);
@@ -402,9 +404,9 @@ std::string naiveFunctions(const ReferenceRow& row)
     }
     const std::string first_a = row.a.empty() ? "0" : std::to_string(row.a.front());
     return lookup("key1") + "\t" + std::to_string(row.m.size()) + "\t" + keys + "\t" +
-           (row.a.empty() ? "0" : "1") + "\t" + (contains ? "1" : "0") + "\t" + element(1) +
-           "\t" + element(-1) + "\t" + element(10) + "\t" + std::to_string(row.a.size()) +
-           "\t" + std::to_string(row.e.size()) + "\n";
+           (row.a.empty() ? "0" : "1") + "\t" + (contains ? "1" : "0") + "\t" + element(1) + "\t" +
+           element(-1) + "\t" + element(10) + "\t" + std::to_string(row.a.size()) + "\t" +
+           std::to_string(row.e.size()) + "\n";
 }
 
 TEST(NestedTypes, CollectionFunctionsMatchTheNaiveAnswers)
@@ -419,8 +421,8 @@ TEST(NestedTypes, CollectionFunctionsMatchTheNaiveAnswers)
     {
         expected += naiveFunctions(row);
         // The first entry of a key is the one m['key'] finds.
-        const auto first_key1 = std::find_if(row.m.begin(), row.m.end(),
-                                             [](const auto& entry) { return entry.first == "key1"; });
+        const auto first_key1 = std::find_if(
+            row.m.begin(), row.m.end(), [](const auto& entry) { return entry.first == "key1"; });
         matching += first_key1 != row.m.end() && first_key1->second.size() > 6 ? 1 : 0;
     }
     // has(a, a[1]) is 1 exactly when the array is not empty.

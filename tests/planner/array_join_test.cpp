@@ -126,8 +126,7 @@ TEST_P(ArrayJoinTest, RepeatsRowsPerElementAndNamesTheElement)
     }
     // The alias names the element; the array keeps its name. Without an alias the element
     // takes the array's name.
-    EXPECT_EQ(tsv("SELECT id, x, length(arr) FROM t ARRAY JOIN arr AS x ORDER BY id, x"),
-              expected);
+    EXPECT_EQ(tsv("SELECT id, x, length(arr) FROM t ARRAY JOIN arr AS x ORDER BY id, x"), expected);
     EXPECT_EQ(tsv("SELECT id, arr FROM t ARRAY JOIN arr ORDER BY id, arr"), expected_same_name);
 }
 
@@ -208,9 +207,8 @@ INSTANTIATE_TEST_SUITE_P(Threads, ArrayJoinTest, ::testing::Values(1, 64));
 
 TEST(ArrayJoinSyntax, FormatsBackToTheSameStatement)
 {
-    for (const std::string query :
-         {"SELECT id, x FROM t ARRAY JOIN arr AS x WHERE id > 1",
-          "SELECT k FROM t LEFT ARRAY JOIN mapKeys(m) AS k"})
+    for (const std::string query : {"SELECT id, x FROM t ARRAY JOIN arr AS x WHERE id > 1",
+                                    "SELECT k FROM t LEFT ARRAY JOIN mapKeys(m) AS k"})
     {
         const std::string formatted = sql::formatStatement(sql::parseStatement(query));
         EXPECT_EQ(sql::formatStatement(sql::parseStatement(formatted)), formatted) << query;
