@@ -19,7 +19,7 @@ std::optional<TypeId> typeFromName(std::string_view name);
 
 /// DateTime64, Array, Map and JSON: a TypeId alone does not describe their values.
 bool isParametric(TypeId type);
-bool isInteger(TypeId type);  ///< UInt*, Int*, Date, DateTime, DateTime64 and Bool.
+bool isInteger(TypeId type);        ///< UInt*, Int*, Date, DateTime, DateTime64 and Bool.
 bool isSignedInteger(TypeId type);  ///< Int* and DateTime64.
 bool isFloat(TypeId type);
 

@@ -39,8 +39,8 @@ enum class TypeId : uint8_t
 
 /// "UInt32", "String", ...
 std::string_view typeName(TypeId type);
-/// Bytes per value of a fixed-width type; 0 for String, Array, Map and JSON. Inline: loaders call it
-/// per value.
+/// Bytes per value of a fixed-width type; 0 for String, Array, Map and JSON. Inline: loaders call
+/// it per value.
 constexpr size_t fixedWidth(TypeId type)
 {
     switch (type)
