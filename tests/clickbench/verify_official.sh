@@ -19,20 +19,8 @@ if [[ ! -f "$shared/clickhouse-queries.sql" || ! -f "$shared/duckdb-queries.sql"
     echo "verify_official.sh: ClickBench query files not found in $shared; skipping" >&2
     exit 77
 fi
-if [[ ! -x "$granary" ]]; then
-    echo "verify_official.sh: no granary program at $granary" >&2
-    exit 1
-fi
-if [[ -z "${GRANARY_DUCKDB_LIB:-}" ]]; then
-    if ! GRANARY_DUCKDB_LIB="$("$root/tools/install_duckdb.sh")"; then
-        echo "verify_official.sh: DuckDB could not be installed (npm missing or offline); skipping" >&2
-        exit 77
-    fi
-fi
-export GRANARY_DUCKDB_LIB
-
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+script=verify_official.sh
+source "$root/tests/clickbench/verify_setup.sh"
 
 "$granary" gen-hits --rows "$rows" --seed "${SEED:-1}" --out "$work/data"
 "$granary" clickbench --data "$work/data" \

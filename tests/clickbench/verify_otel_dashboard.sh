@@ -9,20 +9,8 @@ set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 granary="${1:-$root/build/programs/granary}"
-if [[ ! -x "$granary" ]]; then
-    echo "verify_otel_dashboard.sh: no granary program at $granary" >&2
-    exit 1
-fi
-if [[ -z "${GRANARY_DUCKDB_LIB:-}" ]]; then
-    if ! GRANARY_DUCKDB_LIB="$("$root/tools/install_duckdb.sh")"; then
-        echo "verify_otel_dashboard.sh: DuckDB could not be installed (npm missing or offline); skipping" >&2
-        exit 77
-    fi
-fi
-export GRANARY_DUCKDB_LIB
-
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+script=verify_otel_dashboard.sh
+source "$root/tests/clickbench/verify_setup.sh"
 
 "$granary" gen-spans --rows "${ROWS:-500000}" --data-dir "$work/data"
 "$granary" clickbench --data "$work/data" --table otel_traces \
