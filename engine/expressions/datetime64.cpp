@@ -10,16 +10,6 @@ namespace granary
 namespace
 {
 
-int64_t ticksPerSecond(uint8_t precision)
-{
-    int64_t scale = 1;
-    for (uint8_t digit = 0; digit < precision; ++digit)
-    {
-        scale *= 10;
-    }
-    return scale;
-}
-
 class DateTime64SecondsNode final : public ExpressionNode
 {
 public:
@@ -80,6 +70,16 @@ public:
 };
 
 }  // namespace
+
+int64_t ticksPerSecond(uint8_t precision)
+{
+    int64_t scale = 1;
+    for (uint8_t digit = 0; digit < precision; ++digit)
+    {
+        scale *= 10;
+    }
+    return scale;
+}
 
 NodePtr makeDateTime64Seconds(NodePtr ticks)
 {

@@ -46,16 +46,6 @@ int64_t monthsPerUnit(IntervalUnit unit)
                                            : 0;
 }
 
-int64_t powerOfTen(uint8_t exponent)
-{
-    int64_t value = 1;
-    for (uint8_t i = 0; i < exponent; ++i)
-    {
-        value *= 10;
-    }
-    return value;
-}
-
 /// The first day of month `months` counted from January of year 0.
 int64_t firstDayOfMonth(int64_t months)
 {
@@ -122,9 +112,9 @@ private:
     int64_t shift(int64_t value) const
     {
         const TypeId type = dataType().id;
-        const uint64_t per_second = type == TypeId::DateTime64
-                                        ? static_cast<uint64_t>(powerOfTen(dataType().precision))
-                                        : 1;
+        const uint64_t per_second =
+            type == TypeId::DateTime64 ? static_cast<uint64_t>(ticksPerSecond(dataType().precision))
+                                       : 1;
         const auto wrap = [](uint64_t bits) { return static_cast<int64_t>(bits); };
         if (const int64_t months = monthsPerUnit(interval_.unit) * interval_.count; months != 0)
         {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "engine/common/exception.h"
+#include "engine/expressions/datetime64.h"
 
 namespace granary::clickbench
 {
@@ -162,13 +163,8 @@ Value valueOf(c::Type type, const void* data, size_t row, std::string_view colum
             return Value::ofTimestamp(load<int64_t>(data, row) * kMicrosecondsPerSecond);
         case c::kTimestampMillis:
             return Value::ofTimestamp(load<int64_t>(data, row) * 1000);
-        case c::kTimestampNanos:
-        {
-            // Rounded down to microseconds, as Granary's DateTime64 results are read.
-            const auto nanoseconds = load<int64_t>(data, row);
-            return Value::ofTimestamp(nanoseconds >= 0 ? nanoseconds / 1000
-                                                       : -((-nanoseconds + 999) / 1000));
-        }
+        case c::kTimestampNanos:  // Rounded down, as Granary's DateTime64 results are read.
+            return Value::ofTimestamp(microsecondsOf(load<int64_t>(data, row), 9));
         case c::kVarchar:
         case c::kBlob:
         {
@@ -265,11 +261,7 @@ void fillVector(const DuckDbApi& api, DuckDbApi::Handle vector, const ColumnView
     {
         case TypeId::DateTime64:
         {
-            int64_t scale = 1;
-            for (uint8_t digit = source.precision; digit < 9; ++digit)
-            {
-                scale *= 10;
-            }
+            const int64_t scale = ticksPerSecond(static_cast<uint8_t>(9 - source.precision));
             for (size_t row = 0; row < count; ++row)
             {
                 static_cast<int64_t*>(target)[row] = source.valueAt<int64_t>(begin + row) * scale;

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <string_view>
 
+#include "engine/expressions/datetime64.h"
+
 namespace granary::clickbench
 {
 
@@ -57,22 +59,6 @@ std::string formatMicroseconds(int64_t microseconds)
     return text;
 }
 
-/// Ticks of 10^-precision seconds in whole microseconds, rounded down (DuckDB's TIMESTAMP_NS
-/// results are read the same way).
-int64_t microsecondsOf(int64_t ticks, uint8_t precision)
-{
-    int64_t scale = 1;
-    for (uint8_t digit = 6; digit < precision; ++digit)
-    {
-        scale *= 10;
-    }
-    for (uint8_t digit = precision; digit < 6; ++digit)
-    {
-        ticks *= 10;
-    }
-    return ticks >= 0 ? ticks / scale : -((-ticks + scale - 1) / scale);
-}
-
 Value valueAt(const Column& column, size_t row)
 {
     switch (column.type())
@@ -98,6 +84,16 @@ Value valueAt(const Column& column, size_t row)
 }
 
 }  // namespace
+
+int64_t microsecondsOf(int64_t ticks, uint8_t precision)
+{
+    if (precision < 6)
+    {
+        return ticks * ticksPerSecond(static_cast<uint8_t>(6 - precision));
+    }
+    const int64_t scale = ticksPerSecond(static_cast<uint8_t>(precision - 6));
+    return ticks >= 0 ? ticks / scale : -((-ticks + scale - 1) / scale);
+}
 
 std::string formatValue(const Value& value)
 {

@@ -40,6 +40,10 @@ struct Value
     }
 };
 
+/// Ticks of 10^-precision seconds in whole microseconds, rounded down: DateTime64 results of
+/// Granary and DuckDB's TIMESTAMP_NS alike.
+int64_t microsecondsOf(int64_t ticks, uint8_t precision);
+
 /// Text for messages: numbers in decimal, strings quoted, dates and timestamps in ISO form.
 std::string formatValue(const Value& value);
 
