@@ -4,6 +4,9 @@
 -- tolerances. quantileExact(level)(x) is the element at 0-based position floor(level * n) of the
 -- sorted values (the last for level 1), which DuckDB's quantile_disc (position
 -- ceil(level * n) - 1) is not: it is written here as that element of list_sort(list(x)).
+-- topK(N, 1000)(x) keeps N * 1000 counters: its answer is off by at most rows / (N * 1000) per
+-- count, below the gaps between the leading counts of `hits`, so it is the exact top N (equal
+-- counts by value), written here as a list of the first N groups by count.
 -- Granary's SQL results have no NULL yet (the engine's do; SQL's Nullable is to come): a sum
 -- over no kept row reads 0 there, as ClickHouse's sumIf does, hence coalesce(..., 0) below.
 SELECT count(*) FILTER (WHERE IsMobile = 1), count(*) FILTER (WHERE IsRefresh = 1) FROM hits;
@@ -71,3 +74,8 @@ SELECT AdvEngineID, count(*) FILTER (WHERE IsMobile = 1 AND IsRefresh = 0) AS c 
 SELECT OS, avg(DISTINCT ResolutionWidth), count(DISTINCT UserID), count(DISTINCT UserID) FROM hits GROUP BY OS ORDER BY OS;
 SELECT OS, quantile_disc(ResolutionWidth, 0.5), count(DISTINCT UserID) FROM hits GROUP BY OS HAVING count(*) > 10000 ORDER BY OS;
 SELECT UserAgent, var_pop(ResolutionWidth) AS v, covar_samp(ResolutionWidth, ResolutionHeight) FROM hits GROUP BY UserAgent HAVING count(*) > 1000 ORDER BY UserAgent;
+SELECT [s[least(CAST(floor(0.1 * n) AS BIGINT), n - 1) + 1], s[least(CAST(floor(0.5 * n) AS BIGINT), n - 1) + 1], s[least(CAST(floor(0.9 * n) AS BIGINT), n - 1) + 1]], [d[1], d[m]] FROM (SELECT list_sort(list(ResolutionWidth)) AS s, count(ResolutionWidth) AS n, list_sort(list(EventDate)) AS d, count(EventDate) AS m FROM hits);
+SELECT SearchEngineID, quantile_cont(ResolutionWidth, [0.1, 0.5, 0.9]) AS q FROM hits GROUP BY SearchEngineID HAVING count(*) > 1000 ORDER BY SearchEngineID;
+SELECT quantile_cont(ResolutionHeight, [0.5, 0.9, 0.99]), quantile_cont(ResolutionWidth, [0.5, 0.9]) FILTER (WHERE IsMobile = 0) FROM hits;
+SELECT (SELECT list(RegionID ORDER BY c DESC, RegionID) FROM (SELECT RegionID, count(*) AS c FROM hits GROUP BY RegionID ORDER BY c DESC, RegionID LIMIT 5)), (SELECT list(SearchPhrase ORDER BY c DESC, SearchPhrase) FROM (SELECT SearchPhrase, count(*) AS c FROM hits GROUP BY SearchPhrase ORDER BY c DESC, SearchPhrase LIMIT 2));
+SELECT SearchEngineID, list(RegionID ORDER BY c DESC, RegionID)[1:3] AS t FROM (SELECT SearchEngineID, RegionID, count(*) AS c FROM hits GROUP BY SearchEngineID, RegionID) GROUP BY SearchEngineID ORDER BY SearchEngineID;

@@ -1,7 +1,8 @@
 -- SPDX-License-Identifier: Apache-2.0
 -- The aggregate function library over `hits` (`granary gen-hits`): -If and FILTER, -Distinct,
--- variance and covariance, argMin/argMax, bit functions, approximate distinct counts and
--- quantiles. functions.duckdb.sql holds DuckDB's spelling of each, in the same order, for
+-- variance and covariance, argMin/argMax, bit functions, approximate distinct counts,
+-- quantiles (one level and several) and topK. functions.duckdb.sql holds DuckDB's spelling of
+-- each, in the same order, for
 -- `granary clickbench --queries bench/clickbench/functions.sql --verify`. Approximate functions
 -- are compared with the exact answer within the relative tolerance of their /* tolerance: X */
 -- comment; floating-point statistics within 1e-6 (each engine sums in its own order).
@@ -70,3 +71,8 @@ SELECT AdvEngineID, countIf(IsMobile = 1) FILTER (WHERE IsRefresh = 0) AS c FROM
 SELECT OS, avgDistinct(ResolutionWidth), countDistinct(UserID), uniqExact(UserID) FROM hits GROUP BY OS ORDER BY OS;
 SELECT /* tolerance: 0.05 */ OS, quantile(0.5)(ResolutionWidth), uniqCombined(UserID) FROM hits GROUP BY OS HAVING count(*) > 10000 ORDER BY OS;
 SELECT /* tolerance: 1e-06 */ UserAgent, varPop(ResolutionWidth) AS v, covarSamp(ResolutionWidth, ResolutionHeight) FROM hits GROUP BY UserAgent HAVING count(*) > 1000 ORDER BY UserAgent;
+SELECT quantilesExact(0.1, 0.5, 0.9)(ResolutionWidth), quantilesExact(0, 1)(EventDate) FROM hits;
+SELECT /* tolerance: 0.05 */ SearchEngineID, quantiles(0.1, 0.5, 0.9)(ResolutionWidth) AS q FROM hits GROUP BY SearchEngineID HAVING count(*) > 1000 ORDER BY SearchEngineID;
+SELECT /* tolerance: 0.05 */ quantilesTDigest(0.5, 0.9, 0.99)(ResolutionHeight), quantilesIf(0.5, 0.9)(ResolutionWidth, IsMobile = 0) FROM hits;
+SELECT topK(5, 1000)(RegionID), topK(2, 1000)(SearchPhrase) FROM hits;
+SELECT SearchEngineID, topK(3, 1000)(RegionID) AS t FROM hits GROUP BY SearchEngineID ORDER BY SearchEngineID;

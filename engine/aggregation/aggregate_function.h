@@ -10,6 +10,7 @@
 #include "alloc/arena.h"
 #include "engine/columns/column.h"
 #include "engine/columns/column_view.h"
+#include "engine/columns/data_type.h"
 #include "engine/columns/types.h"
 
 namespace granary
@@ -38,7 +39,8 @@ public:
     virtual ~AggregateFunction() = default;
 
     virtual std::string name() const = 0;
-    virtual TypeId resultType() const = 0;
+    /// The results' type: Array(T) for functions with one array per group (topK, quantiles).
+    virtual DataType resultType() const = 0;
     /// Whether some group's result may be NULL (a function that skips rows, over none).
     virtual bool resultMayBeNull() const { return false; }
     virtual size_t stateSize() const = 0;

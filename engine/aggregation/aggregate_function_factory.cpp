@@ -9,6 +9,7 @@
 #include "engine/aggregation/functions/quantile_functions.h"
 #include "engine/aggregation/functions/statistics_functions.h"
 #include "engine/aggregation/functions/sum.h"
+#include "engine/aggregation/functions/top_k.h"
 #include "engine/aggregation/functions/uniq_exact.h"
 #include "engine/aggregation/functions/uniq_sketch_functions.h"
 #include "engine/common/ascii.h"
@@ -156,6 +157,7 @@ std::vector<AggregateFunctionEntry> makeRegistry()
     addStatisticsFunctions(entries);
     addQuantileFunctions(entries);
     addUniqSketchFunctions(entries);
+    addTopKFunctions(entries);
     return entries;
 }
 

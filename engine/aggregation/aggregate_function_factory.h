@@ -52,6 +52,8 @@ struct AggregateFunctionEntry
     /// Whether a group where no row was kept (by -If, FILTER or NULL arguments) gives NULL;
     /// count-like functions give their empty value (0) instead.
     bool empty_is_null = true;
+    /// What such a group gives instead of NULL, for the reference (when !empty_is_null).
+    std::string empty_value = "0";
     /// Whether repeating a value changes nothing (min, max, any, uniq...): fDistinct is then f
     /// itself, without a set of the distinct values.
     bool ignores_duplicates = false;

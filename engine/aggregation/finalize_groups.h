@@ -351,10 +351,12 @@ Block finalizeGroups(Table& table, const GroupByPlan& plan)
     return fragment;
 }
 
+/// No String or nested (Array: topK, quantiles) column: every row has the same bytes.
 inline bool allFixedWidth(const Block& block)
 {
-    return std::none_of(block.columns.begin(), block.columns.end(),
-                        [](const Block::Entry& entry) { return isString(entry.column.type()); });
+    return std::all_of(block.columns.begin(), block.columns.end(),
+                       [](const Block::Entry& entry)
+                       { return fixedWidth(entry.column.type()) != 0; });
 }
 
 /// Whether some aggregate's result may be NULL (the in-place finalize writes values only).

@@ -24,7 +24,8 @@ constexpr std::string_view kIntroduction =
     "-State and -Merge combinators of ClickHouse are the embedding API's partial states\n"
     "(docs/embedding.md); SQL has no column type for a state yet. Parametric functions take\n"
     "their parameters first: `quantile(0.9)(x)`. A group where no row was kept (by -If, FILTER\n"
-    "or NULL arguments) gives NULL, except where the table says *empty: 0*.\n"
+    "or NULL arguments) gives NULL, except where the table says *empty: ...*. Functions with\n"
+    "an Array result (`topK`, `quantiles`...) give one array per group.\n"
     "\n";
 
 /// A Markdown table cell: '|' would end the cell.
@@ -61,7 +62,8 @@ std::string aggregateFunctionReference()
     text += "|---|---|---|---|---|---|---|\n";
     for (const AggregateFunctionEntry& entry : aggregateFunctions())
     {
-        const std::string result = entry.result + (entry.empty_is_null ? "" : " (empty: 0)");
+        const std::string result =
+            entry.result + (entry.empty_is_null ? "" : " (empty: " + entry.empty_value + ")");
         text += "| `" + entry.name + "` | " + aliasesOf(entry) + " | `" + cell(entry.signature) +
                 "` | " + cell(result) + " | " + cell(entry.exactness) + " | " + cell(entry.state) +
                 " | " + cell(entry.merge) + " |\n";

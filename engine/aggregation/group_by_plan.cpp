@@ -47,6 +47,14 @@ void takeCondition(const AggregateDescription& aggregate, std::vector<AggregateA
     arguments.pop_back();
 }
 
+/// `error` with where `aggregate` was written, if known.
+Exception withOrigin(const Exception& error, const AggregateDescription& aggregate)
+{
+    return aggregate.origin.empty()
+               ? error
+               : Exception(error.code(), std::string(error.what()) + " at " + aggregate.origin);
+}
+
 /// f of `call`, or with -Distinct f over the distinct values of its one argument (f itself
 /// where `entry` ignores duplicates).
 AggregateFunctionPtr createWithDistinct(const AggregateDescription& aggregate,
@@ -136,15 +144,24 @@ std::unique_ptr<GroupByPlan> makeGroupByPlan(std::vector<InputColumn> columns,
                 resolveColumn(plan->input_columns, argument, "arguments of " + aggregate.function);
             if (isNested(plan->input_columns[column].type.id))
             {
-                throw Exception(ErrorCode::kTypeMismatch,
-                                aggregate.function + " does not take '" + argument + "' of type " +
-                                    dataTypeName(plan->input_columns[column].type));
+                throw withOrigin(
+                    Exception(ErrorCode::kTypeMismatch,
+                              aggregate.function + " does not take '" + argument + "' of type " +
+                                  dataTypeName(plan->input_columns[column].type)),
+                    aggregate);
             }
             entry.argument_columns.push_back(column);
             arguments.push_back({argument, plan->input_columns[column].type.id});
         }
         bool empty_is_null = true;
-        entry.function = createFunction(aggregate, arguments, distinct, empty_is_null);
+        try
+        {
+            entry.function = createFunction(aggregate, arguments, distinct, empty_is_null);
+        }
+        catch (const Exception& error)
+        {
+            throw withOrigin(error, aggregate);
+        }
         if (!aggregate.mask.empty())
         {
             const size_t mask = resolveColumn(plan->input_columns, aggregate.mask,
@@ -227,8 +244,8 @@ GroupByPlan::Top resolveTop(const TopGroups& top, const GroupByPlan& plan)
 /// precision, which TypeId results do not carry.
 DataType resultDataType(const GroupByPlan& plan, const AggregateLayout::Entry& entry)
 {
-    const TypeId type = plan.emit_states ? TypeId::String : entry.function->resultType();
-    if (type == TypeId::DateTime64)
+    const DataType type = plan.emit_states ? TypeId::String : entry.function->resultType();
+    if (type.id == TypeId::DateTime64)
     {
         for (const size_t argument : entry.argument_columns)
         {

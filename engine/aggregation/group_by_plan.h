@@ -28,6 +28,9 @@ struct AggregateDescription
     std::string result_name;
     std::string mask = {};
     std::vector<double> parameters = {};
+    /// Where the call was written ("line 1, column 8"), appended to the errors of its
+    /// arguments, parameters and types; empty for calls made in code.
+    std::string origin = {};
 };
 
 /// A caller that keeps only the first `rows` groups of the result in the order of `order`

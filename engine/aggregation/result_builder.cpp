@@ -57,7 +57,16 @@ Block concatenateFragments(std::vector<Block>& fragments, QueryContext& context,
         const Block::Entry& prototype = fragments.front().columns[c];
         result.columns.push_back({prototype.name, prototype.column.emptyLike()});
         Column& column = result.columns.back().column;
-        if (isString(column.type()))
+        if (isNested(column.type()))
+        {
+            // Rows of nested columns (topK's, quantiles' arrays) follow their children's:
+            // appended in order here, skipped by the tasks below.
+            for (const Block& fragment : fragments)
+            {
+                column.appendRange(fragment.columns[c].column.view(), 0, fragment.rows());
+            }
+        }
+        else if (isString(column.type()))
         {
             first_char[c].assign(fragments.size() + 1, 0);
             for (size_t f = 0; f < fragments.size(); ++f)
@@ -82,7 +91,7 @@ Block concatenateFragments(std::vector<Block>& fragments, QueryContext& context,
                              const ColumnView part = fragments[f].columns[c].column.view();
                              Column& column = result.columns[c].column;
                              // An empty fragment's buffers may be null: memcpy must not see them.
-                             if (part.rows == 0)
+                             if (part.rows == 0 || isNested(column.type()))
                              {
                                  continue;
                              }

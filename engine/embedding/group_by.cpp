@@ -208,7 +208,7 @@ std::vector<arrow::ArrowField> GroupBy::Impl::resultFields() const
     }
     for (const AggregateLayout::Entry& entry : plan.layout->entries())
     {
-        const TypeId type = entry.function->resultType();
+        const TypeId type = entry.function->resultType().id;
         arrow::ArrowField field{entry.result_name,
                                 type,
                                 entry.function->resultMayBeNull(),

@@ -502,6 +502,7 @@ std::map<std::string, std::string> analyzeAggregateCalls(const sql::SelectStatem
     {
         AggregateDescription description =
             describeAggregate(*aggregate.call->as<sql::FunctionCall>(), analyzed);
+        description.origin = sql::describePosition(aggregate.call->position);
         const std::string signature = aggregateSignature(description);
         const auto computed = result_of_signature.find(signature);
         if (!signature.empty() && computed != result_of_signature.end())

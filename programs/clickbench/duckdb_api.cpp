@@ -67,6 +67,9 @@ DuckDbApi DuckDbApi::load(const std::filesystem::path& library_path)
     bind("duckdb_column_count", api.column_count);
     bind("duckdb_column_name", api.column_name);
     bind("duckdb_column_type", api.column_type);
+    bind("duckdb_column_logical_type", api.column_logical_type);
+    bind("duckdb_get_type_id", api.get_type_id);
+    bind("duckdb_list_type_child_type", api.list_type_child_type);
     bind("duckdb_fetch_chunk", api.fetch_chunk);
     bind("duckdb_data_chunk_get_size", api.data_chunk_get_size);
     bind("duckdb_data_chunk_get_vector", api.data_chunk_get_vector);

@@ -45,6 +45,7 @@ enum Type : int32_t
     kTimestampSeconds = 20,
     kTimestampMillis = 21,
     kTimestampNanos = 22,
+    kList = 24,
     kTimestampTz = 31,
     kUHugeInt = 32,
 };
@@ -100,6 +101,11 @@ struct DuckDbApi
     idx_t (*column_count)(Result* result);
     const char* (*column_name)(Result* result, idx_t column);
     duckdb_c::Type (*column_type)(Result* result, idx_t column);
+    /// A result column's full type (a LIST's element type through list_type_child_type); the
+    /// caller destroys it.
+    Handle (*column_logical_type)(Result* result, idx_t column);
+    duckdb_c::Type (*get_type_id)(Handle logical_type);
+    Handle (*list_type_child_type)(Handle logical_type);
     Handle (*fetch_chunk)(Result result);
     idx_t (*data_chunk_get_size)(Handle chunk);
     Handle (*data_chunk_get_vector)(Handle chunk, idx_t column);

@@ -119,6 +119,20 @@ T load(const void* data, size_t row)
     return value;
 }
 
+/// duckdb_list_entry: a LIST row's elements in its child vector.
+struct ListEntry
+{
+    uint64_t offset;
+    uint64_t length;
+};
+
+/// A result column's DuckDB type, and a LIST's element type.
+struct ResultType
+{
+    c::Type type;
+    c::Type element = c::kBoolean;
+};
+
 Value valueOf(c::Type type, const void* data, size_t row, std::string_view column)
 {
     switch (type)
@@ -182,6 +196,30 @@ Value valueOf(c::Type type, const void* data, size_t row, std::string_view colum
     }
 }
 
+/// Row `row` of a result vector: NULL, a value, or a LIST's elements.
+Value cellOf(const DuckDbApi& api, DuckDbApi::Handle vector, const ResultType& type, size_t row,
+             std::string_view column)
+{
+    const uint64_t* validity = api.vector_get_validity(vector);
+    if (validity != nullptr && ((validity[row / 64] >> (row % 64)) & 1) == 0)
+    {
+        return Value::null();
+    }
+    const void* data = api.vector_get_data(vector);
+    if (type.type != c::kList)
+    {
+        return valueOf(type.type, data, row, column);
+    }
+    const ListEntry entry = load<ListEntry>(data, row);
+    const DuckDbApi::Handle child = api.list_vector_get_child(vector);
+    std::vector<Value> elements;
+    for (uint64_t i = entry.offset; i < entry.offset + entry.length; ++i)
+    {
+        elements.push_back(cellOf(api, child, {type.element}, i, column));
+    }
+    return Value::ofList(std::move(elements));
+}
+
 /// DuckDB's logical type for `type`: LIST for Array, MAP for Map, else duckDbType's. The
 /// caller destroys it.
 DuckDbApi::Handle createLogicalType(const DuckDbApi& api, const DataType& type)
@@ -213,11 +251,6 @@ void fillVector(const DuckDbApi& api, DuckDbApi::Handle vector, const ColumnView
 void fillListVector(const DuckDbApi& api, DuckDbApi::Handle vector, const ColumnView& source,
                     size_t begin, size_t count)
 {
-    struct ListEntry
-    {
-        uint64_t offset;
-        uint64_t length;
-    };
     auto* entries = static_cast<ListEntry*>(api.vector_get_data(vector));
     const uint64_t first = source.offsets[begin];
     const uint64_t elements = source.offsets[begin + count] - first;
@@ -466,11 +499,19 @@ TimedResult DuckDbClient::query(std::string_view sql)
                         "DuckDB: " + std::string(message != nullptr ? message : "query failed"));
     }
     const size_t columns = api_.column_count(result.get());
-    std::vector<c::Type> types(columns);
+    std::vector<ResultType> types(columns);
     for (size_t column = 0; column < columns; ++column)
     {
         timed.table.column_names.emplace_back(api_.column_name(result.get(), column));
-        types[column] = api_.column_type(result.get(), column);
+        types[column].type = api_.column_type(result.get(), column);
+        if (types[column].type == c::kList)
+        {
+            DuckDbApi::Handle list = api_.column_logical_type(result.get(), column);
+            DuckDbApi::Handle element = api_.list_type_child_type(list);
+            types[column].element = api_.get_type_id(element);
+            api_.destroy_logical_type(&element);
+            api_.destroy_logical_type(&list);
+        }
     }
     while (true)
     {
@@ -489,14 +530,10 @@ TimedResult DuckDbClient::query(std::string_view sql)
         for (size_t column = 0; column < columns; ++column)
         {
             DuckDbApi::Handle vector = api_.data_chunk_get_vector(chunk.get(), column);
-            const void* data = api_.vector_get_data(vector);
-            const uint64_t* validity = api_.vector_get_validity(vector);
             for (size_t row = 0; row < rows; ++row)
             {
-                const bool valid = validity == nullptr || ((validity[row / 64] >> (row % 64)) & 1);
                 timed.table.rows[first_row + row][column] =
-                    valid ? valueOf(types[column], data, row, timed.table.column_names[column])
-                          : Value::null();
+                    cellOf(api_, vector, types[column], row, timed.table.column_names[column]);
             }
         }
     }

@@ -52,6 +52,10 @@ int kindRank(const Value& value)
     {
         return 1;
     }
+    if (value.kind == Value::Kind::List)
+    {
+        return 4;
+    }
     return value.kind == Value::Kind::String ? 2 : 3;
 }
 
@@ -77,6 +81,16 @@ int compareCanonical(const Value& left, const Value& right)
             return order(left.text, right.text);
         case 3:
             return order(microsecondsOf(left), microsecondsOf(right));
+        case 4:
+            for (size_t i = 0; i < std::min(left.elements.size(), right.elements.size()); ++i)
+            {
+                if (const int element = compareCanonical(left.elements[i], right.elements[i]);
+                    element != 0)
+                {
+                    return element;
+                }
+            }
+            return order(left.elements.size(), right.elements.size());
         default:
             return 0;
     }
@@ -237,6 +251,13 @@ bool valuesEqual(const Value& left, const Value& right, double tolerance)
     if (left.kind != right.kind)
     {
         return false;
+    }
+    if (left.kind == Value::Kind::List)
+    {
+        return left.elements.size() == right.elements.size() &&
+               std::equal(left.elements.begin(), left.elements.end(), right.elements.begin(),
+                          [&](const Value& a, const Value& b)
+                          { return valuesEqual(a, b, tolerance); });
     }
     return left.kind == Value::Kind::Null || left.text == right.text;
 }

@@ -59,9 +59,9 @@ std::string formatMicroseconds(int64_t microseconds)
     return text;
 }
 
-Value valueAt(const Column& column, size_t row)
+Value valueAt(const ColumnView& column, size_t row)
 {
-    switch (column.type())
+    switch (column.type)
     {
         case TypeId::String:
             return Value::ofString(std::string(column.stringAt(row)));
@@ -76,9 +76,18 @@ Value valueAt(const Column& column, size_t row)
                                       kMicrosecondsPerSecond);
         case TypeId::DateTime64:
             return Value::ofTimestamp(
-                microsecondsOf(column.valueAt<int64_t>(row), column.view().precision));
+                microsecondsOf(column.valueAt<int64_t>(row), column.precision));
+        case TypeId::Array:
+        {
+            std::vector<Value> elements;
+            for (uint64_t i = column.offsets[row]; i < column.offsets[row + 1]; ++i)
+            {
+                elements.push_back(valueAt(column.children[0], i));
+            }
+            return Value::ofList(std::move(elements));
+        }
         default:
-            return dispatchFixedType(column.type(), [&]<typename T>(TypeTag<T>)
+            return dispatchFixedType(column.type, [&]<typename T>(TypeTag<T>)
                                      { return Value::ofInteger(column.valueAt<T>(row)); });
     }
 }
@@ -111,6 +120,15 @@ std::string formatValue(const Value& value)
             return formatDays(static_cast<int64_t>(value.integer));
         case Value::Kind::Timestamp:
             return formatMicroseconds(static_cast<int64_t>(value.integer));
+        case Value::Kind::List:
+        {
+            std::string text = "[";
+            for (size_t i = 0; i < value.elements.size(); ++i)
+            {
+                text += (i == 0 ? "" : ", ") + formatValue(value.elements[i]);
+            }
+            return text + "]";
+        }
     }
     return {};
 }
@@ -118,17 +136,19 @@ std::string formatValue(const Value& value)
 ResultTable resultTableOf(const Block& block)
 {
     ResultTable table;
+    std::vector<ColumnView> views;
     for (const Block::Entry& entry : block.columns)
     {
         table.column_names.push_back(entry.name);
+        views.push_back(entry.column.view());
     }
     table.rows.resize(block.rows());
     for (size_t row = 0; row < block.rows(); ++row)
     {
-        table.rows[row].reserve(block.columns.size());
-        for (const Block::Entry& entry : block.columns)
+        table.rows[row].reserve(views.size());
+        for (const ColumnView& view : views)
         {
-            table.rows[row].push_back(valueAt(entry.column, row));
+            table.rows[row].push_back(valueAt(view, row));
         }
     }
     return table;

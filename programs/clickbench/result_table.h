@@ -22,21 +22,27 @@ struct Value
         String,
         Date,
         Timestamp,
+        List,  ///< An Array (Granary) or LIST (DuckDB): `elements`.
     };
 
     Kind kind = Kind::Null;
     __int128 integer = 0;  ///< Integer, Date (days) and Timestamp (microseconds).
     double real = 0;
     std::string text;
+    std::vector<Value> elements;
 
     static Value null() { return {}; }
-    static Value ofInteger(__int128 value) { return {Kind::Integer, value, 0, {}}; }
-    static Value ofFloat(double value) { return {Kind::Float, 0, value, {}}; }
-    static Value ofString(std::string value) { return {Kind::String, 0, 0, std::move(value)}; }
-    static Value ofDate(int64_t days) { return {Kind::Date, days, 0, {}}; }
+    static Value ofInteger(__int128 value) { return {Kind::Integer, value, 0, {}, {}}; }
+    static Value ofFloat(double value) { return {Kind::Float, 0, value, {}, {}}; }
+    static Value ofString(std::string value) { return {Kind::String, 0, 0, std::move(value), {}}; }
+    static Value ofDate(int64_t days) { return {Kind::Date, days, 0, {}, {}}; }
     static Value ofTimestamp(int64_t microseconds)
     {
-        return {Kind::Timestamp, microseconds, 0, {}};
+        return {Kind::Timestamp, microseconds, 0, {}, {}};
+    }
+    static Value ofList(std::vector<Value> elements)
+    {
+        return {Kind::List, 0, 0, {}, std::move(elements)};
     }
 };
 

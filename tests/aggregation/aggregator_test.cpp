@@ -9,6 +9,7 @@
 
 #include "engine/aggregation/key_methods.h"
 #include "engine/common/exception.h"
+#include "merge_path_shapes.h"
 #include "reference_aggregator.h"
 #include "test_table.h"
 
@@ -50,10 +51,8 @@ const std::vector<std::vector<std::string>> kKeySets = {
     {"k_date", "k_str", "k_u16", "k_i64"},
 };
 
-/// Rows per morsel in these tests: small, so that 256 workers all get morsels.
-constexpr size_t kMorselRows = 100;
-/// Enough rows for 300 morsels: more than the largest thread count.
-constexpr size_t kRows = 300 * kMorselRows;
+constexpr size_t kMorselRows = testing::kShapeMorselRows;
+constexpr size_t kRows = testing::kShapeRows;
 
 std::vector<AggregateDescription> describe(const std::vector<AggregateSpec>& specs)
 {
@@ -121,46 +120,33 @@ struct Shape
     size_t max_threads = SIZE_MAX;
 };
 
-AggregationSettings baseSettings()
-{
-    AggregationSettings settings;
-    settings.morsel_rows = kMorselRows;
-    settings.deterministic_morsels = true;
-    // Partials of 100 groups or more take the parallel path at any thread count (no cost
-    // estimate), so the shapes below reach every path on few threads too.
-    settings.merge_cost = {.min_average_size = 100, .work_per_element = 0, .work_per_partial = 0};
-    settings.group_by_two_level_threshold = 1'000'000'000;
-    settings.distinct.merge_cost = settings.merge_cost;
-    return settings;
-}
-
 std::vector<Shape> shapes()
 {
     std::vector<Shape> result;
     {
         // Few groups: merging on one thread beats any parallel plan.
-        Shape shape{"few_groups", [](size_t row) { return (row * 7919) % 40; }, baseSettings(),
-                    MergePath::kSerial, 2};
+        Shape shape{"few_groups", [](size_t row) { return (row * 7919) % 40; },
+                    testing::mergePathSettings(), MergePath::kSerial, 2};
         result.push_back(shape);
     }
     {
         // Many groups, single-level partials, large on average: all converted in parallel.
         Shape shape{"all_single_large", [](size_t row) { return (row * 7919) % 15000; },
-                    baseSettings(), MergePath::kParallelConvertAllSingle, 2};
+                    testing::mergePathSettings(), MergePath::kParallelConvertAllSingle, 2};
         result.push_back(shape);
     }
     {
         // A tiny two-level threshold: every partial is two-level. Twenty rows per group: a
         // sole worker's routed rows fill its buffers (kRoutedRowsPerKey).
-        Shape shape{"all_two_level", [](size_t row) { return (row * 7919) % 1500; }, baseSettings(),
-                    MergePath::kParallelTwoLevel, 2};
+        Shape shape{"all_two_level", [](size_t row) { return (row * 7919) % 1500; },
+                    testing::mergePathSettings(), MergePath::kParallelTwoLevel, 2};
         shape.settings.group_by_two_level_threshold = 20;
         result.push_back(shape);
     }
     {
         // The same without partitioning: every row goes through its worker's two-level table.
         Shape shape{"all_two_level_unpartitioned", [](size_t row) { return (row * 7919) % 1500; },
-                    baseSettings(), MergePath::kParallelTwoLevel, 2};
+                    testing::mergePathSettings(), MergePath::kParallelTwoLevel, 2};
         shape.settings.group_by_two_level_threshold = 20;
         shape.settings.partition_high_cardinality = false;
         result.push_back(shape);
@@ -170,7 +156,7 @@ std::vector<Shape> shapes()
         // repeat 30 groups (their workers stay single-level): the mixed case of the seed's Q5.
         Shape shape{"mixed_levels",
                     [](size_t row) { return row < 16 * kMorselRows ? 1000 + row : row % 30; },
-                    baseSettings(), MergePath::kParallelConvertMixed, 17};
+                    testing::mergePathSettings(), MergePath::kParallelConvertMixed, 17};
         shape.settings.group_by_two_level_threshold = kMorselRows / 2;
         shape.settings.merge_cost.min_average_size = 1'000'000;
         result.push_back(shape);
@@ -183,12 +169,12 @@ std::vector<Shape> shapes()
             { return ((row < kRows / 2 ? row / 8 : row) * 7919) % groups; };
         };
         // (at 256 threads, a partial of one morsel of runs has too few groups to go parallel)
-        result.push_back({"runs_single_level", runs_then_none(15000), baseSettings(),
+        result.push_back({"runs_single_level", runs_then_none(15000), testing::mergePathSettings(),
                           MergePath::kParallelConvertAllSingle, 2, 64});
         // ...and in two-level ones, which take batches of runs in place and route the others.
         Shape shape{"runs_two_level",
                     runs_then_none(1500),
-                    baseSettings(),
+                    testing::mergePathSettings(),
                     MergePath::kParallelTwoLevel,
                     2,
                     64};
@@ -362,7 +348,7 @@ TEST(Aggregator, KeysAtUnalignedAddressesAreReadThroughACopy)
         unaligned.add("v_u32", *aligned.find("v_u32"));
         for (size_t threads : {1, 7})
         {
-            AggregationSettings settings = baseSettings();
+            AggregationSettings settings = testing::mergePathSettings();
             settings.max_threads = threads;
             QueryContext context(threads);
             const Block result =
@@ -420,13 +406,12 @@ TEST(Aggregator, IfGroupsWithoutAKeptRowAreNullOnEveryPath)
         {
             SCOPED_TRACE("threshold " + std::to_string(threshold) + ", threads " +
                          std::to_string(threads));
-            AggregationSettings settings = baseSettings();
+            AggregationSettings settings = testing::mergePathSettings();
             settings.group_by_two_level_threshold = threshold;
             settings.max_threads = threads;
             QueryContext context(threads);
-            const Block result =
-                Aggregator({"key"}, {{"sumIf", {"value", "keep"}, "s"}}, settings)
-                    .execute(BlockView::of(table), context);
+            const Block result = Aggregator({"key"}, {{"sumIf", {"value", "keep"}, "s"}}, settings)
+                                     .execute(BlockView::of(table), context);
             ASSERT_EQ(result.rows(), kGroups);
             const Column& keys = result.columns[0].column;
             const Column& values = result.columns[1].column;

@@ -19,6 +19,7 @@
 #include "engine/aggregation/functions/reservoir_sample.h"
 #include "engine/aggregation/functions/t_digest.h"
 #include "engine/common/exception.h"
+#include "merge_path_shapes.h"
 #include "reference_aggregator.h"
 #include "test_table.h"
 
@@ -27,10 +28,7 @@ namespace granary
 namespace
 {
 
-/// Rows per morsel: small, so that 256 workers all get morsels.
-constexpr size_t kMorselRows = 100;
-/// 300 morsels: more than the largest thread count.
-constexpr size_t kRows = 300 * kMorselRows;
+constexpr size_t kRows = testing::kShapeRows;
 /// The thread counts of every run: 1, a few, and oversubscribed (many partials to merge).
 const std::vector<size_t> kThreadCounts = {1, 2, 7, 64, 256};
 /// Every NaN_EVERY-th row of v_nan is NaN, which the quantiles skip.
@@ -62,28 +60,7 @@ const std::vector<QuantileCall> kCalls = {
     {"medianTDigest", {}, "v_i64"},
 };
 
-/// The group shapes of aggregator_test that reach each merge path: few groups (serial merge),
-/// many groups in single-level partials, every partial two-level (partitioned or not), and a
-/// mix of single-level and two-level partials.
-struct Shape
-{
-    std::string name;
-    std::function<uint64_t(size_t)> group_of;
-    size_t two_level_threshold;
-    bool partition = true;
-    size_t min_average_size = 100;
-};
-
-const std::vector<Shape> kShapes = {
-    {"few_groups", [](size_t row) { return (row * 7919) % 40; }, 1'000'000'000},
-    {"many_groups", [](size_t row) { return (row * 7919) % 15000; }, 1'000'000'000},
-    {"all_two_level", [](size_t row) { return (row * 7919) % 1500; }, 20},
-    {"all_two_level_unpartitioned", [](size_t row) { return (row * 7919) % 1500; }, 20, false},
-    {"mixed_levels", [](size_t row) { return row < 16 * kMorselRows ? 1000 + row : row % 30; },
-     kMorselRows / 2, true, 1'000'000},
-};
-
-Block makeTable(const Shape& shape)
+Block makeTable(const testing::MergePathShape& shape)
 {
     Block table = testing::makeTestTable(kRows, shape.group_of, 11);
     Column v_nan(TypeId::Float64);
@@ -105,19 +82,6 @@ Block makeTable(const Shape& shape)
     }
     table.columns.push_back({"c_some", std::move(condition)});
     return table;
-}
-
-AggregationSettings settingsFor(const Shape& shape, size_t threads)
-{
-    AggregationSettings settings;
-    settings.max_threads = threads;
-    settings.morsel_rows = kMorselRows;
-    settings.deterministic_morsels = true;
-    settings.merge_cost = {
-        .min_average_size = shape.min_average_size, .work_per_element = 0, .work_per_partial = 0};
-    settings.group_by_two_level_threshold = shape.two_level_threshold;
-    settings.partition_high_cardinality = shape.partition;
-    return settings;
 }
 
 double levelOf(const QuantileCall& call)
@@ -218,73 +182,90 @@ struct GroupValues
     std::vector<long double> sorted;
 };
 
-TEST(QuantileFunctions, MatchSortedGroupsOnEveryMergePathAndThreadCount)
+std::vector<AggregateDescription> describe(const std::vector<QuantileCall>& calls)
 {
     std::vector<AggregateDescription> descriptions;
-    for (size_t i = 0; i < kCalls.size(); ++i)
+    for (size_t i = 0; i < calls.size(); ++i)
     {
         AggregateDescription description{
-            kCalls[i].function, {kCalls[i].argument}, "a" + std::to_string(i)};
-        if (!kCalls[i].condition.empty())
+            calls[i].function, {calls[i].argument}, "a" + std::to_string(i)};
+        if (!calls[i].condition.empty())
         {
-            description.arguments.push_back(kCalls[i].condition);
+            description.arguments.push_back(calls[i].condition);
         }
-        description.parameters = kCalls[i].parameters;
+        description.parameters = calls[i].parameters;
         descriptions.push_back(description);
     }
-    for (const Shape& shape : kShapes)
+    return descriptions;
+}
+
+/// Per group (by the key's printed value) and call: the rows its condition keeps and their
+/// values, sorted.
+std::map<std::string, std::vector<GroupValues>> expectedGroups(
+    const BlockView& input, const std::string& key, const std::vector<QuantileCall>& calls)
+{
+    const ColumnView key_column = *input.find(key);
+    std::map<std::string, std::vector<size_t>> groups;
+    for (size_t row = 0; row < kRows; ++row)
+    {
+        groups[testing::printValue(testing::valueAt(key_column, row))].push_back(row);
+    }
+    std::map<std::string, std::vector<GroupValues>> expected;
+    for (const auto& [group, rows] : groups)
+    {
+        for (const QuantileCall& call : calls)
+        {
+            std::vector<size_t> kept;
+            for (size_t row : rows)
+            {
+                if (call.condition.empty() ||
+                    input.find(call.condition)->valueAt<uint8_t>(row) != 0)
+                {
+                    kept.push_back(row);
+                }
+            }
+            expected[group].push_back(
+                {kept.size(), sortedValues(*input.find(call.argument), kept)});
+        }
+    }
+    return expected;
+}
+
+/// Runs `calls` grouped by `key` on every shape and thread count; `check(call index, result
+/// column, result row, group's values)` returns each cell's problem or "".
+template <typename Check>
+void checkOnEveryMergePath(const std::vector<QuantileCall>& calls,
+                           const std::vector<std::string>& keys, Check&& check)
+{
+    const std::vector<AggregateDescription> descriptions = describe(calls);
+    for (const testing::MergePathShape& shape : testing::mergePathShapes())
     {
         const Block table = makeTable(shape);
         const BlockView input = BlockView::of(table);
-        for (const std::string key : {"k_u64", "k_u16", "k_str"})
+        for (const std::string& key : keys)
         {
-            // Per group (by the key's printed value) and call: the rows its condition keeps and
-            // their values, sorted.
-            const ColumnView key_column = *input.find(key);
-            std::map<std::string, std::vector<size_t>> groups;
-            for (size_t row = 0; row < kRows; ++row)
-            {
-                groups[testing::printValue(testing::valueAt(key_column, row))].push_back(row);
-            }
-            std::map<std::string, std::vector<GroupValues>> expected;
-            for (const auto& [group, rows] : groups)
-            {
-                for (const QuantileCall& call : kCalls)
-                {
-                    std::vector<size_t> kept;
-                    for (size_t row : rows)
-                    {
-                        if (call.condition.empty() ||
-                            input.find(call.condition)->valueAt<uint8_t>(row) != 0)
-                        {
-                            kept.push_back(row);
-                        }
-                    }
-                    expected[group].push_back(
-                        {kept.size(), sortedValues(*input.find(call.argument), kept)});
-                }
-            }
+            const auto expected = expectedGroups(input, key, calls);
             for (size_t threads : kThreadCounts)
             {
                 SCOPED_TRACE(shape.name + " key " + key + " threads " + std::to_string(threads));
                 QueryContext context(threads);
-                const Block result = Aggregator({key}, descriptions, settingsFor(shape, threads))
-                                         .execute(input, context);
-                ASSERT_EQ(result.rows(), groups.size());
+                AggregationSettings settings = shape.settings;
+                settings.max_threads = threads;
+                const Block result =
+                    Aggregator({key}, descriptions, settings).execute(input, context);
+                ASSERT_EQ(result.rows(), expected.size());
                 size_t mismatches = 0;
                 for (size_t row = 0; row < result.rows() && mismatches < 5; ++row)
                 {
                     const std::string group =
                         testing::printValue(testing::valueAt(result.columns[0].column.view(), row));
-                    for (size_t i = 0; i < kCalls.size(); ++i)
+                    for (size_t i = 0; i < calls.size(); ++i)
                     {
-                        const GroupValues& values = expected.at(group)[i];
                         const std::string problem =
-                            checkCell(kCalls[i], result.columns[1 + i].column, row, values.rows,
-                                      values.sorted);
+                            check(i, result.columns[1 + i].column, row, expected.at(group)[i]);
                         if (!problem.empty())
                         {
-                            ADD_FAILURE() << kCalls[i].function << "(" << kCalls[i].argument
+                            ADD_FAILURE() << calls[i].function << "(" << calls[i].argument
                                           << ") of group " << group << ": " << problem;
                             ++mismatches;
                         }
@@ -293,6 +274,53 @@ TEST(QuantileFunctions, MatchSortedGroupsOnEveryMergePathAndThreadCount)
             }
         }
     }
+}
+
+TEST(QuantileFunctions, MatchSortedGroupsOnEveryMergePathAndThreadCount)
+{
+    checkOnEveryMergePath(
+        kCalls, {"k_u64", "k_u16", "k_str"},
+        [](size_t i, const Column& result, size_t row, const GroupValues& values)
+        { return checkCell(kCalls[i], result, row, values.rows, values.sorted); });
+}
+
+/// quantiles(l1, l2, ...)(x) and its exact and t-digest forms: each element is what the
+/// one-level function at that level must give.
+const std::vector<QuantileCall> kSeveralLevelCalls = {
+    {"quantilesExact", {0.1, 0.5, 0.9, 1}, "v_i64"},
+    {"quantiles", {0.25, 0.75, 0}, "v_f64"},
+    {"quantiles", {0.5, 0.99}, "v_nan"},
+    {"quantilesTDigest", {0.5, 0.01, 0.99}, "v_u32"},
+    {"quantilesExactIf", {0.2, 0.8}, "v_i64", "c_some"},
+};
+
+TEST(QuantileFunctions, SeveralLevelsGiveAnArrayOfEachLevelsQuantile)
+{
+    checkOnEveryMergePath(
+        kSeveralLevelCalls, {"k_u64", "k_str"},
+        [](size_t i, const Column& result, size_t row, const GroupValues& values) -> std::string
+        {
+            const QuantileCall& call = kSeveralLevelCalls[i];
+            const ColumnView view = result.view();
+            if (view.offsets[row + 1] - view.offsets[row] != call.parameters.size())
+            {
+                return "an array of " + std::to_string(view.offsets[row + 1] - view.offsets[row]) +
+                       " elements";
+            }
+            std::string name = call.function;
+            name.erase(name.find("quantiles") + std::string("quantile").size(), 1);
+            for (size_t level = 0; level < call.parameters.size(); ++level)
+            {
+                const QuantileCall one{name, {call.parameters[level]}, call.argument};
+                const std::string problem = checkCell(
+                    one, result.child(0), view.offsets[row] + level, values.rows, values.sorted);
+                if (!problem.empty())
+                {
+                    return "level " + std::to_string(call.parameters[level]) + ": " + problem;
+                }
+            }
+            return "";
+        });
 }
 
 TEST(QuantileFunctions, ResultTypes)
@@ -313,6 +341,13 @@ TEST(QuantileFunctions, ResultTypes)
         EXPECT_FALSE(createAggregateFunction(AggregateCall{function, big})->hasTrivialDestroy())
             << function;
     }
+    EXPECT_EQ(
+        createAggregateFunction(AggregateCall{"quantilesExact", date, {0.5, 0.9}})->resultType(),
+        DataType::array(TypeId::Date));
+    EXPECT_EQ(createAggregateFunction(AggregateCall{"quantiles", date, {0.5}})->resultType(),
+              DataType::array(TypeId::Float64));
+    EXPECT_EQ(createAggregateFunction(AggregateCall{"quantilesTDigest", big, {0, 1}})->resultType(),
+              DataType::array(TypeId::Float64));
 }
 
 /// Exception `code` from creating function(parameters)(argument of `type`), naming the
@@ -345,6 +380,13 @@ TEST(QuantileFunctions, BadLevelsParameterCountsAndTypesAreClearErrors)
                           "level in [0, 1]");
         expectCreateError(function, {0.1, 0.9}, TypeId::Int64, ErrorCode::kBadArguments,
                           "0 to 1 parameter, got 2");
+        expectCreateError(function, {0.5}, TypeId::String, ErrorCode::kTypeMismatch, "'x'");
+    }
+    for (const char* function : {"quantilesExact", "quantiles", "quantilesTDigest"})
+    {
+        expectCreateError(function, {0.5, 1.5}, TypeId::Int64, ErrorCode::kBadArguments, "1.5");
+        expectCreateError(function, {}, TypeId::Int64, ErrorCode::kBadArguments,
+                          "1 to 1024 parameters, got 0");
         expectCreateError(function, {0.5}, TypeId::String, ErrorCode::kTypeMismatch, "'x'");
     }
     for (const char* function : {"medianExact", "median", "medianTDigest"})

@@ -23,6 +23,7 @@
 #include "engine/aggregation/aggregate_function_factory.h"
 #include "engine/aggregation/aggregator.h"
 #include "engine/common/exception.h"
+#include "merge_path_shapes.h"
 #include "test_table.h"
 
 namespace granary
@@ -30,10 +31,7 @@ namespace granary
 namespace
 {
 
-/// Rows per morsel: small, so that 256 workers all get morsels.
-constexpr size_t kMorselRows = 100;
-/// Enough rows for 300 morsels: more than the largest thread count.
-constexpr size_t kRows = 300 * kMorselRows;
+constexpr size_t kRows = testing::kShapeRows;
 const std::vector<size_t> kThreadCounts = {1, 2, 7, 64, 256};
 /// Relative tolerance of float results against the long double oracle: loose enough for the
 /// rounding of a mean of 1e9 in doubles, tight enough to catch a variance taken from sums of
@@ -425,56 +423,18 @@ void expectMatchesOracles(const BlockView& input, const Block& result,
     }
 }
 
-AggregationSettings baseSettings()
+/// The merge-path shapes, and runs of 37 rows of one group: the moments take them by chunks.
+std::vector<testing::MergePathShape> shapes()
 {
-    AggregationSettings settings;
-    settings.morsel_rows = kMorselRows;
-    settings.deterministic_morsels = true;
-    // Partials of 100 groups or more take the parallel paths at any thread count.
-    settings.merge_cost = {.min_average_size = 100, .work_per_element = 0, .work_per_partial = 0};
-    settings.group_by_two_level_threshold = 1'000'000'000;
-    settings.distinct.merge_cost = settings.merge_cost;
-    return settings;
-}
-
-struct Shape
-{
-    std::string name;
-    std::function<uint64_t(size_t)> group_of;
-    AggregationSettings settings;
-};
-
-/// Shapes that force the single-level, two-level, partitioned and mixed merge paths (as in
-/// aggregator_test.cpp).
-std::vector<Shape> shapes()
-{
-    std::vector<Shape> result;
-    result.push_back({"few_groups", [](size_t row) { return (row * 7919) % 40; }, baseSettings()});
-    // Runs of 37 rows of one group: the moments take them by chunks.
-    result.push_back(
-        {"runs_of_a_group", [](size_t row) { return (row / 37) % 40; }, baseSettings()});
-    result.push_back(
-        {"all_single_large", [](size_t row) { return (row * 7919) % 15000; }, baseSettings()});
-    Shape two_level{"all_two_level", [](size_t row) { return (row * 7919) % 1500; },
-                    baseSettings()};
-    two_level.settings.group_by_two_level_threshold = 20;
-    result.push_back(two_level);
-    Shape unpartitioned = two_level;
-    unpartitioned.name = "all_two_level_unpartitioned";
-    unpartitioned.settings.partition_high_cardinality = false;
-    result.push_back(unpartitioned);
-    Shape mixed{"mixed_levels",
-                [](size_t row) { return row < 16 * kMorselRows ? 1000 + row : row % 30; },
-                baseSettings()};
-    mixed.settings.group_by_two_level_threshold = kMorselRows / 2;
-    mixed.settings.merge_cost.min_average_size = 1'000'000;
-    result.push_back(mixed);
+    std::vector<testing::MergePathShape> result = testing::mergePathShapes();
+    result.push_back({"runs_of_a_group", [](size_t row) { return (row / 37) % 40; },
+                      testing::mergePathSettings()});
     return result;
 }
 
 TEST(StatisticsFunctions, MatchNaiveOraclesOnEveryMergePathAndThreadCount)
 {
-    for (const Shape& shape : shapes())
+    for (const testing::MergePathShape& shape : shapes())
     {
         const Block table = makeTable(shape.group_of, 23);
         const BlockView input = BlockView::of(table);
@@ -500,7 +460,7 @@ TEST(StatisticsFunctions, WithoutKeysMatchTheOracles)
     for (size_t threads : {1, 7})
     {
         const std::vector<Case> cases = allCases(threads == 1);
-        AggregationSettings settings = baseSettings();
+        AggregationSettings settings = testing::mergePathSettings();
         settings.max_threads = threads;
         QueryContext context(threads);
         const Block result = Aggregator({}, describe(cases), settings).execute(input, context);

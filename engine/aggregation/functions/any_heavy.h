@@ -35,7 +35,7 @@ public:
     explicit AnyHeavyFunction(TypeId type) : type_(type) {}
 
     std::string name() const override { return "anyHeavy"; }
-    TypeId resultType() const override { return type_; }
+    DataType resultType() const override { return type_; }
 
     static void add(State& state, const ColumnView* arguments, size_t row, Arena& arena)
     {

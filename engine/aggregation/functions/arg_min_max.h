@@ -47,7 +47,7 @@ public:
     {
         return std::is_same_v<Keep, KeepMinimum> ? "argMin" : "argMax";
     }
-    TypeId resultType() const override { return arg_type_; }
+    DataType resultType() const override { return arg_type_; }
 
     static void add(State& state, const ColumnView* arguments, size_t row, Arena& arena)
     {

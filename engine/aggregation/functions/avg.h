@@ -29,7 +29,7 @@ class AvgFunction final : public AggregateFunctionBase<AvgFunction<T>, AvgState<
 
 public:
     std::string name() const override { return "avg"; }
-    TypeId resultType() const override { return TypeId::Float64; }
+    DataType resultType() const override { return TypeId::Float64; }
 
     static void add(State& state, const ColumnView* arguments, size_t row, Arena&)
     {

@@ -69,7 +69,7 @@ public:
     explicit GroupBitFunction(TypeId type) : type_(type) {}
 
     std::string name() const override { return Operation::kName; }
-    TypeId resultType() const override { return type_; }
+    DataType resultType() const override { return type_; }
 
     static void add(State& state, const ColumnView* arguments, size_t row, Arena&)
     {

@@ -12,7 +12,7 @@ class CountFunction final : public AggregateFunctionBase<CountFunction, uint64_t
 {
 public:
     std::string name() const override { return "count"; }
-    TypeId resultType() const override { return TypeId::UInt64; }
+    DataType resultType() const override { return TypeId::UInt64; }
 
     static void add(uint64_t& count, const ColumnView*, size_t, Arena&) { ++count; }
     static void mergeStates(uint64_t& target, uint64_t source) { target += source; }

@@ -29,7 +29,7 @@ public:
     }
 
     std::string name() const override { return aggregate_->name() + "Distinct"; }
-    TypeId resultType() const override { return aggregate_->resultType(); }
+    DataType resultType() const override { return aggregate_->resultType(); }
     bool resultMayBeNull() const override { return aggregate_->resultMayBeNull(); }
 
     void insertResultInto(char* state, Column& to) const override

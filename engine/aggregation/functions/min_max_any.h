@@ -75,7 +75,7 @@ public:
     explicit ChosenValueFunction(TypeId type) : type_(type) {}
 
     std::string name() const override { return Keep::kName; }
-    TypeId resultType() const override { return type_; }
+    DataType resultType() const override { return type_; }
 
     static void add(State& state, const ColumnView* arguments, size_t row, Arena& arena)
     {

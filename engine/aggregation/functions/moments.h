@@ -181,7 +181,7 @@ public:
                                                               "stddevSamp"};
         return kNames[static_cast<size_t>(kind_)];
     }
-    TypeId resultType() const override { return TypeId::Float64; }
+    DataType resultType() const override { return TypeId::Float64; }
     bool resultMayBeNull() const override { return true; }
 
     static void add(VarianceState& state, const ColumnView* arguments, size_t row, Arena&)
@@ -248,7 +248,7 @@ public:
         static constexpr std::array<const char*, 3> kNames = {"covarPop", "covarSamp", "corr"};
         return kNames[static_cast<size_t>(kind_)];
     }
-    TypeId resultType() const override { return TypeId::Float64; }
+    DataType resultType() const override { return TypeId::Float64; }
     bool resultMayBeNull() const override { return true; }
 
     static void add(CovarianceState& state, const ColumnView* arguments, size_t row, Arena&)

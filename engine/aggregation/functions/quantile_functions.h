@@ -8,7 +8,9 @@ namespace granary
 {
 
 /// quantileExact, quantile and quantileTDigest (parametric: f(level)(x), level in [0, 1],
-/// 0.5 when omitted) and their medians medianExact, median and medianTDigest (f(x)).
+/// 0.5 when omitted), their medians medianExact, median and medianTDigest (f(x)), and their
+/// several-level forms quantilesExact, quantiles and quantilesTDigest (f(l1, l2, ...)(x): an
+/// Array of the quantiles, in the levels' order).
 void addQuantileFunctions(std::vector<AggregateFunctionEntry>& entries);
 
 }  // namespace granary

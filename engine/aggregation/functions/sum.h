@@ -70,7 +70,7 @@ public:
     {
         return overflow == SumOverflow::kWrap ? "sumWithOverflow" : "sum";
     }
-    TypeId resultType() const override { return sumResultType<T>(); }
+    DataType resultType() const override { return sumResultType<T>(); }
 
     static void add(Accumulator& sum, const ColumnView* arguments, size_t row, Arena&)
     {

@@ -65,7 +65,7 @@ public:
     explicit UniqExactFunction(DistinctSettings settings) : settings_(settings) {}
 
     std::string name() const override { return "uniqExact"; }
-    TypeId resultType() const override { return TypeId::UInt64; }
+    DataType resultType() const override { return TypeId::UInt64; }
 
     void create(char* place, Arena&) const override { new (place) Set(); }
 

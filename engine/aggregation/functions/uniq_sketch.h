@@ -42,7 +42,7 @@ public:
     }
 
     std::string name() const override { return name_; }
-    TypeId resultType() const override { return TypeId::UInt64; }
+    DataType resultType() const override { return TypeId::UInt64; }
 
     void create(char* place, Arena&) const override { new (place) UniqSketchState(precision_); }
 

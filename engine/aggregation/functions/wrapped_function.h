@@ -19,7 +19,7 @@ public:
     }
 
     std::string name() const override { return inner_->name(); }
-    TypeId resultType() const override { return inner_->resultType(); }
+    DataType resultType() const override { return inner_->resultType(); }
     bool resultMayBeNull() const override { return inner_->resultMayBeNull(); }
     size_t stateSize() const override { return inner_->stateSize(); }
     size_t stateAlignment() const override { return inner_->stateAlignment(); }

@@ -1,0 +1,70 @@
+#pragma once
+
+// Group shapes that send an aggregation down each merge path: few groups (serial merge), many
+// groups in single-level partials, every partial two-level (partitioned or not), and a mix of
+// single-level and two-level partials. Function tests run their oracles over all of them.
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "engine/aggregation/aggregation_settings.h"
+
+namespace granary::testing
+{
+
+/// Rows per morsel: small, so that 256 workers all get morsels.
+inline constexpr size_t kShapeMorselRows = 100;
+/// 300 morsels: more than the largest thread count.
+inline constexpr size_t kShapeRows = 300 * kShapeMorselRows;
+
+struct MergePathShape
+{
+    std::string name;
+    /// The group of each row.
+    std::function<uint64_t(size_t)> group_of;
+    /// Single-threaded; callers set max_threads.
+    AggregationSettings settings;
+};
+
+/// Deterministic morsels of kShapeMorselRows, and partials of 100 groups or more taking the
+/// parallel paths at any thread count.
+inline AggregationSettings mergePathSettings()
+{
+    AggregationSettings settings;
+    settings.morsel_rows = kShapeMorselRows;
+    settings.deterministic_morsels = true;
+    settings.merge_cost = {.min_average_size = 100, .work_per_element = 0, .work_per_partial = 0};
+    settings.group_by_two_level_threshold = 1'000'000'000;
+    settings.distinct.merge_cost = settings.merge_cost;
+    return settings;
+}
+
+inline std::vector<MergePathShape> mergePathShapes()
+{
+    std::vector<MergePathShape> shapes;
+    shapes.push_back(
+        {"few_groups", [](size_t row) { return (row * 7919) % 40; }, mergePathSettings()});
+    shapes.push_back(
+        {"many_groups", [](size_t row) { return (row * 7919) % 15000; }, mergePathSettings()});
+    MergePathShape two_level{"all_two_level", [](size_t row) { return (row * 7919) % 1500; },
+                             mergePathSettings()};
+    two_level.settings.group_by_two_level_threshold = 20;
+    shapes.push_back(two_level);
+    MergePathShape unpartitioned = two_level;
+    unpartitioned.name = "all_two_level_unpartitioned";
+    unpartitioned.settings.partition_high_cardinality = false;
+    shapes.push_back(unpartitioned);
+    MergePathShape mixed{"mixed_levels",
+                         [](size_t row)
+                         { return row < 16 * kShapeMorselRows ? 1000 + row : row % 30; },
+                         mergePathSettings()};
+    mixed.settings.group_by_two_level_threshold = kShapeMorselRows / 2;
+    mixed.settings.merge_cost.min_average_size = 1'000'000;
+    shapes.push_back(mixed);
+    return shapes;
+}
+
+}  // namespace granary::testing
