@@ -7,6 +7,7 @@
 #include "engine/arrow/arrow_bits.h"
 #include "engine/arrow/arrow_error.h"
 #include "engine/arrow/arrow_export_owner.h"
+#include "engine/arrow/arrow_format.h"
 
 namespace granary::arrow
 {
@@ -17,14 +18,33 @@ namespace
 constexpr size_t kMaxBuffers = 3;  ///< Validity, offsets and chars of a string array.
 constexpr int64_t kFixedWidthBuffers = 2;
 constexpr int64_t kStringBuffers = 3;
+constexpr int64_t kListBuffers = 2;  ///< Validity and offsets; the elements are the child.
 constexpr uint64_t kMaxUtf8Bytes = std::numeric_limits<int32_t>::max();
 
 /// What an exported child array owns.
 struct ExportedColumn
 {
+    explicit ExportedColumn(Column column_in)
+        : column(std::move(column_in)), elements(column.type() == TypeId::Array ? 1 : 0)
+    {
+    }
+
     Column column;
     Column converted;  ///< The values in the Arrow type's layout, where it is not the column's.
     std::array<const void*, kMaxBuffers> buffers{};
+    /// A list's elements: an array of their own, releasable apart from this one.
+    ExportedChildren<ArrowArray> elements;
+};
+/// What an exported field schema owns.
+struct ExportedSchema
+{
+    explicit ExportedSchema(ExportedField field_in)
+        : field(std::move(field_in)), children(field.children.size())
+    {
+    }
+
+    ExportedField field;
+    ExportedChildren<ArrowSchema> children;
 };
 
 /// Consumers may not expect null value buffers even when empty: an empty vector's data() is.
@@ -96,6 +116,11 @@ int64_t setValueBuffers(ExportedColumn& owner, ExportConversion conversion)
             break;
     }
     const bool converted = conversion != ExportConversion::kNone;
+    if (isNested(view.type))
+    {
+        owner.buffers[1] = view.offsets;
+        return kListBuffers;
+    }
     if (isString(view.type))
     {
         owner.buffers[1] = converted ? owner.converted.view().data : view.offsets;
@@ -132,14 +157,23 @@ void exportColumnArray(Column&& column, const ExportFormat& format, ArrowArray* 
         owner->column.hasNulls() ? countClearBits(owner->column.validity(), rows) : 0;
     owner->buffers[0] = null_count > 0 ? owner->column.validity() : nullptr;
     const int64_t n_buffers = setValueBuffers(*owner, format.conversion);
+    if (owner->column.type() == TypeId::Array)
+    {
+        // The offsets stay with this array's column; the elements move to the child's.
+        Column elements = std::move(owner->column.child(0));
+        const ExportFormat element_format =
+            resolveExportFormat(elements.type(), "", "the elements of a list");
+        exportColumnArray(std::move(elements), element_format, &owner->elements[0]);
+    }
+    const size_t children = owner->elements.size();
     *out = ArrowArray{
         .length = static_cast<int64_t>(rows),
         .null_count = static_cast<int64_t>(null_count),
         .offset = 0,
         .n_buffers = n_buffers,
-        .n_children = 0,
+        .n_children = static_cast<int64_t>(children),
         .buffers = owner->buffers.data(),
-        .children = nullptr,
+        .children = children > 0 ? owner->elements.pointers() : nullptr,
         .dictionary = nullptr,
         .release = &releaseOwner<ArrowArray, ExportedColumn>,
         .private_data = nullptr,
@@ -147,18 +181,35 @@ void exportColumnArray(Column&& column, const ExportFormat& format, ArrowArray* 
     out->private_data = owner.release();
 }
 
+ExportedField exportedFieldOf(std::string name, const Column& column, std::string format)
+{
+    ExportedField field{std::move(name), std::move(format), column.hasNulls()};
+    if (column.type() == TypeId::Array)
+    {
+        const Column& elements = column.child(0);
+        field.children.push_back(exportedFieldOf(kListElementName, elements,
+                                                 std::string(defaultArrowFormat(elements.type()))));
+    }
+    return field;
+}
+
 void exportFieldSchema(ExportedField field, ArrowSchema* out)
 {
-    auto owner = std::make_unique<ExportedField>(std::move(field));
+    auto owner = std::make_unique<ExportedSchema>(std::move(field));
+    for (size_t i = 0; i < owner->field.children.size(); ++i)
+    {
+        exportFieldSchema(std::move(owner->field.children[i]), &owner->children[i]);
+    }
+    const ExportedField& exported = owner->field;
     *out = ArrowSchema{
-        .format = owner->format.c_str(),
-        .name = owner->name.c_str(),
+        .format = exported.format.c_str(),
+        .name = exported.name.c_str(),
         .metadata = nullptr,
-        .flags = owner->nullable ? ARROW_FLAG_NULLABLE : 0,
-        .n_children = 0,
-        .children = nullptr,
+        .flags = exported.nullable ? ARROW_FLAG_NULLABLE : 0,
+        .n_children = static_cast<int64_t>(owner->children.size()),
+        .children = owner->children.size() > 0 ? owner->children.pointers() : nullptr,
         .dictionary = nullptr,
-        .release = &releaseOwner<ArrowSchema, ExportedField>,
+        .release = &releaseOwner<ArrowSchema, ExportedSchema>,
         .private_data = nullptr,
     };
     out->private_data = owner.release();

@@ -4,6 +4,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "engine/arrow/arrow_export_format.h"
 #include "engine/columns/column.h"
@@ -20,13 +21,20 @@ void checkExportable(const Column& column, const ExportFormat& format, std::stri
 /// its release callback frees them. The validity bitmap is exported only when there are NULLs.
 void exportColumnArray(Column&& column, const ExportFormat& format, ArrowArray* out);
 
-/// One field of an exported schema.
+/// One field of an exported schema; a list's has its element field as its one child.
 struct ExportedField
 {
     std::string name;
     std::string format;
     bool nullable = false;
+    std::vector<ExportedField> children = {};
 };
+
+/// The name of a list's element field, as Arrow's implementations write it.
+inline constexpr const char* kListElementName = "item";
+
+/// The field of `column` exported as `format`, with its element field if it is an Array.
+ExportedField exportedFieldOf(std::string name, const Column& column, std::string format);
 
 /// A schema of `field` that owns its strings.
 void exportFieldSchema(ExportedField field, ArrowSchema* out);

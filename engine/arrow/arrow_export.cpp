@@ -59,6 +59,18 @@ std::vector<ExportFormat> planBlockExport(const Block& block, std::span<const st
     return plan;
 }
 
+/// `field` as exported, its format checked against its type (and its element's, for a list).
+ExportedField exportedFieldOf(const ArrowField& field, const std::string& subject)
+{
+    ExportedField exported{
+        field.name, resolveExportFormat(field.type, field.format, subject).format, field.nullable};
+    for (const ArrowField& child : field.children)
+    {
+        exported.children.push_back(exportedFieldOf(child, "the elements of " + subject));
+    }
+    return exported;
+}
+
 void exportStructSchema(std::vector<ExportedField> fields, ArrowSchema* out,
                         const ArrowMetadata& metadata = {})
 {
@@ -125,7 +137,7 @@ void exportBlock(Block&& block, ArrowArray* out_array, ArrowSchema* out_schema,
     for (size_t i = 0; i < block.columns.size(); ++i)
     {
         const Block::Entry& entry = block.columns[i];
-        fields.push_back({entry.name, plan[i].format, entry.column.hasNulls()});
+        fields.push_back(exportedFieldOf(entry.name, entry.column, plan[i].format));
     }
     exportPlannedArray(std::move(block), plan, out_array);
     try
@@ -145,11 +157,7 @@ void exportSchema(const std::vector<ArrowField>& fields, ArrowSchema* out,
     std::vector<ExportedField> exported;
     for (size_t i = 0; i < fields.size(); ++i)
     {
-        const ArrowField& field = fields[i];
-        const std::string subject = describeColumn(i, field.name);
-        exported.push_back({field.name,
-                            resolveExportFormat(field.type, field.format, subject).format,
-                            field.nullable});
+        exported.push_back(exportedFieldOf(fields[i], describeColumn(i, fields[i].name)));
     }
     exportStructSchema(std::move(exported), out, metadata);
 }

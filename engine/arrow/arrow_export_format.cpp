@@ -17,6 +17,10 @@ constexpr std::string_view kSecondsTimestampPrefix = "tss:";
 /// The conversion from `type` to `format`; nullopt when the format does not hold the type.
 std::optional<ExportConversion> conversionTo(TypeId type, std::string_view format)
 {
+    if (type == TypeId::Array)
+    {
+        return format == kLargeListFormat ? std::optional(ExportConversion::kNone) : std::nullopt;
+    }
     if (type == TypeId::Date)
     {
         return format == kDate32Format ? std::optional(ExportConversion::kWidenDate) : std::nullopt;

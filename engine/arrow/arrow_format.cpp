@@ -120,7 +120,8 @@ std::string_view defaultArrowFormat(TypeId type)
             return "C";
         case TypeId::DateTime64:
             return "l";
-        case TypeId::Array:
+        case TypeId::Array:  // Granary's uint64 offsets are large_list's int64 ones.
+            return kLargeListFormat;
         case TypeId::Map:
         case TypeId::Json:
             break;

@@ -39,4 +39,8 @@ int64_t bufferCount(ArrowLayout layout);
 /// The format a column of `type` is exported as when none is asked for.
 std::string_view defaultArrowFormat(TypeId type);
 
+/// Arrow's large_list: an Array column exported with its offsets as they are, and its elements
+/// as the one child.
+inline constexpr std::string_view kLargeListFormat = "+L";
+
 }  // namespace granary::arrow

@@ -29,6 +29,8 @@ struct ArrowField
     bool dictionary = false;
     /// The format of a dictionary-encoded field's indices ("C", "i"...); empty otherwise.
     std::string index_format;
+    /// A list's element field (results only: the importer reads no lists).
+    std::vector<ArrowField> children = {};
 };
 
 /// The columns of a schema: a struct ("+s") with one child per column, or a single non-struct

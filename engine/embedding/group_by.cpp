@@ -6,6 +6,7 @@
 #include "engine/aggregation/state_bucket.h"
 #include "engine/aggregation/state_bytes.h"
 #include "engine/aggregation/state_merge.h"
+#include "engine/arrow/arrow_column_export.h"
 #include "engine/arrow/arrow_format.h"
 #include "engine/arrow/arrow_import.h"
 #include "engine/arrow/arrow_metadata.h"
@@ -208,13 +209,20 @@ std::vector<arrow::ArrowField> GroupBy::Impl::resultFields() const
     }
     for (const AggregateLayout::Entry& entry : plan.layout->entries())
     {
-        const TypeId type = entry.function->resultType().id;
+        const DataType result_type = entry.function->resultType();
+        const TypeId type = result_type.id;
         arrow::ArrowField field{entry.result_name,
                                 type,
                                 entry.function->resultMayBeNull(),
                                 std::string(arrow::defaultArrowFormat(type)),
                                 false,
                                 ""};
+        if (type == TypeId::Array)  // topK, quantiles: a list of the element type.
+        {
+            const TypeId element = result_type.element().id;
+            field.children.push_back({arrow::kListElementName, element, false,
+                                      std::string(arrow::defaultArrowFormat(element)), false, ""});
+        }
         if (!entry.argument_columns.empty())
         {
             const arrow::ArrowField& argument = input_fields[entry.argument_columns[0]];

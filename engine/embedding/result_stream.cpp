@@ -11,7 +11,8 @@ ResultShape::ResultShape(std::vector<arrow::ArrowField> fields_in, arrow::ArrowM
 {
     for (const arrow::ArrowField& field : fields)
     {
-        schema.push_back({field.name, field.type, field.nullable});
+        schema.push_back({field.name, field.type, field.nullable,
+                          field.children.empty() ? TypeId::UInt8 : field.children[0].type});
         formats.push_back(field.format);
     }
 }

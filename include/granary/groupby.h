@@ -43,6 +43,8 @@ struct Field
     std::string name;
     TypeId type = TypeId::UInt8;
     bool nullable = false;
+    /// Results only: the elements' type of an Array column (topK, quantiles...).
+    TypeId element_type = TypeId::UInt8;
 };
 
 /// An aggregate: a function of the library (docs/functions.md: count, sum, avg, min, max,

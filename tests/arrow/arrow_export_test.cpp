@@ -321,5 +321,92 @@ TEST(ArrowExport, EverySchemaIsReleasedOnceAndChildrenOutliveTheirParent)
     auditReleases(schema);
 }
 
+/// Two Array columns (topK's and quantiles' results): String elements and Int64 elements.
+Block arrayColumns()
+{
+    Block block;
+    Column texts(DataType::array(TypeId::String));
+    for (const std::vector<std::string_view>& row :
+         {std::vector<std::string_view>{"a", "a string over twelve bytes"}, {}, {"d"}})
+    {
+        for (const std::string_view text : row)
+        {
+            texts.child(0).appendString(text);
+        }
+        texts.closeNestedRow();
+    }
+    Column numbers(DataType::array(TypeId::Int64));
+    for (const std::vector<int64_t>& row : {std::vector<int64_t>{1}, {2, -3}, {}})
+    {
+        for (const int64_t number : row)
+        {
+            numbers.child(0).append(number);
+        }
+        numbers.closeNestedRow();
+    }
+    block.columns.push_back({"texts", std::move(texts)});
+    block.columns.push_back({"numbers", std::move(numbers)});
+    return block;
+}
+
+TEST(ArrowExport, ArrayColumnsAreLargeListsWithTheirOffsetsAndElementChild)
+{
+    ArrowArray array{};
+    ArrowSchema schema{};
+    exportBlock(arrayColumns(), &array, &schema);
+    ASSERT_EQ(schema.n_children, 2);
+    EXPECT_STREQ(schema.children[0]->format, "+L");
+    ASSERT_EQ(schema.children[0]->n_children, 1);
+    EXPECT_STREQ(schema.children[0]->children[0]->name, "item");
+    EXPECT_STREQ(schema.children[0]->children[0]->format, "U");
+    EXPECT_STREQ(schema.children[1]->children[0]->format, "l");
+
+    const ArrowArray& texts = *array.children[0];
+    EXPECT_EQ(texts.length, 3);
+    ASSERT_EQ(texts.n_buffers, 2);
+    ASSERT_EQ(texts.n_children, 1);
+    const auto* offsets = static_cast<const int64_t*>(texts.buffers[1]);
+    EXPECT_EQ(std::vector<int64_t>(offsets, offsets + 4), (std::vector<int64_t>{0, 2, 2, 3}));
+    EXPECT_EQ(texts.children[0]->length, 3);
+    const ArrowArray& numbers = *array.children[1];
+    const auto* values = static_cast<const int64_t*>(numbers.children[0]->buffers[1]);
+    EXPECT_EQ(std::vector<int64_t>(values, values + 3), (std::vector<int64_t>{1, 2, -3}));
+
+    // The elements, moved out, outlive both the list and the struct; each node is released once.
+    int struct_calls = 0;
+    int list_calls = 0;
+    int element_calls = 0;
+    countReleases(array, struct_calls);
+    countReleases(*array.children[0], list_calls);
+    countReleases(*array.children[0]->children[0], element_calls);
+    ArrowArray elements = *array.children[0]->children[0];
+    array.children[0]->children[0]->release = nullptr;
+    array.release(&array);
+    EXPECT_EQ(struct_calls, 1);
+    EXPECT_EQ(list_calls, 1);
+    EXPECT_EQ(element_calls, 0);
+    const auto* element_offsets = static_cast<const int64_t*>(elements.buffers[1]);
+    EXPECT_EQ(std::string_view(static_cast<const char*>(elements.buffers[2]) + element_offsets[2],
+                               element_offsets[3] - element_offsets[2]),
+              "d");
+    elements.release(&elements);
+    EXPECT_EQ(element_calls, 1);
+
+    int schema_calls = 0;
+    int element_schema_calls = 0;
+    countReleases(schema, schema_calls);
+    countReleases(*schema.children[0]->children[0], element_schema_calls);
+    schema.release(&schema);
+    EXPECT_EQ(schema_calls, 1);
+    EXPECT_EQ(element_schema_calls, 1);
+}
+
+TEST(ArrowExport, ArrayColumnsTakeOnlyTheLargeListFormat)
+{
+    ArrowArray array{};
+    EXPECT_THROW(exportBlockArray(arrayColumns(), &array, std::vector<std::string>{"+l", ""}),
+                 Exception);
+}
+
 }  // namespace
 }  // namespace granary::arrow::testing

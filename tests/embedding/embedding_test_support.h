@@ -90,7 +90,9 @@ inline Block collect(ResultStream& stream)
     Block result;
     for (const Field& field : stream.schema())
     {
-        result.columns.push_back({field.name, Column(field.type)});
+        result.columns.push_back(
+            {field.name, Column(field.type == TypeId::Array ? DataType::array(field.element_type)
+                                                            : DataType(field.type))});
     }
     ResultBatch batch;
     while (stream.next(batch))

@@ -19,8 +19,10 @@ Block fuzzInput(size_t rows)
 {
     std::mt19937_64 random(5);
     Block block;
-    for (const auto& [name, type] : {std::pair{"key", TypeId::UInt32}, {"name", TypeId::String},
-                                     {"value", TypeId::Int64}, {"text", TypeId::String}})
+    for (const auto& [name, type] : {std::pair{"key", TypeId::UInt32},
+                                     {"name", TypeId::String},
+                                     {"value", TypeId::Int64},
+                                     {"text", TypeId::String}})
     {
         block.columns.push_back({name, Column(type)});
     }
@@ -59,7 +61,11 @@ const std::vector<Aggregate> kAggregates = {
     {"quantileExact", {"value"}, "exact_median", "", {0.5}},
     {"quantile", {"value"}, "median", "", {0.5}},
     {"quantileTDigest", {"value"}, "digest_median", "", {0.5}},
-    {"sumDistinct", {"value"}, "sum_distinct"}};
+    {"sumDistinct", {"value"}, "sum_distinct"},
+    {"topK", {"text"}, "top_texts", "", {3}},
+    {"topK", {"value"}, "top_values", "", {2, 5}},
+    {"quantilesExact", {"value"}, "exact_quartiles", "", {0.25, 0.75}},
+    {"quantilesTDigest", {"value"}, "digest_quartiles", "", {0.25, 0.75}}};
 
 /// `bytes` damaged one of four ways.
 std::string damage(std::string bytes, std::mt19937_64& random)
@@ -120,8 +126,7 @@ TEST(StateFuzz, DamagedStatesAreMergedOrRefusedNeverMisread)
             {
                 column.appendRange(source.view(), 0, damaged_row);
                 column.appendString(damage(std::string(source.stringAt(damaged_row)), random));
-                column.appendRange(source.view(), damaged_row + 1,
-                                   states.rows() - damaged_row - 1);
+                column.appendRange(source.view(), damaged_row + 1, states.rows() - damaged_row - 1);
             }
             batch.columns.push_back({states.columns[c].name, std::move(column)});
         }

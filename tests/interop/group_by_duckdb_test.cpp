@@ -67,6 +67,8 @@ const std::vector<Pair> kPairs = {
     {{"count", {"v_null"}, "c_null"}, "count(v_null)"},
     {{"min", {"v_null"}, "mn_null"}, "min(v_null)"},
     {{"sum", {"v_i64"}, "s_kept", "keep"}, "sum(v_i64) FILTER (WHERE keep <> 0)::BIGINT"},
+    // An Array result, exported as a large_list and loaded back as BIGINT[].
+    {{"quantilesExact", {"v_i64"}, "q_ends", "", {0, 1}}, "[min(v_i64), max(v_i64)]"},
 };
 
 std::string compared(const Pair& pair, const std::string& column)
@@ -86,13 +88,18 @@ std::string joined(const std::vector<std::string>& parts)
     return text;
 }
 
-/// DuckDB's type for an Arrow format Granary exports: that of the format's Granary type, but
-/// for date32, whose days Granary reads as Int32 values.
-std::string duckDbType(std::string_view format)
+/// DuckDB's type for a field Granary exports: that of its format's Granary type, but for
+/// date32, whose days Granary reads as Int32 values, and large lists, of their element's type.
+std::string duckDbType(const ArrowSchema& field)
 {
+    const std::string_view format = field.format;
     if (format == "tdD")
     {
         return "DATE";
+    }
+    if (format == arrow::kLargeListFormat)
+    {
+        return duckDbType(*field.children[0]) + "[]";
     }
     const std::optional<arrow::ArrowFormat> parsed = arrow::parseArrowFormat(format);
     if (!parsed)
@@ -162,7 +169,7 @@ protected:
         for (int64_t c = 0; c < schema.n_children; ++c)
         {
             columns.push_back(std::string("\"") + schema.children[c]->name + "\" " +
-                              duckDbType(schema.children[c]->format));
+                              duckDbType(*schema.children[c]));
         }
         session_->execute("DROP TABLE IF EXISTS g; CREATE TABLE g (" + joined(columns) + ")");
         ArrowArray batch;
