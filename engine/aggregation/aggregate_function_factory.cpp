@@ -23,6 +23,8 @@ namespace
 /// The combinators' suffixes.
 constexpr std::string_view kIfSuffix = "if";
 constexpr std::string_view kDistinctSuffix = "distinct";
+constexpr std::string_view kStateSuffix = "state";
+constexpr std::string_view kMergeSuffix = "merge";
 
 /// `name` without `suffix` (any case), or nullopt when it does not end with it.
 std::optional<std::string_view> withoutSuffix(std::string_view name, std::string_view suffix)
@@ -217,6 +219,17 @@ const AggregateFunctionEntry* findAggregateFunction(std::string_view name)
 ResolvedAggregateName resolveAggregateName(std::string_view name)
 {
     ResolvedAggregateName resolved;
+    if (const std::optional<std::string_view> base = withoutSuffix(name, kStateSuffix))
+    {
+        resolved.state_combinator = findAggregateFunction(name) == nullptr;
+        name = resolved.state_combinator ? *base : name;
+    }
+    else if (const std::optional<std::string_view> merged = withoutSuffix(name, kMergeSuffix))
+    {
+        resolved.merge_combinator = findAggregateFunction(name) == nullptr;
+        name = resolved.merge_combinator ? *merged : name;
+    }
+    resolved.stateful_name = name;
     if (const std::optional<std::string_view> base = withoutSuffix(name, kIfSuffix))
     {
         resolved.if_combinator = findAggregateFunction(name) == nullptr;

@@ -71,14 +71,20 @@ const AggregateFunctionEntry* findAggregateFunction(std::string_view name);
 
 /// `name` resolved with its combinators: fIf(args..., cond) is f over the rows where cond (the
 /// last argument, UInt8) is non-zero; fDistinct(x) is f over the distinct values of x; both
-/// combine as fDistinctIf(x, cond).
+/// combine as fDistinctIf(x, cond). Outermost, fState gives each group's state (a String in
+/// the partial-state format) instead of its result, and fMerge(s) folds such states: uniqState,
+/// sumIfState, quantilesMerge.
 struct ResolvedAggregateName
 {
     const AggregateFunctionEntry* entry = nullptr;
     bool if_combinator = false;
     bool distinct_combinator = false;
+    bool state_combinator = false;
+    bool merge_combinator = false;
     /// The name as written, without its combinators (a view into the name resolved).
     std::string_view base_name = {};
+    /// The name without State or Merge: the function whose states are made or merged (uniqIf).
+    std::string_view stateful_name = {};
 };
 /// Null entry for a name that is neither a function nor a function with a combinator.
 ResolvedAggregateName resolveAggregateName(std::string_view name);

@@ -20,12 +20,14 @@ constexpr std::string_view kIntroduction =
     "`f(args) FILTER (WHERE cond)` does the same; and one-argument functions take **-Distinct**:\n"
     "`fDistinct(x)` is f over the distinct values of x (`sumDistinct`, `avgDistinct`;\n"
     "`countDistinct` is `uniqExact`), combining as `sumDistinctIf(x, cond)`; where repeats\n"
-    "change nothing (min, max, any, groupBitAnd/Or, the distinct counts) it is f itself. The\n"
-    "-State and -Merge combinators of ClickHouse are the embedding API's partial states\n"
-    "(docs/embedding.md); SQL has no column type for a state yet. Parametric functions take\n"
-    "their parameters first: `quantile(0.9)(x)`. A group where no row was kept (by -If, FILTER\n"
-    "or NULL arguments) gives NULL, except where the table says *empty: ...*. Functions with\n"
-    "an Array result (`topK`, `quantiles`...) give one array per group.\n"
+    "change nothing (min, max, any, groupBitAnd/Or, the distinct counts) it is f itself.\n"
+    "Outermost, **-State** gives each group's state instead of its result (a String in the\n"
+    "partial-state format of docs/embedding.md: `uniqState(x)`, `sumIfState(x, c)`), a table\n"
+    "keeps such states in `AggregateFunction(f(parameters), T...)` columns, and **-Merge**\n"
+    "folds them into f's result (`uniqMerge(s)`, checked as they are read). Parametric\n"
+    "functions take their parameters first: `quantile(0.9)(x)`. A group where no row was kept\n"
+    "(by -If, FILTER or NULL arguments) gives NULL, except where the table says *empty:\n"
+    "...*. Functions with an Array result (`topK`, `quantiles`...) give one array per group.\n"
     "\n";
 
 /// A Markdown table cell: '|' would end the cell.

@@ -6,6 +6,8 @@
 #include "engine/aggregation/functions/distinct_combinator.h"
 #include "engine/aggregation/functions/masked.h"
 #include "engine/aggregation/functions/merge_state.h"
+#include "engine/aggregation/functions/state_result.h"
+#include "engine/common/ascii.h"
 #include "engine/common/exception.h"
 
 namespace granary
@@ -78,19 +80,14 @@ AggregateFunctionPtr createWithDistinct(const AggregateDescription& aggregate,
                                   call.arguments[0].type);
 }
 
-/// The function of `aggregate` over the columns of `arguments`, with its combinators
-/// resolved: fIf(args..., cond) is f(args...) masked by cond, the last argument column;
-/// fDistinct(x) is f over x's distinct values.
-AggregateFunctionPtr createFunction(const AggregateDescription& aggregate,
+/// The function of `aggregate` over the columns of `arguments`, with its -If and -Distinct
+/// combinators resolved: fIf(args..., cond) is f(args...) masked by cond, the last argument
+/// column; fDistinct(x) is f over x's distinct values.
+AggregateFunctionPtr createCombined(const AggregateDescription& aggregate,
+                                    const ResolvedAggregateName& resolved,
                                     std::vector<AggregateArgument> arguments,
                                     const DistinctSettings& distinct, bool& empty_is_null)
 {
-    const ResolvedAggregateName resolved = resolveAggregateName(aggregate.function);
-    if (resolved.entry == nullptr)
-    {
-        throw Exception(ErrorCode::kUnknownFunction,
-                        "unknown aggregate function '" + aggregate.function + "'");
-    }
     empty_is_null = resolved.entry->empty_is_null;
     if (resolved.if_combinator)
     {
@@ -110,7 +107,97 @@ AggregateFunctionPtr createFunction(const AggregateDescription& aggregate,
     return function;
 }
 
+/// The arguments a state's function was made over, as its AggregateFunction type lists them.
+std::vector<AggregateArgument> stateArguments(const DataType& state_type)
+{
+    std::vector<AggregateArgument> arguments;
+    for (size_t i = 0; i < state_type.state_arguments.size(); ++i)
+    {
+        arguments.push_back(
+            {"argument " + std::to_string(i + 1) + " of " + dataTypeName(state_type),
+             state_type.state_arguments[i].id});
+    }
+    return arguments;
+}
+
+/// fMerge(states): f (with its -If and -Distinct) made as the states' type says, folding each
+/// row's state, checked as it is read (states in a table may be damaged).
+AggregateFunctionPtr createMerge(const AggregateDescription& aggregate,
+                                 const ResolvedAggregateName& resolved,
+                                 const std::vector<AggregateArgument>& arguments,
+                                 const DistinctSettings& distinct, bool& empty_is_null)
+{
+    if (arguments.size() != 1 || arguments[0].type != TypeId::String || !aggregate.merged_state)
+    {
+        throw Exception(ErrorCode::kBadArguments, "aggregate function " + aggregate.function +
+                                                      " takes one column of AggregateFunction(" +
+                                                      std::string(resolved.stateful_name) +
+                                                      ", ...) states");
+    }
+    const DataType& state_type = *aggregate.merged_state;
+    if (!equalsIgnoringCase(state_type.state_function, resolved.stateful_name))
+    {
+        throw Exception(ErrorCode::kTypeMismatch, "aggregate function " + aggregate.function +
+                                                      " cannot merge column '" + arguments[0].name +
+                                                      "' of type " + dataTypeName(state_type));
+    }
+    if (!aggregate.parameters.empty() && aggregate.parameters != state_type.state_parameters)
+    {
+        throw Exception(ErrorCode::kBadArguments, "aggregate function " + aggregate.function +
+                                                      " takes the parameters of its states' type " +
+                                                      dataTypeName(state_type) + " or none");
+    }
+    AggregateDescription inner = aggregate;
+    inner.parameters = state_type.state_parameters;
+    return std::make_shared<MergeStateFunction>(
+        createCombined(inner, resolved, stateArguments(state_type), distinct, empty_is_null),
+        arguments[0].name, /*checks_states=*/true);
+}
+
+/// The function of `aggregate` over the columns of `arguments`, with its combinators
+/// resolved (see ResolvedAggregateName).
+AggregateFunctionPtr createFunction(const AggregateDescription& aggregate,
+                                    std::vector<AggregateArgument> arguments,
+                                    const DistinctSettings& distinct, bool& empty_is_null)
+{
+    const ResolvedAggregateName resolved = resolveAggregateName(aggregate.function);
+    if (resolved.entry == nullptr)
+    {
+        throw Exception(ErrorCode::kUnknownFunction,
+                        "unknown aggregate function '" + aggregate.function + "'");
+    }
+    if (resolved.merge_combinator)
+    {
+        return createMerge(aggregate, resolved, arguments, distinct, empty_is_null);
+    }
+    AggregateFunctionPtr function =
+        createCombined(aggregate, resolved, std::move(arguments), distinct, empty_is_null);
+    if (resolved.state_combinator)
+    {
+        empty_is_null = false;  // A group without rows has the empty state.
+        function = std::make_shared<StateResultFunction>(std::move(function));
+    }
+    return function;
+}
+
 }  // namespace
+
+AggregateFunctionPtr createStateFunction(const DataType& state_type,
+                                         const DistinctSettings& distinct)
+{
+    const ResolvedAggregateName resolved = resolveAggregateName(state_type.state_function);
+    if (resolved.entry == nullptr || resolved.state_combinator || resolved.merge_combinator)
+    {
+        throw Exception(ErrorCode::kUnknownFunction, "unknown aggregate function '" +
+                                                         state_type.state_function + "' in " +
+                                                         dataTypeName(state_type));
+    }
+    AggregateDescription description{state_type.state_function, {}, "state"};
+    description.parameters = state_type.state_parameters;
+    bool empty_is_null = true;
+    return createCombined(description, resolved, stateArguments(state_type), distinct,
+                          empty_is_null);
+}
 
 std::unique_ptr<GroupByPlan> makeGroupByPlan(std::vector<InputColumn> columns,
                                              const std::vector<std::string>& keys,

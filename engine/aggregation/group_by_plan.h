@@ -31,7 +31,16 @@ struct AggregateDescription
     /// Where the call was written ("line 1, column 8"), appended to the errors of its
     /// arguments, parameters and types; empty for calls made in code.
     std::string origin = {};
+    /// fMerge: the type of the states its one argument holds (AggregateFunction(f, T...)),
+    /// which says f's parameters and argument types.
+    std::optional<DataType> merged_state = {};
 };
+
+/// The function an AggregateFunction(f(parameters), T...) type's states belong to (what
+/// fState over arguments of types T... makes): kUnknownFunction, kBadArguments or
+/// kTypeMismatch, as for a call, when there is none.
+AggregateFunctionPtr createStateFunction(const DataType& state_type,
+                                         const DistinctSettings& distinct = {});
 
 /// A caller that keeps only the first `rows` groups of the result in the order of `order`
 /// (ORDER BY ... LIMIT over the aggregation) can say so; groups that cannot be among them are

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <utility>
 
 #include "engine/common/exception.h"
@@ -47,6 +48,16 @@ DataType DataType::json()
     return type;
 }
 
+DataType DataType::aggregateState(std::string function, std::vector<double> parameters,
+                                  std::vector<DataType> arguments)
+{
+    DataType type(TypeId::String);
+    type.state_function = std::move(function);
+    type.state_parameters = std::move(parameters);
+    type.state_arguments = std::move(arguments);
+    return type;
+}
+
 DataType DataType::of(const ColumnView& view)
 {
     if (view.type == TypeId::Json)
@@ -67,6 +78,10 @@ DataType DataType::valueType() const
     if (id == TypeId::Json)
     {
         return json();  // Typed and SKIP paths shape the input only: stored values are tagged.
+    }
+    if (isAggregateState())
+    {
+        return DataType(TypeId::String);
     }
     DataType type = *this;
     type.low_cardinality = false;
@@ -90,6 +105,29 @@ std::string pathName(const std::string& path)
                                                 c == '_' || c == '.';
                                      });
     return plain ? path : "`" + path + "`";
+}
+
+/// A parameter as written: the shortest text that reads back as the same double.
+std::string parameterText(double value)
+{
+    char text[32];
+    const auto printed = std::to_chars(text, text + sizeof(text), value);
+    return std::string(text, printed.ptr);
+}
+
+std::string aggregateStateTypeName(const DataType& type)
+{
+    std::string name = "AggregateFunction(" + type.state_function;
+    for (size_t i = 0; i < type.state_parameters.size(); ++i)
+    {
+        name += (i == 0 ? "(" : ", ") + parameterText(type.state_parameters[i]);
+    }
+    name += type.state_parameters.empty() ? "" : ")";
+    for (const DataType& argument : type.state_arguments)
+    {
+        name += ", " + dataTypeName(argument);
+    }
+    return name + ")";
 }
 
 std::string jsonTypeName(const DataType& type)
@@ -116,6 +154,10 @@ std::string jsonTypeName(const DataType& type)
 
 std::string dataTypeName(const DataType& type)
 {
+    if (type.isAggregateState())
+    {
+        return aggregateStateTypeName(type);
+    }
     std::string name;
     switch (type.id)
     {
@@ -216,6 +258,10 @@ private:
         {
             return parseDateTime64();
         }
+        if (family == "AggregateFunction")
+        {
+            return parseAggregateState();
+        }
         if (family == "DateTime" && accept('('))
         {
             timeZone();
@@ -231,6 +277,51 @@ private:
             return DataType(*scalar);
         }
         fail("unknown type '" + std::string(family) + "'");
+    }
+
+    /// AggregateFunction(name[(parameters)][, T...]); the function itself is checked where
+    /// the aggregation library is known (CREATE TABLE, fMerge).
+    DataType parseAggregateState()
+    {
+        expect('(');
+        std::string function(word());
+        std::vector<double> parameters;
+        if (accept('('))
+        {
+            do
+            {
+                parameters.push_back(parameter());
+            } while (accept(','));
+            expect(')');
+        }
+        std::vector<DataType> arguments;
+        while (accept(','))
+        {
+            DataType argument = parseType();
+            if (argument.isAggregateState() || isNested(argument.id))
+            {
+                fail("an aggregate state's argument cannot be " + dataTypeName(argument));
+            }
+            arguments.push_back(std::move(argument));
+        }
+        expect(')');
+        return DataType::aggregateState(std::move(function), std::move(parameters),
+                                        std::move(arguments));
+    }
+
+    /// A number parameter: what from_chars reads as a double ("0.5", "-1e3", "10").
+    double parameter()
+    {
+        skipSpaces();
+        double value = 0;
+        const char* begin = text_.data() + at_;
+        const auto [end, error] = std::from_chars(begin, text_.data() + text_.size(), value);
+        if (error != std::errc() || end == begin)
+        {
+            fail("expected a number parameter at offset " + std::to_string(at_));
+        }
+        at_ += static_cast<size_t>(end - begin);
+        return value;
     }
 
     DataType parseDateTime64()

@@ -34,6 +34,12 @@ struct DataType
     std::vector<DataType> typed_path_types;
     /// JSON(SKIP a.b): paths (and the paths under them) dropped on input.
     std::vector<std::string> skipped_paths;
+    /// AggregateFunction(f(parameters), T...): a String column of f's states in the
+    /// partial-state format (what fState gives, what fMerge takes), f with its combinators
+    /// (`uniqIf`), its parameters and argument types. Empty `state_function`: not one.
+    std::string state_function;
+    std::vector<double> state_parameters;
+    std::vector<DataType> state_arguments;
 
     DataType() = default;
     /// A type without parameters (not DateTime64, Array, Map or JSON).
@@ -45,11 +51,15 @@ struct DataType
     static DataType lowCardinality(DataType values);
     /// JSON without typed or skipped paths.
     static DataType json();
+    static DataType aggregateState(std::string function, std::vector<double> parameters,
+                                   std::vector<DataType> arguments);
+    bool isAggregateState() const { return !state_function.empty(); }
     /// The type a view holds (LowCardinality is not part of a view).
     static DataType of(const ColumnView& view);
 
-    /// The type of the values: this one without LowCardinality at any level, and JSON
-    /// without its typed and SKIP paths (what columns and views hold).
+    /// The type of the values: this one without LowCardinality at any level, JSON without
+    /// its typed and SKIP paths, AggregateFunction(...) as String (what columns and views
+    /// hold).
     DataType valueType() const;
 
     const DataType& element() const { return children.at(0); }
@@ -60,7 +70,7 @@ struct DataType
 };
 
 /// ClickHouse's spelling: "DateTime64(9)", "Map(LowCardinality(String), String)",
-/// "JSON(a.b Int64, SKIP c)".
+/// "JSON(a.b Int64, SKIP c)", "AggregateFunction(quantiles(0.5, 0.9), Float64)".
 std::string dataTypeName(const DataType& type);
 
 /// Parses ClickHouse's spelling (names case-sensitive, spaces anywhere between tokens), plus

@@ -342,6 +342,24 @@ double parameterValue(const sql::FunctionCall& call, const sql::Expression& para
 
 /// The engine's description of an aggregate call: count(DISTINCT x) is uniqExact(x), and
 /// f(...) FILTER (WHERE c) is f(...) masked by c (as fIf(..., c) is).
+/// fMerge(s): the type of the state column s, which says how f was made; kTypeMismatch naming
+/// the argument when it is not a column of AggregateFunction(...) states.
+DataType mergedStateType(const sql::FunctionCall& call, const TableSchema& schema,
+                         const sql::SourcePosition& position)
+{
+    const auto* column =
+        call.arguments.size() == 1 ? call.arguments[0]->as<sql::ColumnRef>() : nullptr;
+    const std::optional<size_t> index = column ? schema.indexOf(column->name) : std::nullopt;
+    if (!index || !schema.columns[*index].type.isAggregateState())
+    {
+        throw Exception(ErrorCode::kTypeMismatch,
+                        "aggregate function " + call.name +
+                            " takes one column of AggregateFunction(...) states at " +
+                            sql::describePosition(position));
+    }
+    return schema.columns[*index].type;
+}
+
 AggregateDescription describeAggregate(const sql::FunctionCall& call, AnalyzedSelect& analyzed)
 {
     for (const ExpressionPtr& argument : call.arguments)
@@ -391,6 +409,8 @@ std::string aggregateSignature(const AggregateDescription& description)
     {
         signature += "Distinct";
     }
+    signature += resolved.state_combinator ? "State" : "";
+    signature += resolved.merge_combinator ? "Merge" : "";
     for (const double parameter : description.parameters)
     {
         signature += '\0' + std::to_string(std::bit_cast<uint64_t>(parameter));
@@ -493,6 +513,7 @@ std::vector<std::pair<ExpressionPtr, std::string>> analyzeGroupKeys(
 /// The aggregate functions to compute, one per signature, their results joining `stage`;
 /// returns each call's key (as written) mapped to the result column that computes it.
 std::map<std::string, std::string> analyzeAggregateCalls(const sql::SelectStatement& select,
+                                                         const TableSchema& schema,
                                                          AnalyzedSelect& analyzed,
                                                          std::set<std::string>& stage)
 {
@@ -503,6 +524,11 @@ std::map<std::string, std::string> analyzeAggregateCalls(const sql::SelectStatem
         AggregateDescription description =
             describeAggregate(*aggregate.call->as<sql::FunctionCall>(), analyzed);
         description.origin = sql::describePosition(aggregate.call->position);
+        if (resolveAggregateName(description.function).merge_combinator)
+        {
+            description.merged_state = mergedStateType(*aggregate.call->as<sql::FunctionCall>(),
+                                                       schema, aggregate.call->position);
+        }
         const std::string signature = aggregateSignature(description);
         const auto computed = result_of_signature.find(signature);
         if (!signature.empty() && computed != result_of_signature.end())
@@ -519,14 +545,14 @@ std::map<std::string, std::string> analyzeAggregateCalls(const sql::SelectStatem
     return result_of_key;
 }
 
-void analyzeAggregation(const sql::SelectStatement& select, const AnalysisOptions& options,
-                        AnalyzedSelect& analyzed)
+void analyzeAggregation(const sql::SelectStatement& select, const TableSchema& schema,
+                        const AnalysisOptions& options, AnalyzedSelect& analyzed)
 {
     std::set<std::string> stage;
     const std::vector<std::pair<ExpressionPtr, std::string>> keys =
         analyzeGroupKeys(select, options, analyzed, stage);
     const std::map<std::string, std::string> result_of_key =
-        analyzeAggregateCalls(select, analyzed, stage);
+        analyzeAggregateCalls(select, schema, analyzed, stage);
 
     auto to_stage = [&](const ExpressionPtr& expression)
     {
@@ -626,7 +652,7 @@ AnalyzedSelect analyzeSelect(const sql::SelectStatement& original, const TableSc
     analyzed.aggregates = !select.group_by.empty() || !sql::collectAggregates(select).empty();
     if (analyzed.aggregates)
     {
-        analyzeAggregation(select, options, analyzed);
+        analyzeAggregation(select, schema, options, analyzed);
     }
     else
     {

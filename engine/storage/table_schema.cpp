@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "engine/aggregation/group_by_plan.h"
 #include "engine/common/exception.h"
 #include "engine/sql/formatter.h"
 
@@ -39,9 +40,9 @@ std::string keyColumnOf(const sql::Expression& key)
     collectColumns(key, columns);
     if (columns.size() != 1)
     {
-        throw Exception(ErrorCode::kNotImplemented,
-                        "sort key entry '" + sql::formatExpression(key) +
-                            "' must read exactly one column");
+        throw Exception(
+            ErrorCode::kNotImplemented,
+            "sort key entry '" + sql::formatExpression(key) + "' must read exactly one column");
     }
     return columns.front();
 }
@@ -111,6 +112,24 @@ PartFormat partFormatSetting(const std::vector<sql::Setting>& settings)
         format = partFormatFromName(*name);
     }
     return format;
+}
+
+/// An AggregateFunction(f, T...) column must name a function that takes T...: its states
+/// could not be made or merged otherwise.
+void checkAggregateState(const sql::ColumnDefinition& column)
+{
+    if (!column.type.isAggregateState())
+    {
+        return;
+    }
+    try
+    {
+        createStateFunction(column.type);
+    }
+    catch (const Exception& error)
+    {
+        throw Exception(error.code(), "column '" + column.name + "': " + error.what());
+    }
 }
 
 }  // namespace
@@ -215,6 +234,7 @@ TableSchema TableSchema::fromCreate(const sql::CreateTableStatement& statement)
             throw Exception(ErrorCode::kBadArguments,
                             "column '" + column.name + "' is defined twice");
         }
+        checkAggregateState(column);
         schema.columns.push_back({column.name, column.type, columnCodec(column)});
     }
     schema.sort_key = keyColumnNames(

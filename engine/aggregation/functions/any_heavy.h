@@ -19,7 +19,9 @@ struct HeavyHitterState
 {
     T value{};
     uint64_t weight = 0;
-    bool has_value = false;
+    /// A byte, not a bool: plain states are read back from bytes that may be damaged, and
+    /// every byte value must make a valid object (any non-zero means a value is held).
+    uint8_t has_value = 0;
 };
 
 /// anyHeavy(x) for every column type: a frequently occurring value (the majority value where

@@ -24,7 +24,9 @@ struct ArgExtremeState
 {
     Arg arg{};
     Value value{};
-    bool has_value = false;
+    /// A byte, not a bool: plain states are read back from bytes that may be damaged, and
+    /// every byte value must make a valid object (any non-zero means a value is held).
+    uint8_t has_value = 0;
 };
 
 /// argMin(arg, value) and argMax(arg, value) (Keep: KeepMinimum or KeepMaximum, the policies

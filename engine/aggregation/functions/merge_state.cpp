@@ -25,6 +25,10 @@ void MergeStateFunction::checkStates(const ColumnView& states, size_t first_row,
 void MergeStateFunction::addBatch(const ColumnView* arguments, size_t first_row, size_t count,
                                   char* const* places, size_t state_offset, Arena& arena) const
 {
+    if (checks_states_)
+    {
+        checkStates(arguments[0], first_row, count);
+    }
     for (size_t i = 0; i < count; ++i)
     {
         inner_->mergeSerialized(places[i] + state_offset, arguments[0].stringAt(first_row + i),
@@ -35,6 +39,10 @@ void MergeStateFunction::addBatch(const ColumnView* arguments, size_t first_row,
 void MergeStateFunction::addBatchSinglePlace(const ColumnView* arguments, size_t first_row,
                                              size_t count, char* state, Arena& arena) const
 {
+    if (checks_states_)
+    {
+        checkStates(arguments[0], first_row, count);
+    }
     for (size_t row = first_row; row < first_row + count; ++row)
     {
         inner_->mergeSerialized(state, arguments[0].stringAt(row), arena);

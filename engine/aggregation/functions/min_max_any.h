@@ -19,7 +19,9 @@ template <typename T>
 struct ChosenValueState
 {
     T value{};
-    bool has_value = false;
+    /// A byte, not a bool: plain states are read back from bytes that may be damaged, and
+    /// every byte value must make a valid object (any non-zero means a value is held).
+    uint8_t has_value = 0;
 };
 
 /// Which value a function keeps. `replaces(candidate, current)` is true when the candidate
