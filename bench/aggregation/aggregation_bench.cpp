@@ -566,6 +566,11 @@ void registerFunctionFamilies(const std::vector<size_t>& threads)
         {"quantileExact", {"value"}, "r", "", {0.9}},
         {"quantile", {"value"}, "r", "", {0.9}},
         {"quantileTDigest", {"value"}, "r", "", {0.9}},
+        {"quantilesExact", {"value"}, "r", "", {0.5, 0.9}},
+        {"quantiles", {"value"}, "r", "", {0.5, 0.9}},
+        {"quantilesTDigest", {"value"}, "r", "", {0.5, 0.9}},
+        {"topK", {"region"}, "r", "", {5}},
+        {"sumState", {"value"}, "r"},
         {"sumDistinct", {"value"}, "r"},
     };
     for (const AggregateDescription& function : functions)

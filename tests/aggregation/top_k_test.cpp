@@ -272,10 +272,16 @@ TEST(TopK, MeetsSpaceSavingBoundsOnEveryMergePathAndThreadCount)
     EXPECT_GT(exact_checks, 1000u);
 }
 
-/// A summary of `values` with `capacity` counters.
-SpaceSaving<int64_t> summaryOf(const std::vector<int64_t>& values, uint32_t capacity)
+/// A summary of `values` with `capacity` counters: value by value, or (`batched`) counted
+/// exactly and merged in (addMany; short inputs still go value by value).
+SpaceSaving<int64_t> summaryOf(const std::vector<int64_t>& values, uint32_t capacity, bool batched)
 {
     SpaceSaving<int64_t> summary(capacity);
+    if (batched)
+    {
+        summary.addMany(values.size(), [&](size_t i) { return values[i]; });
+        return summary;
+    }
     for (const int64_t value : values)
     {
         summary.add(value);
@@ -292,8 +298,9 @@ std::vector<int64_t> topOf(const SpaceSaving<int64_t>& summary, size_t count)
 
 TEST(TopK, MergedSummariesKeepTheBoundOverManyRandomSplits)
 {
-    // Zipf-like values merged in random trees of partial summaries: the heaviest values stay
-    // in order wherever their counts are further apart than rows / capacity.
+    // Zipf-like values merged in random trees of partial summaries (built value by value or
+    // batch by batch): the heaviest values stay in order wherever their counts are further
+    // apart than rows / capacity.
     constexpr uint32_t kCapacity = 30;
     std::mt19937_64 random(5);
     for (int trial = 0; trial < 50; ++trial)
@@ -310,8 +317,8 @@ TEST(TopK, MergedSummariesKeepTheBoundOverManyRandomSplits)
         while (begin < values.size())
         {
             const size_t end = std::min(values.size(), begin + 1 + random() % 3000);
-            partials.push_back(
-                summaryOf({values.begin() + begin, values.begin() + end}, kCapacity));
+            partials.push_back(summaryOf({values.begin() + begin, values.begin() + end}, kCapacity,
+                                         partials.size() % 2 == 1));
             begin = end;
         }
         while (partials.size() > 1)

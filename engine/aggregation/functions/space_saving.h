@@ -3,6 +3,7 @@
 #include <absl/container/flat_hash_map.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -13,6 +14,7 @@
 
 #include "alloc/tracked_allocator.h"
 #include "engine/aggregation/state_bytes.h"
+#include "hashtables/hash.h"
 
 namespace granary
 {
@@ -34,6 +36,10 @@ namespace granary
 template <typename Value>
 class SpaceSaving
 {
+    /// addMany counts a batch exactly first when it has at least this many values per
+    /// counter: below, the merge (a sort of the counters) costs more than it saves.
+    static constexpr size_t kBatchCountersPerCounter = 4;
+
     static constexpr bool kStrings = std::is_same_v<Value, std::string_view>;
     using OwnedString = std::basic_string<char, std::char_traits<char>, TrackedAllocator<char>>;
     using Stored = std::conditional_t<kStrings, OwnedString, Value>;
@@ -71,34 +77,55 @@ public:
 
     void merge(const SpaceSaving& other)
     {
-        if (other.order_.empty())
-        {
-            return;
-        }
-        const uint64_t own_floor = floor();
-        const uint64_t other_floor = other.floor();
-        std::vector<Entry> merged;
-        merged.reserve(order_.size() + other.order_.size());
-        for (const uint32_t slot : order_)
-        {
-            const Counter& counter = slots_[slot];
-            const auto found = other.index_.find(lookupOf(counter.value));
-            const Counter* match =
-                found == other.index_.end() ? nullptr : &other.slots_[found->second];
-            merged.push_back({lookupOf(counter.value),
-                              counter.count + (match ? match->count : other_floor),
-                              counter.error + (match ? match->error : other_floor)});
-        }
+        std::vector<Entry> others;
+        others.reserve(other.order_.size());
         for (const uint32_t slot : other.order_)
         {
             const Counter& counter = other.slots_[slot];
-            if (!index_.contains(lookupOf(counter.value)))
-            {
-                merged.push_back({lookupOf(counter.value), counter.count + own_floor,
-                                  counter.error + own_floor});
-            }
+            others.push_back({lookupOf(counter.value), counter.count, counter.error});
         }
-        rebuild(std::move(merged));  // Values of two summaries with one counter each: distinct.
+        mergeEntries(std::move(others), other.floor());
+    }
+
+    /// Adds `count` values, value_at(i) for i < count, counted exactly first and then merged
+    /// as a summary that holds every one of them (so the bound holds): one hash update per
+    /// value and one merge per batch instead of a counter update per value. Batches much
+    /// smaller than the summary go value by value.
+    template <typename ValueAt>
+    void addMany(size_t count, ValueAt&& value_at)
+    {
+        if (count < kBatchCountersPerCounter * capacity_)
+        {
+            for (size_t i = 0; i < count; ++i)
+            {
+                add(value_at(i));
+            }
+            return;
+        }
+        // Runs of one value (sorted columns, the empty strings of a sparse one) are counted
+        // before they are hashed.
+        absl::flat_hash_map<Value, uint64_t, KeyHash, KeyEqual> counts;
+        Value run_value = value_at(0);
+        uint64_t run = 0;
+        for (size_t i = 0; i < count; ++i)
+        {
+            const Value value = value_at(i);
+            if (!KeyEqual{}(value, run_value))
+            {
+                counts[run_value] += run;
+                run_value = value;
+                run = 0;
+            }
+            ++run;
+        }
+        counts[run_value] += run;
+        std::vector<Entry> exact;
+        exact.reserve(counts.size());
+        for (const auto& [value, seen] : counts)
+        {
+            exact.push_back({value, seen, 0});
+        }
+        mergeEntries(std::move(exact), 0);
     }
 
     /// The values of the `count` largest counters, largest first; equal counts by value, so
@@ -233,6 +260,43 @@ private:
     /// is taken, otherwise 0 (every value seen has one).
     uint64_t floor() const { return order_.size() < capacity_ ? 0 : slots_[order_.back()].count; }
 
+    /// Folds the counters `others` of another summary, whose values had at most `other_floor`
+    /// rows each when it has no counter for them: shared values add their counts; a value on
+    /// one side only is charged the other side's floor; the `capacity_` largest stay (Cafaro
+    /// et al.'s parallel Space-Saving merge: the sum of the kept counts stays within the rows
+    /// summarized, so the error bound holds for the union). `others` view values that outlive
+    /// the call.
+    void mergeEntries(std::vector<Entry> others, uint64_t other_floor)
+    {
+        if (others.empty())
+        {
+            return;
+        }
+        const uint64_t own_floor = floor();
+        std::vector<Entry> merged;
+        merged.reserve(order_.size() + others.size());
+        for (const uint32_t slot : order_)  // merged[i] is the counter at order_[i]
+        {
+            const Counter& counter = slots_[slot];
+            merged.push_back({lookupOf(counter.value), counter.count + other_floor,
+                              counter.error + other_floor});
+        }
+        for (const Entry& other : others)
+        {
+            if (const auto found = index_.find(other.value); found != index_.end())
+            {
+                Entry& own = merged[rank_[found->second]];
+                own.count += other.count - other_floor;
+                own.error += other.error - other_floor;
+            }
+            else
+            {
+                merged.push_back({other.value, other.count + own_floor, other.error + own_floor});
+            }
+        }
+        rebuild(std::move(merged));  // Values of two summaries with one counter each: distinct.
+    }
+
     /// A new counter of `value`, counted once.
     void insert(Value value)
     {
@@ -320,22 +384,29 @@ private:
         return true;
     }
 
-    /// Floats by value with every NaN one value and -0 equal to 0, so a NaN finds its counter.
+    /// Granary's hashes (hashtables/hash.h: cheaper than absl's for short strings); floats by
+    /// value with every NaN one value and -0 equal to 0, so a NaN finds its counter.
     struct KeyHash
     {
         size_t operator()(Value value) const
         {
-            if constexpr (std::is_floating_point_v<Value>)
+            if constexpr (kStrings)
+            {
+                return hashing::hashString(value);
+            }
+            else if constexpr (std::is_floating_point_v<Value>)
             {
                 if (value != value)
                 {
                     return 0;  // Every NaN alike.
                 }
-                return absl::Hash<Value>{}(value == 0 ? Value(0) : value);
+                return hashing::hashInt64(
+                    std::bit_cast<std::conditional_t<sizeof(Value) == 8, uint64_t, uint32_t>>(
+                        value == 0 ? Value(0) : value));
             }
             else
             {
-                return absl::Hash<Value>{}(value);
+                return hashing::hashInt64(static_cast<uint64_t>(value));
             }
         }
     };
