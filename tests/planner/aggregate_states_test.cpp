@@ -196,7 +196,7 @@ TEST_P(AggregateStates, WrongStatesAndColumnsAreClearErrors)
               ErrorCode::kSyntaxError);
 }
 
-INSTANTIATE_TEST_SUITE_P(Threads, AggregateStates, ::testing::Values(1, 2, 64));
+INSTANTIATE_TEST_SUITE_P(Threads, AggregateStates, ::testing::Values(1, 2, 7, 64, 256));
 
 }  // namespace
 }  // namespace granary
