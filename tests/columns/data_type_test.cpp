@@ -14,12 +14,27 @@ namespace
 
 TEST(DataType, NamesRoundTripThroughTheParser)
 {
-    for (const std::string name :
-         {"UInt8", "String", "Bool", "DateTime", "DateTime64(9)", "DateTime64(0)", "Array(UInt64)",
-          "Array(Array(String))", "Map(String, UInt64)", "Map(LowCardinality(String), String)",
-          "Array(Map(LowCardinality(String), String))", "LowCardinality(String)",
-          "Array(DateTime64(9))", "JSON", "Array(JSON)",
-          "JSON(a.b Int64, `c d` Array(String), SKIP e.f)"})
+    for (const std::string name : {"UInt8",
+                                   "String",
+                                   "Bool",
+                                   "DateTime",
+                                   "DateTime64(9)",
+                                   "DateTime64(0)",
+                                   "Array(UInt64)",
+                                   "Array(Array(String))",
+                                   "Map(String, UInt64)",
+                                   "Map(LowCardinality(String), String)",
+                                   "Array(Map(LowCardinality(String), String))",
+                                   "LowCardinality(String)",
+                                   "Array(DateTime64(9))",
+                                   "JSON",
+                                   "Array(JSON)",
+                                   "JSON(a.b Int64, `c d` Array(String), SKIP e.f)",
+                                   "AggregateFunction(count)",
+                                   "AggregateFunction(uniq, UInt64)",
+                                   "AggregateFunction(sumIf, Int64, UInt8)",
+                                   "AggregateFunction(quantiles(0.5, 0.99), DateTime64(3))",
+                                   "AggregateFunction(topK(10, 3), String)"})
     {
         EXPECT_EQ(dataTypeName(parseDataType(name)), name);
     }
@@ -51,6 +66,27 @@ TEST(DataType, JsonKeepsTypedAndSkippedPathsOutOfItsValues)
     EXPECT_EQ(parseDataType("JSON()"), DataType::json());
     for (const std::string bad : {"JSON(a)", "JSON(SKIP REGEXP 'x')", "Array(JSON(a Int8))",
                                   "JSON(a JSON)", "JSON(`a Int8)"})
+    {
+        EXPECT_THROW(parseDataType(bad), Exception) << bad;
+    }
+}
+
+TEST(DataType, AggregateStatesAreStringsThatNameTheirFunction)
+{
+    const DataType state = parseDataType("AggregateFunction( quantiles ( 0.5 , 1e-1 ) , UInt32 )");
+    EXPECT_TRUE(state.isAggregateState());
+    EXPECT_EQ(state.state_function, "quantiles");
+    EXPECT_EQ(state.state_parameters, (std::vector<double>{0.5, 0.1}));
+    EXPECT_EQ(state.state_arguments, std::vector<DataType>{DataType(TypeId::UInt32)});
+    EXPECT_EQ(state.id, TypeId::String);
+    EXPECT_EQ(state.valueType(), DataType(TypeId::String));
+    EXPECT_EQ(dataTypeName(state), "AggregateFunction(quantiles(0.5, 0.1), UInt32)");
+    EXPECT_NE(state, parseDataType("AggregateFunction(quantiles(0.5), UInt32)"));
+    for (const std::string bad :
+         {"AggregateFunction", "AggregateFunction()", "AggregateFunction(sum UInt8)",
+          "AggregateFunction(quantiles(), UInt8)", "AggregateFunction(quantiles(0.5,), UInt8)",
+          "AggregateFunction(sum, Array(UInt8))",
+          "AggregateFunction(sum, AggregateFunction(sum, UInt8))"})
     {
         EXPECT_THROW(parseDataType(bad), Exception) << bad;
     }

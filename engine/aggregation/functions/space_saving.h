@@ -26,13 +26,13 @@ namespace granary
 /// and the error of any counter is at most n / capacity for n values summarized, so every
 /// value more frequent than that has a counter. Merging two summaries adds the counts of
 /// shared values, charges a value missing on one side that side's smallest count (the most
-/// it can have missed when full), and keeps the `capacity` largest (Agarwal et al.'s
-/// mergeable summaries): the bound holds for the union.
+/// it can have missed when full), and keeps the `capacity` largest (the parallel Space-Saving
+/// merge of Cafaro, Pulimeno and Tempesta): the bound holds for the union.
 ///
 /// `Value` is a number type or std::string_view; strings are owned by their counter. Counters
 /// stay in `slots_` (never reallocated once reserved, so the map's string views stay valid);
-/// `order_` lists them by count, largest first, so the smallest is the last and an increment
-/// moves its counter forward past the few that it overtakes.
+/// `order_` lists them by count, largest first, so the smallest is the last (see increment
+/// for how a counter moves up).
 template <typename Value>
 class SpaceSaving
 {
