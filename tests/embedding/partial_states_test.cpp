@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <map>
 
 #include "tests/aggregation/test_table.h"
 #include "tests/embedding/embedding_test_support.h"
@@ -369,6 +370,55 @@ TEST(PartialStates, StatesCombinedFirstMergeWithRowsRoutedByLargeTables)
     testing::sinkFromHosts(importer, rowsOf(table, 100'000, 400'000), 2, 20'000);
     ResultStream merged = importer.finish();
     EXPECT_EQ(rendered(testing::collect(merged)), rendered(testing::collect(single_stream)));
+}
+
+TEST(PartialStates, StateCombinatorResultsAreTheExportedStates)
+{
+    // fState(x) as an aggregate gives, per group, the bytes finishPartial() writes for f(x)
+    // (over NOT NULL columns: a nullable argument's partial state carries its mask's flag,
+    // while fState is f's own state, as an AggregateFunction(f, T) column holds it).
+    const Block table = testing::makeTestTable(
+        20'000, [](size_t row) { return (row * 2654435761u) % 5'000; }, 11);
+    const auto fields = testing::fieldsOf(table);
+    const std::vector<Aggregate> plain = {{"sum", {"v_i64"}, "s"},
+                                          {"quantileExact", {"v_u32"}, "q", "", {0.5}},
+                                          {"topK", {"v_str"}, "t", "", {3}}};
+    std::vector<Aggregate> states;
+    for (const Aggregate& aggregate : plain)
+    {
+        Aggregate state = aggregate;
+        state.function += "State";
+        states.push_back(state);
+    }
+    GroupBySettings settings = partialSettings();
+    settings.threads = 1;
+    GroupBy exporter(fields, {"k_u16"}, plain, settings);
+    testing::sinkFromHosts(exporter, table, 1, 20'000);
+    ResultStream exported_stream = exporter.finishPartial();
+    const Block exported = testing::collect(exported_stream);
+    GroupBy with_states(fields, {"k_u16"}, states, settings);
+    testing::sinkFromHosts(with_states, table, 1, 20'000);
+    ResultStream state_stream = with_states.finish();
+    const Block results = testing::collect(state_stream);
+    ASSERT_EQ(results.rows(), exported.rows());
+    std::map<uint16_t, std::vector<std::string>> by_key;
+    for (size_t row = 0; row < exported.rows(); ++row)
+    {
+        for (size_t a = 0; a < plain.size(); ++a)
+        {
+            by_key[exported.columns[0].column.valueAt<uint16_t>(row)].emplace_back(
+                exported.columns[1 + a].column.stringAt(row));
+        }
+    }
+    for (size_t row = 0; row < results.rows(); ++row)
+    {
+        const auto& expected = by_key.at(results.columns[0].column.valueAt<uint16_t>(row));
+        for (size_t a = 0; a < plain.size(); ++a)
+        {
+            EXPECT_EQ(results.columns[1 + a].column.stringAt(row), expected[a])
+                << plain[a].function << " of row " << row;
+        }
+    }
 }
 
 TEST(PartialStates, NeedTheSetting)
