@@ -144,7 +144,10 @@ void PartitionedRows::append(const std::vector<ColumnView>& columns, size_t coun
             {
                 const size_t b = buckets[i];
                 const std::string_view value = source.stringAt(i);
-                std::memcpy(targets[b] + byte_positions[b], value.data(), value.size());
+                if (!value.empty())  // An empty value's pointer and target may be null.
+                {
+                    std::memcpy(targets[b] + byte_positions[b], value.data(), value.size());
+                }
                 byte_positions[b] += value.size();
                 chunks[b]->columns[c].offsets[++rows[b]] = byte_positions[b];
             }
