@@ -5,6 +5,7 @@
 #include <thread>
 #include <variant>
 
+#include "engine/aggregation/group_by_plan.h"
 #include "engine/common/exception.h"
 #include "engine/ingest/insert_input.h"
 #include "engine/planner/select_executor.h"
@@ -17,6 +18,27 @@ namespace granary
 {
 namespace
 {
+
+/// Every AggregateFunction(f, T...) column must name a function that takes T...: its states
+/// could not be made or merged otherwise. (Storage keeps the type as it is.)
+void checkAggregateStateColumns(const sql::CreateTableStatement& create)
+{
+    for (const sql::ColumnDefinition& column : create.columns)
+    {
+        if (!column.type.isAggregateState())
+        {
+            continue;
+        }
+        try
+        {
+            createStateFunction(column.type);
+        }
+        catch (const Exception& error)
+        {
+            throw Exception(error.code(), "column '" + column.name + "': " + error.what());
+        }
+    }
+}
 
 Block oneStringColumn(std::string name, const std::vector<std::string>& values)
 {
@@ -106,7 +128,11 @@ QueryResult Session::execute(std::string_view sql, const QueryOptions& options)
                 result.rows_read = outcome.rows_read;
                 result.bytes_read = outcome.bytes_read;
             },
-            [&](const sql::CreateTableStatement& create) { database_->createTable(create); },
+            [&](const sql::CreateTableStatement& create)
+            {
+                checkAggregateStateColumns(create);
+                database_->createTable(create);
+            },
             [&](const sql::InsertStatement& insert)
             {
                 ingest::InsertSource source;

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "engine/aggregation/group_by_plan.h"
 #include "engine/common/exception.h"
 #include "engine/sql/formatter.h"
 
@@ -114,24 +113,6 @@ PartFormat partFormatSetting(const std::vector<sql::Setting>& settings)
     return format;
 }
 
-/// An AggregateFunction(f, T...) column must name a function that takes T...: its states
-/// could not be made or merged otherwise.
-void checkAggregateState(const sql::ColumnDefinition& column)
-{
-    if (!column.type.isAggregateState())
-    {
-        return;
-    }
-    try
-    {
-        createStateFunction(column.type);
-    }
-    catch (const Exception& error)
-    {
-        throw Exception(error.code(), "column '" + column.name + "': " + error.what());
-    }
-}
-
 }  // namespace
 
 std::string_view partFormatName(PartFormat format)
@@ -234,7 +215,6 @@ TableSchema TableSchema::fromCreate(const sql::CreateTableStatement& statement)
             throw Exception(ErrorCode::kBadArguments,
                             "column '" + column.name + "' is defined twice");
         }
-        checkAggregateState(column);
         schema.columns.push_back({column.name, column.type, columnCodec(column)});
     }
     schema.sort_key = keyColumnNames(
