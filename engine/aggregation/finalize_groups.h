@@ -9,6 +9,7 @@
 #include <numeric>
 #include <vector>
 
+#include "engine/aggregation/functions/state_result.h"
 #include "engine/aggregation/group_by_plan.h"
 #include "engine/aggregation/inline_count.h"
 #include "engine/aggregation/partial_aggregate.h"
@@ -38,20 +39,16 @@ inline void appendResults(const GroupByPlan& plan, char* const* states, size_t c
                           size_t first_column)
 {
     const auto& entries = plan.layout->entries();
-    std::string bytes;
     for (size_t i = 0; i < entries.size(); ++i)
     {
         Column& to = block.columns[first_column + i].column;
-        if (!plan.emit_states)
+        if (plan.emit_states)
+        {
+            appendSerializedStates(*entries[i].function, states, count, entries[i].offset, to);
+        }
+        else
         {
             entries[i].function->insertResultsInto(states, count, entries[i].offset, to);
-            continue;
-        }
-        for (size_t group = 0; group < count; ++group)
-        {
-            bytes.clear();
-            entries[i].function->serialize(states[group] + entries[i].offset, bytes);
-            to.appendString(bytes);
         }
     }
 }

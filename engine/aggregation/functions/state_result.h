@@ -8,6 +8,21 @@
 namespace granary
 {
 
+/// Appends the serialized states of `count` groups of `function` (the state of group i at
+/// places[i] + state_offset) to the String column `to`: what fState returns and what a partial
+/// result (GroupByOperator::finish emitting states) holds.
+inline void appendSerializedStates(const AggregateFunction& function, char* const* places,
+                                   size_t count, size_t state_offset, Column& to)
+{
+    std::string bytes;
+    for (size_t i = 0; i < count; ++i)
+    {
+        bytes.clear();
+        function.serialize(places[i] + state_offset, bytes);
+        to.appendString(bytes);
+    }
+}
+
 /// ClickHouse's -State combinator: the result of each group is its state in the partial-state
 /// format (a String: AggregateFunction(f, T...) in a table), which fMerge folds back in later,
 /// in another query or another process.
@@ -25,20 +40,12 @@ public:
 
     void insertResultInto(char* state, Column& to) const override
     {
-        std::string bytes;
-        inner_->serialize(state, bytes);
-        to.appendString(bytes);
+        appendSerializedStates(*inner_, &state, 1, 0, to);
     }
     void insertResultsInto(char* const* places, size_t count, size_t state_offset,
                            Column& to) const override
     {
-        std::string bytes;
-        for (size_t i = 0; i < count; ++i)
-        {
-            bytes.clear();
-            inner_->serialize(places[i] + state_offset, bytes);
-            to.appendString(bytes);
-        }
+        appendSerializedStates(*inner_, places, count, state_offset, to);
     }
 };
 

@@ -2,7 +2,6 @@
 
 #include <cmath>
 #include <memory>
-#include <new>
 #include <string>
 
 #include "engine/aggregation/aggregate_function_base.h"
@@ -29,6 +28,7 @@ template <typename T>
 class TopKFunction final : public AggregateFunctionBase<TopKFunction<T>, SpaceSaving<T>>
 {
     using State = SpaceSaving<T>;
+    using Base = AggregateFunctionBase<TopKFunction<T>, State>;
 
 public:
     TopKFunction(TypeId type, uint32_t values, uint32_t counters)
@@ -50,8 +50,8 @@ public:
                              char* place, Arena& /*arena*/) const override
     {
         const ColumnView& column = arguments[0];
-        std::launder(reinterpret_cast<State*>(place))
-            ->addMany(count, [&](size_t i) { return readValue<T>(column, first_row + i); });
+        Base::state(place).addMany(count,
+                                   [&](size_t i) { return readValue<T>(column, first_row + i); });
     }
     static void mergeStates(State& target, const State& source) { target.merge(source); }
 
