@@ -3,13 +3,12 @@
 // and their ratio. Usage: q30_rewrite [rows] [repetitions] [threads]
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <ctime>
 #include <string>
 #include <vector>
 
+#include "bench/planner/median_query_time.h"
 #include "engine/columns/block.h"
 #include "engine/session/session.h"
 #include "engine/storage/database.h"
@@ -51,34 +50,14 @@ void fill(granary::Session& session, size_t rows)
     session.database().insert("hits", std::move(blocks));
 }
 
-struct Timing
-{
-    double wall_seconds;
-    double cpu_seconds;  ///< Of the whole process, all threads: robust to a busy machine.
-};
-
-/// Median wall and CPU time of `repetitions` runs, after one warm-up run.
-Timing medianTimes(granary::Session& session, const std::string& query, bool rewrite,
-                   int repetitions, size_t threads)
+/// Median times of `query` with the sum rewrite on or off.
+granary::bench::QueryTiming medianTimes(granary::Session& session, const std::string& query,
+                                        bool rewrite, int repetitions, size_t threads)
 {
     granary::QueryOptions options;
     options.threads = threads;
     options.settings["optimize_arithmetic_operations_in_aggregate_functions"] = rewrite ? "1" : "0";
-    session.execute(query, options);
-    std::vector<double> walls;
-    std::vector<double> cpus;
-    for (int i = 0; i < repetitions; ++i)
-    {
-        const auto start = std::chrono::steady_clock::now();
-        const std::clock_t cpu_start = std::clock();
-        session.execute(query, options);
-        cpus.push_back(static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC);
-        walls.push_back(
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    }
-    std::sort(walls.begin(), walls.end());
-    std::sort(cpus.begin(), cpus.end());
-    return {walls[walls.size() / 2], cpus[cpus.size() / 2]};
+    return granary::bench::medianQueryTime(session, query, options, repetitions);
 }
 
 }  // namespace
@@ -91,8 +70,9 @@ int main(int argc, char** argv)
     granary::Session session(granary::Database::openInMemory());
     fill(session, rows);
     const std::string query = q30Text();
-    const Timing on = medianTimes(session, query, true, repetitions, threads);
-    const Timing off = medianTimes(session, query, false, repetitions, threads);
+    const granary::bench::QueryTiming on = medianTimes(session, query, true, repetitions, threads);
+    const granary::bench::QueryTiming off =
+        medianTimes(session, query, false, repetitions, threads);
     std::printf("Q30 on %zu rows (median of %d runs, threads %zu, 0 = all)\n", rows, repetitions,
                 threads);
     std::printf("                 wall ms      cpu ms\n");

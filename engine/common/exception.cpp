@@ -65,6 +65,10 @@ std::string_view errorCodeName(ErrorCode code)
             return "REQUIRED_PASSWORD";
         case ErrorCode::kUnsupportedMethod:
             return "UNSUPPORTED_METHOD";
+        case ErrorCode::kIncorrectResultOfScalarSubquery:
+            return "INCORRECT_RESULT_OF_SCALAR_SUBQUERY";
+        case ErrorCode::kUnionAllResultStructuresMismatch:
+            return "UNION_ALL_RESULT_STRUCTURES_MISMATCH";
         case ErrorCode::kTimeoutExceeded:
             return "TIMEOUT_EXCEEDED";
         case ErrorCode::kTooManyConnections:

@@ -368,12 +368,12 @@ ComparisonOperator mirrored(ComparisonOperator op)
 }
 
 template <typename T>
-ReducedComparison<T> reduceComparison(ComparisonOperator op, const Column& constant)
+ReducedComparison<T> reduceComparison(ComparisonOperator op, const Column& constant, size_t row)
 {
     return dispatchFixedType(constant.type(),
                              [&]<typename K>(TypeTag<K>) -> ReducedComparison<T>
                              {
-                                 const K value = constant.valueAt<K>(0);
+                                 const K value = constant.valueAt<K>(row);
                                  if constexpr (std::is_floating_point_v<T>)
                                  {
                                      ReducedComparison<T> reduced;
@@ -393,7 +393,7 @@ ReducedComparison<T> reduceComparison(ComparisonOperator op, const Column& const
 }
 
 #define GRANARY_INSTANTIATE_REDUCE(T) \
-    template ReducedComparison<T> reduceComparison<T>(ComparisonOperator, const Column&);
+    template ReducedComparison<T> reduceComparison<T>(ComparisonOperator, const Column&, size_t);
 GRANARY_INSTANTIATE_REDUCE(uint8_t)
 GRANARY_INSTANTIATE_REDUCE(uint16_t)
 GRANARY_INSTANTIATE_REDUCE(uint32_t)

@@ -38,8 +38,10 @@ struct ReducedComparison
     Value value{};
 };
 
-/// Reduces `x op constant` for x of `type` (numeric) and a one-row numeric `constant`.
+/// Reduces `x op constant` for x of `type` (numeric) and the value in row `row` of the numeric
+/// column `constant`.
 template <typename T>
-ReducedComparison<T> reduceComparison(ComparisonOperator op, const Column& constant);
+ReducedComparison<T> reduceComparison(ComparisonOperator op, const Column& constant,
+                                      size_t row = 0);
 
 }  // namespace granary

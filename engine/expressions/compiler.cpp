@@ -244,6 +244,12 @@ private:
     NodePtr compileNode(const sql::InList& in, const Expression& expression)
     {
         NodePtr value = compile(*in.value);
+        if (in.list.size() == 1 && in.list[0]->as<sql::Subquery>())
+        {
+            const Column& set = subqueryResult(*in.list[0]);
+            return fold(makeInSet(setComparable(std::move(value), *in.value, set, expression), set,
+                                  in.negated));
+        }
         // Each item next to the value as a comparison sees them (date literals parsed, a Date
         // value against a DateTime item converted); a set needs constants of the value's kind.
         std::vector<std::pair<NodePtr, NodePtr>> pairs;
@@ -269,6 +275,57 @@ private:
         }
         NodePtr any = fold(makeOr(std::move(equalities)));
         return in.negated ? fold(makeNot(std::move(any))) : any;
+    }
+
+    /// A scalar subquery: its one value.
+    NodePtr compileNode(const sql::Subquery&, const Expression& expression)
+    {
+        const Column& result = subqueryResult(expression);
+        if (result.size() != 1)
+        {
+            throw Exception(ErrorCode::kIncorrectResultOfScalarSubquery,
+                            "Scalar subquery " + where(expression) + " returned " +
+                                std::to_string(result.size()) +
+                                " rows; a scalar subquery must return exactly one");
+        }
+        return constant(result);
+    }
+
+    /// The rows of the subquery `expression` is, which the planner ran.
+    static const Column& subqueryResult(const Expression& expression)
+    {
+        const auto& subquery = std::get<sql::Subquery>(expression.node);
+        if (!subquery.result)
+        {
+            throw Exception(ErrorCode::kNotImplemented,
+                            "Subqueries are not supported here " + where(expression));
+        }
+        return *subquery.result;
+    }
+
+    /// `value` as an IN over `set`'s values compares it: strings with strings, numbers with
+    /// numbers, a Date with DateTimes as a DateTime.
+    NodePtr setComparable(NodePtr value, const Expression& value_expression, const Column& set,
+                          const Expression& expression)
+    {
+        const TypeId value_type = value->type();
+        const TypeId set_type = set.type();
+        if (value_type == TypeId::Date && set_type == TypeId::DateTime)
+        {
+            return fold(makeDateFunction(DateFunction::ToDateTime, std::move(value)));
+        }
+        const bool comparable =
+            isString(value_type) == isString(set_type) && !isNested(value_type) &&
+            !isNested(set_type) &&
+            (value_type == set_type || !isDateOrTime(value_type) || !isDateOrTime(set_type));
+        if (!comparable)
+        {
+            throw Exception(ErrorCode::kTypeMismatch,
+                            "IN compares " + quoted(value_expression) + " of type " +
+                                typeText(value_type) + " with a subquery of type " +
+                                typeText(set_type) + " " + where(expression));
+        }
+        return value;
     }
 
     NodePtr compileNode(const sql::CaseExpression& expression_case, const Expression& expression)

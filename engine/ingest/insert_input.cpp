@@ -11,6 +11,7 @@
 #include "engine/common/exception.h"
 #include "engine/ingest/json_each_row_reader.h"
 #include "engine/ingest/row_binary_reader.h"
+#include "engine/ingest/values_rows.h"
 #include "engine/storage/database.h"
 #include "engine/storage/text_loader.h"
 
@@ -211,6 +212,18 @@ size_t executeInsert(Database& database, const sql::InsertStatement& insert,
     if (source.blocks && !insert.infile)
     {
         return insertBlocks(database, insert, *source.blocks, source.async, threads);
+    }
+    if (!insert.rows.empty())
+    {
+        const size_t columns =
+            database.table(insert.table)->schema().fieldColumns(insert.columns).size();
+        const std::string text = valuesAsTsv(insert, columns);
+        sql::InsertStatement as_tsv = insert;
+        as_tsv.rows.clear();
+        as_tsv.format = "TSV";
+        InsertSource in_memory;
+        in_memory.bytes = text;
+        return executeInsert(database, as_tsv, in_memory, threads);
     }
     const std::string format_name = insert.format.value_or("TSV");
     const InputFormat format = inputFormatFromName(format_name);

@@ -135,40 +135,13 @@ void forEachNode(const sql::Expression& expression,
     }
 }
 
-/// Applies `rewrite` to every expression of the statement.
-void rewriteExpressions(sql::SelectStatement& select,
-                        const std::function<ExpressionPtr(const ExpressionPtr&)>& rewrite)
-{
-    const auto apply = [&](ExpressionPtr& expression)
-    {
-        if (expression)
-        {
-            expression = rewrite(expression);
-        }
-    };
-    for (sql::SelectItem& item : select.items)
-    {
-        apply(item.expression);
-    }
-    apply(select.where);
-    for (ExpressionPtr& key : select.group_by)
-    {
-        apply(key);
-    }
-    apply(select.having);
-    for (sql::OrderByItem& item : select.order_by)
-    {
-        apply(item.expression);
-    }
-}
-
 /// arrayJoin(x), wherever it is called, is `ARRAY JOIN x` with the call's text as the alias,
 /// each call a reference to the element, as ClickHouse reads it. One array per query: calls
 /// over different arrays, or beside an ARRAY JOIN clause, are kNotImplemented.
 void resolveArrayJoinCalls(sql::SelectStatement& select)
 {
     std::optional<sql::ArrayJoinClause> found;
-    rewriteExpressions(
+    sql::rewriteExpressions(
         select,
         [&](const ExpressionPtr& expression)
         {
@@ -545,6 +518,27 @@ std::map<std::string, std::string> analyzeAggregateCalls(const sql::SelectStatem
     return result_of_key;
 }
 
+/// ORDER BY and LIMIT BY keys (positions and aliases resolved) as final-stage expressions,
+/// which `to_stage` makes of an expression over the source's columns.
+void analyzeOrdering(const sql::SelectStatement& select, AnalyzedSelect& analyzed,
+                     const std::function<ExpressionPtr(const ExpressionPtr&)>& to_stage)
+{
+    for (const sql::OrderByItem& item : select.order_by)
+    {
+        analyzed.order_keys.push_back(to_stage(resolveOrderKey(select, item.expression)));
+        analyzed.descending.push_back(item.descending);
+    }
+    if (select.limit_by)
+    {
+        sql::LimitBy limit_by = *select.limit_by;
+        for (ExpressionPtr& key : limit_by.keys)
+        {
+            key = to_stage(resolveOrderKey(select, key));
+        }
+        analyzed.limit_by = std::move(limit_by);
+    }
+}
+
 void analyzeAggregation(const sql::SelectStatement& select, const TableSchema& schema,
                         const AnalysisOptions& options, AnalyzedSelect& analyzed)
 {
@@ -585,11 +579,7 @@ void analyzeAggregation(const sql::SelectStatement& select, const TableSchema& s
     {
         analyzed.having = to_stage(substituteAliases(select.having, select.items));
     }
-    for (const sql::OrderByItem& item : select.order_by)
-    {
-        analyzed.order_keys.push_back(to_stage(resolveOrderKey(select, item.expression)));
-        analyzed.descending.push_back(item.descending);
-    }
+    analyzeOrdering(select, analyzed, to_stage);
 }
 
 void analyzeRows(const sql::SelectStatement& select, AnalyzedSelect& analyzed)
@@ -605,12 +595,9 @@ void analyzeRows(const sql::SelectStatement& select, AnalyzedSelect& analyzed)
         analyzed.outputs.push_back(
             columnReference(addScanOutput(analyzed, item.expression), *item.expression));
     }
-    for (const sql::OrderByItem& item : select.order_by)
-    {
-        const ExpressionPtr key = resolveOrderKey(select, item.expression);
-        analyzed.order_keys.push_back(columnReference(addScanOutput(analyzed, key), *key));
-        analyzed.descending.push_back(item.descending);
-    }
+    analyzeOrdering(select, analyzed,
+                    [&](const ExpressionPtr& key)
+                    { return columnReference(addScanOutput(analyzed, key), *key); });
 }
 
 }  // namespace
@@ -637,8 +624,8 @@ AnalyzedSelect analyzeSelect(const sql::SelectStatement& original, const TableSc
     {
         analyzed.output_names.push_back(item.alias ? *item.alias : columnNameOf(*item.expression));
     }
-    rewriteExpressions(select, [&](const ExpressionPtr& expression)
-                       { return resolveJsonPaths(expression, schema); });
+    sql::rewriteExpressions(select, [&](const ExpressionPtr& expression)
+                            { return resolveJsonPaths(expression, schema); });
     resolveArrayJoinCalls(select);
     checkWhereBeforeArrayJoin(select);
     analyzed.array_join = select.array_join;

@@ -12,6 +12,7 @@
 #include "engine/common/exception.h"
 #include "engine/expressions/compiled_expression.h"
 #include "engine/expressions/filter.h"
+#include "engine/planner/rows_per_key.h"
 #include "engine/planner/select_analysis.h"
 #include "engine/planner/select_stages.h"
 
@@ -39,13 +40,23 @@ Block gatherBlock(const Block& block, std::span<const uint32_t> rows)
     return gathered;
 }
 
-size_t rowsWanted(const AnalyzedSelect& analyzed)
+/// LIMIT + OFFSET rows (saturating at SIZE_MAX); SIZE_MAX without LIMIT.
+size_t limitAndOffsetRows(const AnalyzedSelect& analyzed)
 {
     if (!analyzed.limit)
     {
         return SIZE_MAX;
     }
-    return static_cast<size_t>(std::min<uint64_t>(*analyzed.limit + analyzed.offset, SIZE_MAX));
+    const uint64_t limit = *analyzed.limit;
+    const uint64_t sum =
+        limit > UINT64_MAX - analyzed.offset ? UINT64_MAX : limit + analyzed.offset;
+    return static_cast<size_t>(std::min<uint64_t>(sum, SIZE_MAX));
+}
+
+/// Rows a stage must keep for LIMIT + OFFSET; every row under LIMIT BY, which comes first.
+size_t rowsWanted(const AnalyzedSelect& analyzed)
+{
+    return analyzed.limit_by ? SIZE_MAX : limitAndOffsetRows(analyzed);
 }
 
 /// The column a top-N scan may skip morsels by: the leading ORDER BY column of a query with
@@ -54,7 +65,7 @@ size_t rowsWanted(const AnalyzedSelect& analyzed)
 std::optional<std::string> topRowsSortKey(const AnalyzedSelect& analyzed, const TableSchema& schema)
 {
     // With ARRAY JOIN a name may be the element's, not the sort-key column's.
-    if (analyzed.aggregates || analyzed.array_join || !analyzed.limit ||
+    if (analyzed.aggregates || analyzed.array_join || rowsWanted(analyzed) == SIZE_MAX ||
         analyzed.order_keys.empty())
     {
         return std::nullopt;
@@ -193,6 +204,22 @@ Block joinFragments(const TableScan& scan, const std::vector<std::optional<Block
     return rows;
 }
 
+/// LIMIT n BY keys over the stage's rows in `order`.
+std::vector<uint32_t> limitRowsByKeys(const Block& stage, const std::vector<uint32_t>& order,
+                                      const sql::LimitBy& limit_by)
+{
+    const ColumnTypeLookup lookup = lookupIn(stage);
+    const BlockView view = BlockView::of(stage);
+    std::vector<Column> holders(limit_by.keys.size());
+    std::vector<ColumnView> keys;
+    for (size_t k = 0; k < limit_by.keys.size(); ++k)
+    {
+        keys.push_back(compileExpression(limit_by.keys[k], lookup)
+                           .evaluate(view, 0, stage.rows(), holders[k]));
+    }
+    return rowsWithinKeyLimit(keys, order, limit_by.offset, limit_by.limit);
+}
+
 Column materialize(const ColumnView& view)
 {
     Column column = Column::emptyLike(view);
@@ -262,7 +289,7 @@ Block collectRows(const SelectPlan& plan, QueryContext& context)
 
 std::optional<TopGroups> topGroupsOf(const AnalyzedSelect& analyzed)
 {
-    if (!analyzed.limit || analyzed.having)
+    if (rowsWanted(analyzed) == SIZE_MAX || analyzed.having)
     {
         return std::nullopt;
     }
@@ -323,6 +350,11 @@ Block orderAndLimit(Block stage, const AnalyzedSelect& analyzed, bool apply_offs
     {
         permutation.resize(wanted);
         std::iota(permutation.begin(), permutation.end(), 0);
+    }
+    if (apply_offset && analyzed.limit_by)
+    {
+        permutation = limitRowsByKeys(stage, permutation, *analyzed.limit_by);
+        permutation.resize(std::min(permutation.size(), limitAndOffsetRows(analyzed)));
     }
     if (apply_offset)
     {

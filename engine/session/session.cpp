@@ -8,7 +8,7 @@
 #include "engine/aggregation/group_by_plan.h"
 #include "engine/common/exception.h"
 #include "engine/ingest/insert_input.h"
-#include "engine/planner/select_executor.h"
+#include "engine/planner/query_executor.h"
 #include "engine/session/query_settings.h"
 #include "engine/sql/overloaded.h"
 #include "engine/sql/parser.h"
@@ -104,25 +104,23 @@ QueryResult Session::execute(std::string_view sql, const QueryOptions& options)
         sql::Overloaded{
             [&](const sql::SelectStatement& select)
             {
-                if (!select.from)
-                {
-                    result.block = executeSelectWithoutTable(select);
-                    return;
-                }
-                const std::shared_ptr<Table> table = database_->table(*select.from);
                 QueryContext context(threads, settings.max_memory_usage);
                 context.setProfiler(options.profiler);
-                ScanObserver observer;
-                observer.cancel = options.cancel;
+                QueryEnvironment environment;
+                environment.tables = [&](const std::string& name)
+                { return std::shared_ptr<const Table>(database_->table(name)); };
+                environment.settings = settings.select;
+                environment.observer.cancel = options.cancel;
                 if (options.on_progress)
                 {
-                    observer.on_progress = [&](size_t rows, size_t bytes, size_t total) {
+                    environment.observer.on_progress = [&](size_t rows, size_t bytes, size_t total)
+                    {
                         options.on_progress(QueryProgress{rows, bytes, total});
                     };
                 }
-                SelectOutcome outcome = executeSelect(
-                    select, *table, context, settings.select, observer,
-                    settings.use_query_condition_cache ? condition_cache_.get() : nullptr);
+                environment.condition_cache =
+                    settings.use_query_condition_cache ? condition_cache_.get() : nullptr;
+                SelectOutcome outcome = executeQuery(select, context, environment);
                 result.block = std::move(outcome.block);
                 result.stats = context.stats();
                 result.rows_read = outcome.rows_read;

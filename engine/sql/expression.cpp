@@ -6,6 +6,7 @@
 #include "engine/common/exception.h"
 #include "engine/sql/keywords.h"
 #include "engine/sql/overloaded.h"
+#include "engine/sql/statement.h"
 
 namespace granary::sql
 {
@@ -86,6 +87,12 @@ bool sameNode(const CaseExpression& left, const CaseExpression& right)
 bool sameNode(const Extract& left, const Extract& right)
 {
     return left.part == right.part && sameExpression(left.source, right.source);
+}
+
+/// Results are compared by identity: equal subqueries filled by different runs differ.
+bool sameNode(const Subquery& left, const Subquery& right)
+{
+    return *left.query == *right.query && left.result == right.result;
 }
 
 void appendIfPresent(std::vector<ExpressionPtr>& list, const ExpressionPtr& expression)
@@ -201,6 +208,7 @@ std::vector<ExpressionPtr> children(const Expression& expression)
                 appendIfPresent(list, case_expression.else_result);
             },
             [&](const Extract& extract) { list.push_back(extract.source); },
+            [](const Subquery&) {},
         },
         expression.node);
     return list;
@@ -258,6 +266,7 @@ ExpressionPtr withChildren(const Expression& expression, const std::vector<Expre
             [&](const Extract& extract) -> Expression::Node {
                 return Extract{extract.part, supply.next()};
             },
+            [](const Subquery& subquery) -> Expression::Node { return subquery; },
         },
         expression.node);
     supply.expectAllUsed();

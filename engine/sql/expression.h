@@ -12,8 +12,15 @@
 
 #include "engine/sql/source_position.h"
 
+namespace granary
+{
+class Column;
+}
+
 namespace granary::sql
 {
+
+struct SelectStatement;
 
 struct Expression;
 /// Expressions are immutable once built and shared between trees: a rewrite builds new nodes
@@ -143,10 +150,20 @@ struct Extract
     ExpressionPtr source;
 };
 
+/// `(SELECT ...)` as a value: a scalar subquery, or the one item of `x [NOT] IN (SELECT ...)`.
+/// Subqueries are uncorrelated: the planner runs each once before compiling the expression
+/// around it and fills `result` (the subquery's one column), which the compiler reads. The
+/// tree stays a leaf: walks over expressions do not enter the subquery.
+struct Subquery
+{
+    std::shared_ptr<const SelectStatement> query;
+    std::shared_ptr<const Column> result = nullptr;
+};
+
 struct Expression
 {
     using Node = std::variant<Literal, ColumnRef, Asterisk, FunctionCall, UnaryOperation,
-                              BinaryOperation, InList, CaseExpression, Extract>;
+                              BinaryOperation, InList, CaseExpression, Extract, Subquery>;
 
     Node node;
     /// Where the expression's token starts: the operator of an operation, the name of a call.

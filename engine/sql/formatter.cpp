@@ -212,8 +212,10 @@ std::string formatNode(const BinaryOperation& binary)
 
 std::string formatNode(const InList& in)
 {
+    const bool subquery = in.list.size() == 1 && in.list[0]->as<Subquery>();
     return operand(*in.value, precedence(*in.value) < kComparisonLevel) +
-           (in.negated ? " NOT IN (" : " IN (") + expressionList(in.list) + ")";
+           (in.negated ? " NOT IN " : " IN ") +
+           (subquery ? formatExpression(*in.list[0]) : "(" + expressionList(in.list) + ")");
 }
 
 std::string formatNode(const CaseExpression& case_expression)
@@ -235,6 +237,13 @@ std::string formatNode(const CaseExpression& case_expression)
     return out + " END";
 }
 
+std::string formatSelect(const SelectStatement& select);
+
+std::string formatNode(const Subquery& subquery)
+{
+    return '(' + formatSelect(*subquery.query) + ')';
+}
+
 std::string formatNode(const Extract& extract)
 {
     return "extract(" + std::string(datePartName(extract.part)) + " FROM " +
@@ -246,21 +255,33 @@ std::string keyList(const std::vector<ExpressionPtr>& keys)
     return '(' + expressionList(keys) + ')';
 }
 
-std::string formatSelect(const SelectStatement& select)
+std::string formatLimit(uint64_t limit, uint64_t offset)
 {
-    std::string out = "SELECT " + joined(select.items,
-                                         [](const SelectItem& item)
-                                         {
-                                             std::string text = formatExpression(*item.expression);
-                                             if (item.alias)
-                                             {
-                                                 text += " AS " + formatIdentifier(*item.alias);
-                                             }
-                                             return text;
-                                         });
-    if (select.from)
+    return " LIMIT " + std::to_string(limit) +
+           (offset != 0 ? " OFFSET " + std::to_string(offset) : "");
+}
+
+std::string formatSelectBody(const SelectStatement& select)
+{
+    std::string out = select.distinct ? "SELECT DISTINCT " : "SELECT ";
+    out += joined(select.items,
+                  [](const SelectItem& item)
+                  {
+                      std::string text = formatExpression(*item.expression);
+                      if (item.alias)
+                      {
+                          text += " AS " + formatIdentifier(*item.alias);
+                      }
+                      return text;
+                  });
+    if (select.hasSource())
     {
-        out += " FROM " + formatIdentifier(*select.from);
+        out += " FROM " + (select.from ? formatIdentifier(*select.from)
+                                       : '(' + formatSelect(*select.from_subquery) + ')');
+        if (select.from_alias)
+        {
+            out += " AS " + formatIdentifier(*select.from_alias);
+        }
         if (const std::optional<ArrayJoinClause>& join = select.array_join)
         {
             out += std::string(join->left ? " LEFT" : "") + " ARRAY JOIN " +
@@ -287,13 +308,38 @@ std::string formatSelect(const SelectStatement& select)
                                                 (item.descending ? " DESC" : "");
                                      });
     }
+    if (select.limit_by)
+    {
+        out += formatLimit(select.limit_by->limit, select.limit_by->offset) + " BY " +
+               expressionList(select.limit_by->keys);
+    }
     if (select.limit)
     {
-        out += " LIMIT " + std::to_string(*select.limit);
+        out += formatLimit(*select.limit, select.offset);
     }
-    if (select.offset != 0)
+    else if (select.offset != 0)
     {
         out += " OFFSET " + std::to_string(select.offset);
+    }
+    return out;
+}
+
+std::string formatSelect(const SelectStatement& select)
+{
+    std::string out;
+    if (!select.with.empty())
+    {
+        out =
+            "WITH " +
+            joined(
+                select.with, [](const CommonTableExpression& cte)
+                { return formatIdentifier(cte.name) + " AS (" + formatSelect(*cte.query) + ")"; }) +
+            " ";
+    }
+    out += formatSelectBody(select);
+    for (const SelectStatementPtr& branch : select.union_all)
+    {
+        out += " UNION ALL " + formatSelectBody(*branch);
     }
     return out;
 }
@@ -373,7 +419,11 @@ std::string formatInsert(const InsertStatement& insert)
     {
         out += " FROM INFILE " + formatStringLiteral(*insert.infile);
     }
-    if (insert.format)
+    if (!insert.rows.empty())
+    {
+        out += " VALUES " + joined(insert.rows, keyList);
+    }
+    else if (insert.format)
     {
         out += " FORMAT " + formatIdentifier(*insert.format);
     }

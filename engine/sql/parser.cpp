@@ -5,6 +5,8 @@
 #include <initializer_list>
 #include <optional>
 #include <string>
+#include <tuple>
+#include <utility>
 
 #include "engine/common/exception.h"
 #include "engine/sql/interval_unit.h"
@@ -114,9 +116,11 @@ public:
 
     SelectStatement singleSelect()
     {
-        const SourcePosition position = current().position;
-        expectKeyword("SELECT");
-        SelectStatement select = selectBody(position);
+        if (!atQuery())
+        {
+            expectKeyword("SELECT");
+        }
+        SelectStatement select = selectQuery();
         finishStatement();
         return select;
     }
@@ -296,10 +300,12 @@ private:
     Statement statement()
     {
         const SourcePosition position = current().position;
-        if (acceptKeyword("SELECT"))
+        if (atQuery())
         {
-            return selectBody(position);
+            return selectQuery();
         }
+        expecting("SELECT");
+        expecting("WITH");
         if (acceptKeyword("CREATE"))
         {
             return createTableBody(position);
@@ -329,17 +335,69 @@ private:
         fail();
     }
 
+    /// SELECT or WITH: a query starts here (`distance` tokens ahead).
+    bool atQuery(size_t distance = 0) const
+    {
+        return atKeyword("SELECT", distance) || atKeyword("WITH", distance);
+    }
+
+    /// [WITH name AS (query), ...] SELECT ... [UNION ALL SELECT ...]...
+    SelectStatement selectQuery()
+    {
+        std::vector<CommonTableExpression> with;
+        if (acceptKeyword("WITH"))
+        {
+            do
+            {
+                CommonTableExpression cte;
+                cte.name = expectName("common table expression name");
+                expectKeyword("AS");
+                cte.query = parenthesizedQuery();
+                with.push_back(std::move(cte));
+            } while (accept(TokenKind::Comma));
+        }
+        const SourcePosition position = current().position;
+        expectKeyword("SELECT");
+        SelectStatement select = selectBody(position);
+        select.with = std::move(with);
+        while (acceptKeyword("UNION"))
+        {
+            expectKeyword("ALL");
+            const SourcePosition branch = current().position;
+            expectKeyword("SELECT");
+            select.union_all.push_back(std::make_shared<SelectStatement>(selectBody(branch)));
+        }
+        return select;
+    }
+
+    /// `(query)`, nested one level deeper.
+    SelectStatementPtr parenthesizedQuery()
+    {
+        expect(TokenKind::LeftParen);
+        NestingGuard guard(*this);
+        if (!atQuery())
+        {
+            expecting("SELECT");
+            expecting("WITH");
+            fail();
+        }
+        auto query = std::make_shared<SelectStatement>(selectQuery());
+        expect(TokenKind::RightParen);
+        return query;
+    }
+
     SelectStatement selectBody(const SourcePosition& position)
     {
         SelectStatement select;
         select.position = position;
+        select.distinct = acceptKeyword("DISTINCT");
         do
         {
             select.items.push_back(selectItem());
         } while (accept(TokenKind::Comma));
         if (acceptKeyword("FROM"))
         {
-            select.from = expectName("table name");
+            source(select);
             select.array_join = arrayJoin();
         }
         if (acceptKeyword("WHERE"))
@@ -372,26 +430,56 @@ private:
         }
         if (acceptKeyword("LIMIT"))
         {
-            const uint64_t first = rowCount();
-            if (accept(TokenKind::Comma))
+            const auto [limit, offset] = limitCounts();
+            if (acceptKeyword("BY"))
             {
-                select.offset = first;
-                select.limit = rowCount();
+                select.limit_by = LimitBy{limit, offset, expressionList()};
+                if (acceptKeyword("LIMIT"))
+                {
+                    std::tie(select.limit, select.offset) = limitCounts();
+                }
             }
             else
             {
-                select.limit = first;
-                if (acceptKeyword("OFFSET"))
-                {
-                    select.offset = rowCount();
-                }
+                select.limit = limit;
+                select.offset = offset;
             }
         }
-        else if (acceptKeyword("OFFSET"))
+        if (!select.limit && acceptKeyword("OFFSET"))
         {
             select.offset = rowCount();
         }
         return select;
+    }
+
+    /// After LIMIT: `n`, `n OFFSET m` or `m, n`, as {n, m}.
+    std::pair<uint64_t, uint64_t> limitCounts()
+    {
+        const uint64_t first = rowCount();
+        if (accept(TokenKind::Comma))
+        {
+            return {rowCount(), first};
+        }
+        return {first, acceptKeyword("OFFSET") ? rowCount() : 0};
+    }
+
+    /// After FROM: a table (or common table expression) name or `(query)`, then `[[AS] alias]`.
+    void source(SelectStatement& select)
+    {
+        if (atKind(TokenKind::LeftParen))
+        {
+            select.from_subquery = parenthesizedQuery();
+        }
+        else
+        {
+            select.from = expectName("table name");
+        }
+        const bool array_join_follows = (atKeyword("ARRAY") && atKeyword("JOIN", 1)) ||
+                                        (atKeyword("LEFT") && atKeyword("ARRAY", 1));
+        if (acceptKeyword("AS") || (atName() && !array_join_follows))
+        {
+            select.from_alias = expectName("alias");
+        }
     }
 
     /// `[LEFT] ARRAY JOIN array [AS alias]`, or nothing.
@@ -798,6 +886,11 @@ private:
         {
             // Native-protocol clients send `INSERT ... VALUES` and the rows as blocks.
             insert.format = "Values";
+            while (atKind(TokenKind::LeftParen))
+            {
+                insert.rows.push_back(parenthesizedList());
+                accept(TokenKind::Comma);
+            }
         }
         else
         {
@@ -883,13 +976,18 @@ private:
                 left = binaryNode(*op, std::move(left), additive(), position);
                 continue;
             }
-            const bool negated = atKeyword("NOT") && (atKeyword("LIKE", 1) ||
-                                                      atKeyword("ILIKE", 1) || atKeyword("IN", 1));
+            const bool negated =
+                atKeyword("NOT") && (atKeyword("LIKE", 1) || atKeyword("ILIKE", 1) ||
+                                     atKeyword("IN", 1) || atKeyword("BETWEEN", 1));
             if (negated)
             {
                 advance();
             }
-            if (atKeyword("LIKE") || atKeyword("ILIKE"))
+            if (atKeyword("BETWEEN"))
+            {
+                left = between(std::move(left), negated);
+            }
+            else if (atKeyword("LIKE") || atKeyword("ILIKE"))
             {
                 const bool case_insensitive = atKeyword("ILIKE");
                 advance();
@@ -901,14 +999,40 @@ private:
             else if (atKeyword("IN"))
             {
                 advance();
-                left =
-                    expressionNode(InList{std::move(left), parenthesizedList(), negated}, position);
+                std::vector<ExpressionPtr> list;
+                if (atKind(TokenKind::LeftParen) && atQuery(1))
+                {
+                    list.push_back(subquery());
+                }
+                else
+                {
+                    list = parenthesizedList();
+                }
+                left = expressionNode(InList{std::move(left), std::move(list), negated}, position);
             }
             else
             {
                 return left;
             }
         }
+    }
+
+    /// `value [NOT] BETWEEN low AND high` as ClickHouse reads it: value >= low AND value <=
+    /// high (NOT (...) when negated). The caller saw BETWEEN.
+    ExpressionPtr between(ExpressionPtr value, bool negated)
+    {
+        const SourcePosition position = advance().position;
+        ExpressionPtr low = additive();
+        expectKeyword("AND");
+        ExpressionPtr high = additive();
+        ExpressionPtr both = binaryNode(
+            BinaryOperator::And, binaryNode(BinaryOperator::GreaterOrEquals, value, low, position),
+            binaryNode(BinaryOperator::LessOrEquals, value, high, position), position);
+        if (!negated)
+        {
+            return both;
+        }
+        return expressionNode(UnaryOperation{UnaryOperator::Not, std::move(both)}, position);
     }
 
     std::vector<ExpressionPtr> parenthesizedList()
@@ -1006,6 +1130,10 @@ private:
                 return expressionNode(Literal{token.decoded}, position);
             case TokenKind::LeftParen:
             {
+                if (atQuery(1))
+                {
+                    return subquery();
+                }
                 advance();
                 NestingGuard guard(*this);
                 ExpressionPtr inner = expression();
@@ -1039,6 +1167,13 @@ private:
         }
         expecting("expression");
         fail();
+    }
+
+    /// `(query)` as a value.
+    ExpressionPtr subquery()
+    {
+        const SourcePosition position = current().position;
+        return expressionNode(Subquery{parenthesizedQuery()}, position);
     }
 
     ExpressionPtr nameOrCall(std::string name)

@@ -5,20 +5,89 @@
 namespace granary::sql
 {
 
+namespace
+{
+
+bool sameSelect(const SelectStatementPtr& left, const SelectStatementPtr& right)
+{
+    return left == right || (left && right && *left == *right);
+}
+
+bool sameArrayJoin(const std::optional<ArrayJoinClause>& left,
+                   const std::optional<ArrayJoinClause>& right)
+{
+    return left.has_value() == right.has_value() &&
+           (!left || (sameExpression(left->array, right->array) && left->alias == right->alias &&
+                      left->left == right->left));
+}
+
+bool sameLimitBy(const std::optional<LimitBy>& left, const std::optional<LimitBy>& right)
+{
+    return left.has_value() == right.has_value() &&
+           (!left || (left->limit == right->limit && left->offset == right->offset &&
+                      sameExpressions(left->keys, right->keys)));
+}
+
+}  // namespace
+
+void rewriteExpressions(SelectStatement& select,
+                        const std::function<ExpressionPtr(const ExpressionPtr&)>& rewrite)
+{
+    const auto apply = [&](ExpressionPtr& expression)
+    {
+        if (expression)
+        {
+            expression = rewrite(expression);
+        }
+    };
+    for (SelectItem& item : select.items)
+    {
+        apply(item.expression);
+    }
+    apply(select.where);
+    for (ExpressionPtr& key : select.group_by)
+    {
+        apply(key);
+    }
+    apply(select.having);
+    for (OrderByItem& item : select.order_by)
+    {
+        apply(item.expression);
+    }
+    if (select.limit_by)
+    {
+        for (ExpressionPtr& key : select.limit_by->keys)
+        {
+            apply(key);
+        }
+    }
+}
+
 bool operator==(const SelectStatement& left, const SelectStatement& right)
 {
     const auto same_item = [](const SelectItem& a, const SelectItem& b)
     { return sameExpression(a.expression, b.expression) && a.alias == b.alias; };
     const auto same_order = [](const OrderByItem& a, const OrderByItem& b)
     { return sameExpression(a.expression, b.expression) && a.descending == b.descending; };
-    return std::equal(left.items.begin(), left.items.end(), right.items.begin(), right.items.end(),
+    const auto same_cte = [](const CommonTableExpression& a, const CommonTableExpression& b)
+    { return a.name == b.name && sameSelect(a.query, b.query); };
+    return std::equal(left.with.begin(), left.with.end(), right.with.begin(), right.with.end(),
+                      same_cte) &&
+           left.distinct == right.distinct &&
+           std::equal(left.items.begin(), left.items.end(), right.items.begin(), right.items.end(),
                       same_item) &&
-           left.from == right.from && sameExpression(left.where, right.where) &&
+           left.from == right.from && sameSelect(left.from_subquery, right.from_subquery) &&
+           left.from_alias == right.from_alias &&
+           sameArrayJoin(left.array_join, right.array_join) &&
+           sameExpression(left.where, right.where) &&
            sameExpressions(left.group_by, right.group_by) &&
            sameExpression(left.having, right.having) &&
            std::equal(left.order_by.begin(), left.order_by.end(), right.order_by.begin(),
                       right.order_by.end(), same_order) &&
-           left.limit == right.limit && left.offset == right.offset;
+           sameLimitBy(left.limit_by, right.limit_by) && left.limit == right.limit &&
+           left.offset == right.offset &&
+           std::equal(left.union_all.begin(), left.union_all.end(), right.union_all.begin(),
+                      right.union_all.end(), sameSelect);
 }
 
 bool operator==(const CreateTableStatement& left, const CreateTableStatement& right)
@@ -53,7 +122,9 @@ bool operator==(const CreateTableStatement& left, const CreateTableStatement& ri
 bool operator==(const InsertStatement& left, const InsertStatement& right)
 {
     return left.table == right.table && left.columns == right.columns &&
-           left.infile == right.infile && left.format == right.format;
+           left.infile == right.infile && left.format == right.format &&
+           std::equal(left.rows.begin(), left.rows.end(), right.rows.begin(), right.rows.end(),
+                      sameExpressions);
 }
 
 bool operator==(const DropTableStatement& left, const DropTableStatement& right)

@@ -1,6 +1,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <variant>
@@ -36,23 +38,56 @@ struct ArrayJoinClause
     bool left = false;
 };
 
-/// SELECT items [FROM table [ARRAY JOIN]] [WHERE] [GROUP BY] [HAVING] [ORDER BY] [LIMIT]
-/// [OFFSET].
+/// `LIMIT n [OFFSET m] BY keys` (ClickHouse): after ORDER BY, at most n rows of each
+/// distinct value of the keys, after skipping its first m.
+struct LimitBy
+{
+    uint64_t limit = 0;
+    uint64_t offset = 0;
+    std::vector<ExpressionPtr> keys;
+};
+
+using SelectStatementPtr = std::shared_ptr<const SelectStatement>;
+
+/// `name AS (SELECT ...)` in a WITH clause: a common table expression, which FROM may name
+/// in the statement and its subqueries as it names a table.
+struct CommonTableExpression
+{
+    std::string name;
+    SelectStatementPtr query;
+};
+
+/// [WITH ctes] SELECT [DISTINCT] items [FROM table | (subquery) [[AS] alias] [ARRAY JOIN]]
+/// [WHERE] [GROUP BY] [HAVING] [ORDER BY] [LIMIT n BY keys] [LIMIT] [OFFSET]
+/// [UNION ALL SELECT ...].
 /// GROUP BY and ORDER BY keys are kept as written: an unsigned integer literal is a position
 /// in the select list and a bare name may be a select alias (see select_references.h).
 struct SelectStatement
 {
     SourcePosition position;
+    std::vector<CommonTableExpression> with;
+    bool distinct = false;
     std::vector<SelectItem> items;
-    std::optional<std::string> from;  ///< Absent for `SELECT 1`.
+    /// A table or a common table expression; absent for `SELECT 1` and for a subquery.
+    std::optional<std::string> from;
+    SelectStatementPtr from_subquery;  ///< `FROM (SELECT ...)`; null otherwise.
+    /// `FROM t AS alias` or `FROM (SELECT ...) AS alias`: `alias.column` names a column of
+    /// the source (as does `t.column`).
+    std::optional<std::string> from_alias;
     std::optional<ArrayJoinClause> array_join;
     ExpressionPtr where;  ///< Null when absent, as is `having`.
     std::vector<ExpressionPtr> group_by;
     ExpressionPtr having;
     std::vector<OrderByItem> order_by;
+    std::optional<LimitBy> limit_by;
     std::optional<uint64_t> limit;
     /// Rows skipped before the limit: `LIMIT n OFFSET m`, `LIMIT m, n` or `OFFSET m`.
     uint64_t offset = 0;
+    /// The SELECTs whose rows follow this one's (`UNION ALL`). As in ClickHouse, each keeps its
+    /// own ORDER BY and LIMIT: to order the union, select from it as a subquery.
+    std::vector<SelectStatementPtr> union_all;
+
+    bool hasSource() const { return from || from_subquery; }
 };
 
 struct ColumnDefinition
@@ -108,8 +143,9 @@ struct CreateTableStatement
 
 /// INSERT INTO table [(columns)] FROM INFILE 'path' [FORMAT name], or
 /// INSERT INTO table [(columns)] FORMAT name with the data on the client's standard input, or
-/// INSERT INTO table [(columns)] VALUES with the rows sent as blocks (native protocol; the
-/// format is then "Values").
+/// INSERT INTO table [(columns)] VALUES (row), ... with the rows in the statement, or
+/// INSERT INTO table [(columns)] VALUES with the rows sent as blocks (native protocol). After
+/// VALUES the format is "Values".
 struct InsertStatement
 {
     SourcePosition position;
@@ -117,6 +153,8 @@ struct InsertStatement
     std::vector<std::string> columns;  ///< Empty: all columns, in table order.
     std::optional<std::string> infile;
     std::optional<std::string> format;  ///< As written (TSV, TabSeparated, CSVWithNames...).
+    /// `VALUES (1, 'a'), (2, 'b')`: each row's constant expressions, one per column.
+    std::vector<std::vector<ExpressionPtr>> rows;
 };
 
 struct DropTableStatement
@@ -140,6 +178,12 @@ struct DescribeTableStatement
 
 using Statement = std::variant<SelectStatement, CreateTableStatement, InsertStatement,
                                DropTableStatement, ShowTablesStatement, DescribeTableStatement>;
+
+/// Replaces every expression of the select list, WHERE, GROUP BY, HAVING, ORDER BY and
+/// LIMIT BY by what `rewrite` returns for it (the expression itself to keep it). Common table
+/// expressions, subqueries and UNION ALL branches are statements of their own, not visited.
+void rewriteExpressions(SelectStatement& select,
+                        const std::function<ExpressionPtr(const ExpressionPtr&)>& rewrite);
 
 /// Structural equality, positions ignored (as for expressions).
 bool operator==(const SelectStatement& left, const SelectStatement& right);

@@ -51,6 +51,8 @@ enum class ErrorCode : int
     kReadonly = 164,
     kRequiredPassword = 194,
     kUnsupportedMethod = 1,
+    kIncorrectResultOfScalarSubquery = 125,
+    kUnionAllResultStructuresMismatch = 258,
 };
 
 /// The ClickHouse name of a code ("MEMORY_LIMIT_EXCEEDED").

@@ -83,6 +83,8 @@ inline std::string dump(const Expression& expression)
                 return "(EXTRACT " + std::string(datePartName(extract.part)) + " " +
                        dump(*extract.source) + ")";
             },
+            [](const Subquery& subquery)
+            { return "(SUBQUERY " + formatStatement(*subquery.query) + ")"; },
         },
         expression.node);
 }

@@ -277,6 +277,20 @@ TEST(SqlFormatter, RandomTreesFormatToTextThatParsesBackToThem)
     }
 }
 
+TEST(SqlFormatter, QueriesWithSubqueriesRoundTrip)
+{
+    EXPECT_EQ(roundTripStatement("with s as (select a from t) select distinct a from s"),
+              "WITH s AS (SELECT a FROM t) SELECT DISTINCT a FROM s");
+    EXPECT_EQ(roundTripStatement("SELECT a FROM (SELECT a FROM t) x WHERE a IN (SELECT b FROM u)"),
+              "SELECT a FROM (SELECT a FROM t) AS x WHERE a IN (SELECT b FROM u)");
+    EXPECT_EQ(roundTripStatement("SELECT (SELECT 1) + 1, a FROM t ORDER BY a LIMIT 1, 2 BY a "
+                                 "LIMIT 3 UNION ALL SELECT 1, 2 OFFSET 4"),
+              "SELECT (SELECT 1) + 1, a FROM t ORDER BY a LIMIT 2 OFFSET 1 BY a LIMIT 3 "
+              "UNION ALL SELECT 1, 2 OFFSET 4");
+    EXPECT_EQ(roundTripStatement("INSERT INTO t (a, b) VALUES (1, 'x'), (-2, 'y')"),
+              "INSERT INTO t (a, b) VALUES (1, 'x'), (-2, 'y')");
+}
+
 TEST(SqlFormatter, Scripts)
 {
     const std::vector<Statement> script = parseScript("SELECT 1; SHOW TABLES;");

@@ -248,6 +248,62 @@ TEST(SqlParser, InsertValuesWithRowsSentApart)
     EXPECT_FALSE(insert.infile);
 }
 
+TEST(SqlParser, InsertValuesWithRowsInTheStatement)
+{
+    const auto insert = std::get<InsertStatement>(
+        parseStatement("INSERT INTO t VALUES (1, 'a'), (-2, 'b') (3 + 4, concat('c', 'd'))"));
+    EXPECT_EQ(insert.format, "Values");
+    ASSERT_EQ(insert.rows.size(), 3u);
+    EXPECT_EQ(dump(*insert.rows[1][0]), "-2:Int64");
+    EXPECT_EQ(dump(*insert.rows[2][0]), "(+ 3:UInt64 4:UInt64)");
+    EXPECT_THROW(parseStatement("INSERT INTO t VALUES (1, 'a'"), SyntaxError);
+}
+
+TEST(SqlParser, DistinctWithUnionAllAndLimitBy)
+{
+    const std::string text =
+        "SELECT DISTINCT a FROM t ORDER BY a LIMIT 2 OFFSET 1 BY b, c LIMIT 5 "
+        "UNION ALL SELECT b FROM u LIMIT 3, 4 BY b UNION ALL SELECT 1";
+    const SelectStatement select = parseSelect(text);
+    EXPECT_TRUE(select.distinct);
+    ASSERT_TRUE(select.limit_by);
+    EXPECT_EQ(select.limit_by->limit, 2u);
+    EXPECT_EQ(select.limit_by->offset, 1u);
+    EXPECT_EQ(select.limit_by->keys.size(), 2u);
+    EXPECT_EQ(select.limit, 5u);
+    ASSERT_EQ(select.union_all.size(), 2u);
+    EXPECT_FALSE(select.union_all[0]->distinct);
+    EXPECT_EQ(select.union_all[0]->limit_by->limit, 4u);
+    EXPECT_EQ(select.union_all[0]->limit_by->offset, 3u);
+    EXPECT_FALSE(select.union_all[0]->limit);
+    EXPECT_EQ(select.union_all[1]->position.offset, text.rfind("SELECT"));
+    EXPECT_THROW(parseSelect("SELECT a FROM t UNION SELECT b FROM u"), SyntaxError);
+}
+
+TEST(SqlParser, SubqueriesAndCommonTableExpressions)
+{
+    const SelectStatement select = parseSelect(
+        "WITH s AS (SELECT a FROM t), r AS (SELECT a FROM s) "
+        "SELECT x.a, (SELECT max(a) FROM r) FROM (SELECT a FROM s) AS x "
+        "WHERE a IN (SELECT a FROM r) AND a NOT IN (1, 2) AND a BETWEEN 1 AND 9");
+    ASSERT_EQ(select.with.size(), 2u);
+    EXPECT_EQ(select.with[1].name, "r");
+    EXPECT_EQ(select.with[1].query->from, "s");
+    ASSERT_TRUE(select.from_subquery);
+    EXPECT_EQ(select.from_alias, "x");
+    EXPECT_FALSE(select.from);
+    EXPECT_TRUE(select.items[1].expression->as<Subquery>());
+    EXPECT_EQ(dump(*select.where),
+              "(AND (AND (IN a (SUBQUERY SELECT a FROM r)) (NOT IN a 1:UInt64 2:UInt64)) "
+              "(AND (>= a 1:UInt64) (<= a 9:UInt64)))");
+    EXPECT_EQ(dump(*parseExpression("a NOT BETWEEN 1 AND 2")),
+              "(NOT (AND (>= a 1:UInt64) (<= a 2:UInt64)))");
+    const SelectStatement aliased = parseSelect("SELECT t.a FROM hits t ARRAY JOIN arr");
+    EXPECT_EQ(aliased.from_alias, "t");
+    EXPECT_TRUE(aliased.array_join);
+    EXPECT_FALSE(parseSelect("SELECT a FROM (SELECT 1 AS a) ARRAY JOIN b").from_alias);
+}
+
 TEST(SqlParser, ScriptsOfNothing)
 {
     EXPECT_TRUE(parseScript("").empty());

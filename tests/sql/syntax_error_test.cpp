@@ -14,7 +14,7 @@ namespace
 
 /// What follows a complete SELECT item when nothing else does.
 constexpr std::string_view kAfterSelectItem =
-    "',', FROM, WHERE, GROUP BY, HAVING, ORDER BY, LIMIT, OFFSET, ';' or end of input";
+    "',', FROM, WHERE, GROUP BY, HAVING, ORDER BY, LIMIT, OFFSET, UNION, ';' or end of input";
 
 struct MalformedInput
 {
@@ -27,10 +27,11 @@ struct MalformedInput
 const std::vector<MalformedInput> kMalformedInputs = {
     // Empty or incomplete statements.
     {"", 1, 1,
-     "expected SELECT, CREATE, INSERT, DROP, SHOW, DESCRIBE or DESC but found end of input"},
-    {"   -- only a comment\n", 2, 1, "expected SELECT, CREATE"},
+     "expected SELECT, WITH, CREATE, INSERT, DROP, SHOW, DESCRIBE or DESC but found end of "
+     "input"},
+    {"   -- only a comment\n", 2, 1, "expected SELECT, WITH, CREATE"},
     {"SELEC 1", 1, 1, "but found 'SELEC'"},
-    {"SELECT", 1, 7, "expected '*' or expression but found end of input"},
+    {"SELECT", 1, 7, "expected DISTINCT, '*' or expression but found end of input"},
     {"SELECT * FROM", 1, 14, "expected table name but found end of input"},
     {"SELECT * FROM WHERE x = 1", 1, 15, "expected table name but found 'WHERE'"},
     {"SELECT a, FROM t", 1, 11, "expected '*' or expression but found 'FROM'"},
@@ -63,7 +64,7 @@ const std::vector<MalformedInput> kMalformedInputs = {
     {"SELECT a. FROM t", 1, 9, "but found '.'"},
     {"SELECT a.1 FROM t", 1, 9, "but found '.1'"},
     // Trailing garbage.
-    {"SELECT 1 FROM t garbage", 1, 17, "but found 'garbage'"},
+    {"SELECT 1 FROM t alias garbage", 1, 23, "but found 'garbage'"},
     {"SELECT * AS x FROM t", 1, 10, "expected " + std::string(kAfterSelectItem)},
     {"SELECT 1; SELECT 2", 1, 11, "expected end of input but found 'SELECT'"},
     {"SELECT a FORMAT JSON", 1, 10, "expected operator, AS, alias, ',', FROM"},
@@ -102,7 +103,13 @@ const std::vector<MalformedInput> kMalformedInputs = {
     {"CREATE TABLE t (a Int32) ENGINE MergeTree", 1, 33, "expected '=' but found 'MergeTree'"},
     {"CREATE TABLE t (a Int32) SETTINGS x = y", 1, 39, "expected literal but found 'y'"},
     // Other statements.
-    {"INSERT INTO t VALUES (1)", 1, 22, "expected ';' or end of input but found '('"},
+    {"INSERT INTO t VALUES (1) x", 1, 26, "expected ',', ';' or end of input but found 'x'"},
+    {"INSERT INTO t VALUES (1, 2", 1, 27, "expected operator, ',' or ')' but found end of input"},
+    {"WITH s AS SELECT 1 SELECT 1", 1, 11, "expected '(' but found 'SELECT'"},
+    {"SELECT a FROM (SELECT a FROM t", 1, 31, "but found end of input"},
+    {"SELECT a FROM t UNION SELECT a FROM t", 1, 23, "expected ALL but found 'SELECT'"},
+    {"SELECT a FROM t LIMIT 1 BY", 1, 27, "expected expression but found end of input"},
+    {"SELECT a FROM t WHERE a BETWEEN 1 OR 2", 1, 35, "expected AND but found 'OR'"},
     {"INSERT INTO t FROM INFILE data.tsv", 1, 27, "expected string literal but found 'data'"},
     {"DROP t", 1, 6, "expected TABLE but found 't'"},
     {"SHOW", 1, 5, "expected TABLES but found end of input"},
