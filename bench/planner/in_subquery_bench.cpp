@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/planner/median_query_time.h"
+#include "bench/planner/bench_session.h"
 #include "engine/columns/block.h"
 #include "engine/session/session.h"
 #include "engine/storage/database.h"
@@ -17,29 +17,13 @@
 namespace
 {
 
-/// `rows` pseudo-random UInt64 values below `range`, as parts of at most kMaxPartRows.
+/// A table of `rows` pseudo-random UInt64 values below `range`.
 void fillTable(granary::Session& session, const std::string& table, const std::string& column,
                size_t rows, uint64_t range, uint64_t seed)
 {
     session.execute("CREATE TABLE " + table + " (" + column + " UInt64)");
-    uint64_t state = seed;
-    std::vector<granary::Block> blocks;
-    for (size_t begin = 0; begin < rows; begin += granary::Table::kMaxPartRows)
-    {
-        const size_t count = std::min(rows - begin, granary::Table::kMaxPartRows);
-        granary::Column values(granary::TypeId::UInt64);
-        values.resizeFixed(count);
-        uint64_t* data = values.mutableData<uint64_t>();
-        for (size_t i = 0; i < count; ++i)
-        {
-            state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-            data[i] = (state >> 11) % range;
-        }
-        granary::Block block;
-        block.columns.push_back({column, std::move(values)});
-        blocks.push_back(std::move(block));
-    }
-    session.database().insert(table, std::move(blocks));
+    granary::bench::fillColumn<uint64_t>(session, table, column, granary::TypeId::UInt64, rows,
+                                         seed, [&](uint64_t draw) { return (draw >> 11) % range; });
 }
 
 }  // namespace

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/planner/median_query_time.h"
+#include "bench/planner/bench_session.h"
 #include "engine/columns/block.h"
 #include "engine/session/session.h"
 #include "engine/storage/database.h"
@@ -30,24 +30,9 @@ void fill(granary::Session& session, size_t rows)
 {
     session.execute("CREATE TABLE hits (ResolutionWidth SMALLINT)");
     constexpr int16_t kWidths[] = {1024, 1280, 1366, 1440, 1600, 1920, 0, 800, 1536, 360};
-    uint64_t state = 1;
-    std::vector<granary::Block> blocks;
-    for (size_t begin = 0; begin < rows; begin += granary::Table::kMaxPartRows)
-    {
-        const size_t count = std::min(rows - begin, granary::Table::kMaxPartRows);
-        granary::Column column(granary::TypeId::Int16);
-        column.resizeFixed(count);
-        int16_t* values = column.mutableData<int16_t>();
-        for (size_t i = 0; i < count; ++i)
-        {
-            state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-            values[i] = kWidths[(state >> 33) % 10];
-        }
-        granary::Block block;
-        block.columns.push_back({"ResolutionWidth", std::move(column)});
-        blocks.push_back(std::move(block));
-    }
-    session.database().insert("hits", std::move(blocks));
+    granary::bench::fillColumn<int16_t>(session, "hits", "ResolutionWidth", granary::TypeId::Int16,
+                                        rows, 1,
+                                        [&](uint64_t draw) { return kWidths[(draw >> 33) % 10]; });
 }
 
 /// Median times of `query` with the sum rewrite on or off.

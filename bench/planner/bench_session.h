@@ -7,9 +7,37 @@
 #include <vector>
 
 #include "engine/session/session.h"
+#include "engine/storage/database.h"
 
 namespace granary::bench
 {
+
+/// Fills the existing one-column table `table` with `rows` pseudo-random values of type T
+/// (TypeId `type`), as parts of at most kMaxPartRows: value(r) maps each draw r of a 64-bit
+/// LCG (seeded with `seed`) to a value.
+template <typename T, typename Value>
+void fillColumn(Session& session, const std::string& table, const std::string& column, TypeId type,
+                size_t rows, uint64_t seed, Value&& value)
+{
+    uint64_t state = seed;
+    std::vector<Block> blocks;
+    for (size_t begin = 0; begin < rows; begin += Table::kMaxPartRows)
+    {
+        const size_t count = std::min(rows - begin, Table::kMaxPartRows);
+        Column values(type);
+        values.resizeFixed(count);
+        T* data = values.mutableData<T>();
+        for (size_t i = 0; i < count; ++i)
+        {
+            state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+            data[i] = value(state);
+        }
+        Block block;
+        block.columns.push_back({column, std::move(values)});
+        blocks.push_back(std::move(block));
+    }
+    session.database().insert(table, std::move(blocks));
+}
 
 struct QueryTiming
 {
