@@ -10,6 +10,7 @@
 
 #include "engine/common/var_uint.h"
 #include "engine/datagen/random.h"
+#include "engine/session/create_table.h"
 #include "engine/sql/parser.h"
 
 namespace granary::datagen
@@ -58,7 +59,7 @@ const TableSchema& otelTracesSchema(AttributeEncoding encoding)
 {
     static const auto parse = [](AttributeEncoding of)
     {
-        return TableSchema::fromCreate(
+        return tableSchemaOf(
             std::get<sql::CreateTableStatement>(sql::parseStatement(otelTracesCreate(of))));
     };
     static const TableSchema map_schema = parse(AttributeEncoding::kMap);

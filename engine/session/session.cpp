@@ -9,6 +9,7 @@
 #include "engine/common/exception.h"
 #include "engine/ingest/insert_input.h"
 #include "engine/planner/query_executor.h"
+#include "engine/session/create_table.h"
 #include "engine/session/query_settings.h"
 #include "engine/sql/overloaded.h"
 #include "engine/sql/parser.h"
@@ -129,7 +130,7 @@ QueryResult Session::execute(std::string_view sql, const QueryOptions& options)
             [&](const sql::CreateTableStatement& create)
             {
                 checkAggregateStateColumns(create);
-                database_->createTable(create);
+                createTable(*database_, create);
             },
             [&](const sql::InsertStatement& insert)
             {

@@ -78,33 +78,32 @@ std::shared_ptr<Database> Database::openInMemory()
     return std::shared_ptr<Database>(new Database(std::nullopt));
 }
 
-void Database::createTable(const sql::CreateTableStatement& statement)
+void Database::createTable(const std::string& name, TableSchema schema, ExistingTable existing)
 {
-    TableSchema schema = TableSchema::fromCreate(statement);
+    schema.validate(name);
     std::lock_guard lock(mutex_);
-    const bool exists = tables_.contains(statement.table);
-    if (exists && statement.if_not_exists)
+    const bool exists = tables_.contains(name);
+    if (exists && existing == ExistingTable::kKeep)
     {
         return;
     }
-    if (exists && !statement.or_replace)
+    if (exists && existing == ExistingTable::kFail)
     {
-        throw Exception(ErrorCode::kTableAlreadyExists,
-                        "table '" + statement.table + "' already exists");
+        throw Exception(ErrorCode::kTableAlreadyExists, "table '" + name + "' already exists");
     }
     if (exists)
     {
-        tables_.at(statement.table)->retire();
+        tables_.at(name)->retire();
     }
     if (!directory_)
     {
-        tables_[statement.table] = std::make_shared<Table>(statement.table, std::move(schema));
+        tables_[name] = std::make_shared<Table>(name, std::move(schema));
         return;
     }
-    const std::string folder = folderName(statement.table);
+    const std::string folder = folderName(name);
     const std::filesystem::path staging = *directory_ / ("tmp.create." + folder);
     std::filesystem::remove_all(staging);
-    Table::create(statement.table, std::move(schema), staging);
+    Table::create(name, std::move(schema), staging);
     const std::filesystem::path destination = *directory_ / folder;
     if (exists)
     {
@@ -113,7 +112,7 @@ void Database::createTable(const sql::CreateTableStatement& statement)
     }
     renameDurably(staging, destination);
     std::filesystem::remove_all(*directory_ / ("tmp.drop." + folder));
-    tables_[statement.table] = Table::open(destination);
+    tables_[name] = Table::open(destination);
 }
 
 void Database::dropTable(std::string_view name, bool if_exists)

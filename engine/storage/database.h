@@ -11,13 +11,20 @@
 #include <vector>
 
 #include "engine/columns/block.h"
-#include "engine/sql/statement.h"
 #include "engine/storage/async_insert_queue.h"
 #include "engine/storage/part_merge.h"
 #include "engine/storage/table.h"
 
 namespace granary
 {
+
+/// What createTable does when a table of that name exists.
+enum class ExistingTable
+{
+    kFail,     ///< kTableAlreadyExists naming it.
+    kKeep,     ///< Nothing (IF NOT EXISTS).
+    kReplace,  ///< The new, empty table takes its place (OR REPLACE).
+};
 
 /// The catalog of tables. On disk, one folder per table under the database folder, named by
 /// the table name with bytes other than [A-Za-z0-9_-] written as %XX; `tmp.*` entries are
@@ -31,9 +38,9 @@ public:
     /// The same behaviour with nothing on disk.
     static std::shared_ptr<Database> openInMemory();
 
-    /// Honours OR REPLACE and IF NOT EXISTS; otherwise an existing table is
-    /// kTableAlreadyExists naming it.
-    void createTable(const sql::CreateTableStatement& statement);
+    /// Creates table `name` of `schema` (which must pass TableSchema::validate).
+    void createTable(const std::string& name, TableSchema schema,
+                     ExistingTable existing = ExistingTable::kFail);
     /// kUnknownTable naming it unless `if_exists`.
     void dropTable(std::string_view name, bool if_exists);
     /// kUnknownTable naming it.

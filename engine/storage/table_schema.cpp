@@ -3,117 +3,9 @@
 #include <algorithm>
 
 #include "engine/common/exception.h"
-#include "engine/sql/formatter.h"
 
 namespace granary
 {
-namespace
-{
-
-/// `ORDER BY tuple()` means no key, as in ClickHouse.
-bool isEmptyTuple(const sql::Expression& expression)
-{
-    const auto* call = expression.as<sql::FunctionCall>();
-    return call != nullptr && call->name == "tuple" && call->arguments.empty();
-}
-
-void collectColumns(const sql::Expression& expression, std::vector<std::string>& columns)
-{
-    if (const auto* column = expression.as<sql::ColumnRef>())
-    {
-        if (std::find(columns.begin(), columns.end(), column->name) == columns.end())
-        {
-            columns.push_back(column->name);
-        }
-    }
-    for (const sql::ExpressionPtr& child : sql::children(expression))
-    {
-        collectColumns(*child, columns);
-    }
-}
-
-/// The one column a key expression reads.
-std::string keyColumnOf(const sql::Expression& key)
-{
-    std::vector<std::string> columns;
-    collectColumns(key, columns);
-    if (columns.size() != 1)
-    {
-        throw Exception(
-            ErrorCode::kNotImplemented,
-            "sort key entry '" + sql::formatExpression(key) + "' must read exactly one column");
-    }
-    return columns.front();
-}
-
-std::vector<std::string> keyColumnNames(const std::vector<sql::ExpressionPtr>& keys,
-                                        const TableSchema& schema)
-{
-    std::vector<std::string> names;
-    for (const sql::ExpressionPtr& key : keys)
-    {
-        if (keys.size() == 1 && isEmptyTuple(*key))
-        {
-            break;
-        }
-        const std::string name = keyColumnOf(*key);
-        const std::optional<size_t> index = schema.indexOf(name);
-        if (!index)
-        {
-            throw Exception(ErrorCode::kUnknownColumn,
-                            "sort key column '" + name + "' is not a column of the table");
-        }
-        if (isNested(schema.columns[*index].type.id))
-        {
-            throw Exception(ErrorCode::kNotImplemented,
-                            "sort key column '" + name + "' is an Array or Map");
-        }
-        if (std::find(names.begin(), names.end(), name) == names.end())
-        {
-            names.push_back(name);
-        }
-    }
-    return names;
-}
-
-encoding::CodecChoice columnCodec(const sql::ColumnDefinition& column)
-{
-    if (column.codec.empty())
-    {
-        return {};
-    }
-    try
-    {
-        return encoding::CodecChoice::parseChain(column.codec);
-    }
-    catch (const Exception& error)
-    {
-        throw Exception(error.code(), "column '" + column.name + "': " + error.what());
-    }
-}
-
-PartFormat partFormatSetting(const std::vector<sql::Setting>& settings)
-{
-    PartFormat format = PartFormat::kEncoded;
-    // Other MergeTree settings (ClickBench's fsync_after_insert...) are accepted and ignored.
-    for (const sql::Setting& setting : settings)
-    {
-        if (setting.name != "storage_format")
-        {
-            continue;
-        }
-        const auto* name = std::get_if<std::string>(&setting.value);
-        if (name == nullptr)
-        {
-            throw Exception(ErrorCode::kBadArguments,
-                            "storage_format must be 'raw' or 'compressed'");
-        }
-        format = partFormatFromName(*name);
-    }
-    return format;
-}
-
-}  // namespace
 
 std::string_view partFormatName(PartFormat format)
 {
@@ -200,27 +92,37 @@ std::vector<size_t> TableSchema::sortKeyColumns() const
     return indexes;
 }
 
-TableSchema TableSchema::fromCreate(const sql::CreateTableStatement& statement)
+void TableSchema::validate(std::string_view table) const
 {
-    TableSchema schema;
-    if (statement.columns.empty())
+    if (columns.empty())
     {
         throw Exception(ErrorCode::kBadArguments,
-                        "table '" + statement.table + "' must have at least one column");
+                        "table '" + std::string(table) + "' must have at least one column");
     }
-    for (const sql::ColumnDefinition& column : statement.columns)
+    for (size_t index = 0; index < columns.size(); ++index)
     {
-        if (schema.indexOf(column.name))
+        if (indexOf(columns[index].name) != index)
         {
             throw Exception(ErrorCode::kBadArguments,
-                            "column '" + column.name + "' is defined twice");
+                            "column '" + columns[index].name + "' is defined twice");
         }
-        schema.columns.push_back({column.name, column.type, columnCodec(column)});
     }
-    schema.sort_key = keyColumnNames(
-        statement.order_by.empty() ? statement.primary_key : statement.order_by, schema);
-    schema.part_format = partFormatSetting(statement.settings);
-    return schema;
+    for (const size_t index : sortKeyColumns())
+    {
+        if (isNested(columns[index].type.id))
+        {
+            throw Exception(ErrorCode::kNotImplemented,
+                            "sort key column '" + columns[index].name + "' is an Array or Map");
+        }
+    }
+    for (size_t k = 0; k < sort_key.size(); ++k)
+    {
+        if (std::find(sort_key.begin(), sort_key.begin() + k, sort_key[k]) != sort_key.begin() + k)
+        {
+            throw Exception(ErrorCode::kBadArguments,
+                            "sort key column '" + sort_key[k] + "' is named twice");
+        }
+    }
 }
 
 bool operator==(const ColumnSchema& left, const ColumnSchema& right)

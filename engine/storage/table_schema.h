@@ -9,7 +9,6 @@
 #include "engine/columns/block.h"
 #include "engine/columns/data_type.h"
 #include "engine/columns/types.h"
-#include "engine/sql/statement.h"
 #include "engine/storage/encoding/block_codec.h"
 
 namespace granary
@@ -40,7 +39,7 @@ struct TableSchema
 {
     std::vector<ColumnSchema> columns;
     /// From ORDER BY, else PRIMARY KEY: column names (a key expression sorts by the one column
-    /// it reads, see fromCreate).
+    /// it reads, see tableSchemaOf in engine/session/create_table.h).
     std::vector<std::string> sort_key;
     PartFormat part_format = PartFormat::kEncoded;
 
@@ -55,13 +54,10 @@ struct TableSchema
     /// Column indexes of the sort key, in key order.
     std::vector<size_t> sortKeyColumns() const;
 
-    /// Throws kBadArguments for a duplicate column or an unknown setting value, kUnknownColumn
-    /// for a key naming no column, kNotImplemented for a key expression reading several
-    /// columns or none, or a nested column, kUnknownCompressionMethod for a codec; each message
-    /// names the culprit. A key expression reading one column (`toDateTime(Timestamp)`) sorts
-    /// by that column: parts are then sorted by the expression too when it is monotonic, and
-    /// pruning reads the column's own bounds, which stay exact either way.
-    static TableSchema fromCreate(const sql::CreateTableStatement& statement);
+    /// Throws kBadArguments for a table without columns, a column defined twice or a sort-key
+    /// column named twice, kUnknownColumn for a sort key naming no column, kNotImplemented
+    /// for an Array or Map in the key; each message names the culprit.
+    void validate(std::string_view table) const;
 };
 
 bool operator==(const ColumnSchema& left, const ColumnSchema& right);

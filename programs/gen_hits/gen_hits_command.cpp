@@ -22,6 +22,7 @@
 #include "engine/datagen/hits_schema.h"
 #include "engine/datagen/hits_statistics.h"
 #include "engine/formats/output_format.h"
+#include "engine/session/create_table.h"
 #include "engine/sql/parser.h"
 #include "engine/storage/database.h"
 #include "engine/storage/progress_bar.h"
@@ -156,15 +157,15 @@ public:
                size_t chunks_per_part, const GenHitsOptions& options)
         : ChunkSink(spares), threads_(threads), chunks_per_part_(chunks_per_part)
     {
-        const sql::Statement statement = sql::parseStatement(
-            datagen::hitsCreateTableSql(options.string_codec) + " SETTINGS storage_format = '" +
-            options.storage_format + "'");
+        const sql::Statement statement =
+            sql::parseStatement(datagen::hitsCreateTableSql(options.string_codec) +
+                                " SETTINGS storage_format = '" + options.storage_format + "'");
         for (size_t shard = 0; shard < std::max<size_t>(options.shards, 1); ++shard)
         {
             Shard& created = shards_.emplace_back();
             created.database = Database::open(
                 options.shards == 0 ? dir : dir / ("shard-" + std::to_string(shard)));
-            created.database->createTable(std::get<sql::CreateTableStatement>(statement));
+            createTable(*created.database, std::get<sql::CreateTableStatement>(statement));
             created.table = created.database->table("hits");
             created.insert = std::make_unique<TableInsert>(*created.table);
         }

@@ -12,6 +12,7 @@
 
 #include "engine/datagen/otel_spans.h"
 #include "engine/formats/output_format.h"
+#include "engine/session/create_table.h"
 #include "engine/sql/parser.h"
 #include "engine/storage/database.h"
 #include "engine/storage/progress_bar.h"
@@ -54,8 +55,8 @@ struct GenSpansOptions
 int writeDataDirectory(const GenSpansOptions& options)
 {
     const std::shared_ptr<Database> database = Database::open(options.data_dir);
-    database->createTable(std::get<sql::CreateTableStatement>(
-        sql::parseStatement(datagen::otelTracesCreate(options.encoding()))));
+    createTable(*database, std::get<sql::CreateTableStatement>(
+                               sql::parseStatement(datagen::otelTracesCreate(options.encoding()))));
     TableInsert insert(*database->table("otel_traces"));
     const size_t threads =
         options.threads != 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());

@@ -20,6 +20,7 @@
 #include "engine/columns/gather.h"
 #include "engine/common/exception.h"
 #include "engine/distributed/state_routing.h"
+#include "engine/session/create_table.h"
 #include "engine/sql/parser.h"
 #include "engine/storage/database.h"
 #include "tests/distributed/block_difference.h"
@@ -76,7 +77,7 @@ std::shared_ptr<Database> databaseWith(std::string_view create, const Block& row
     std::shared_ptr<Database> database = Database::openInMemory();
     const sql::Statement statement = sql::parseStatement(create);
     const auto& create_table = std::get<sql::CreateTableStatement>(statement);
-    database->createTable(create_table);
+    createTable(*database, create_table);
     if (rows.rows() > 0)
     {
         std::vector<Block> blocks;

@@ -22,7 +22,7 @@ protected:
     void SetUp() override
     {
         auto database = Database::open(folder_.path());
-        database->createTable(parseCreate(createStatement()));
+        createTable(*database, parseCreate(createStatement()));
         database->insert("t", {randomAllTypesBlock(20000, 21)});
         part_ = folder_.path() / "t" / "part_1";
         ASSERT_TRUE(std::filesystem::exists(part_ / "metadata.json"));

@@ -42,7 +42,7 @@ TEST(FormatVersions, RawAndCompressedTablesHoldTheSameRows)
             TemporaryFolder folder;
             {
                 auto database = Database::open(folder.path());
-                database->createTable(parseCreate(std::string(kAllTypesTable) + settings));
+                createTable(*database, parseCreate(std::string(kAllTypesTable) + settings));
                 database->insert("t", {randomAllTypesBlock(rows, rows)});
             }
             EXPECT_EQ(rowsOf(folder.path()), expectedRows(rows, rows)) << settings << rows;
@@ -54,8 +54,8 @@ TEST(FormatVersions, CompressedIsTheDefaultAndRecordedInTheSchema)
 {
     TemporaryFolder folder;
     auto database = Database::open(folder.path());
-    database->createTable(
-        parseCreate("CREATE TABLE t (k UInt32, s String CODEC(ZSTD(3)), PRIMARY KEY (k))"));
+    createTable(*database,
+                parseCreate("CREATE TABLE t (k UInt32, s String CODEC(ZSTD(3)), PRIMARY KEY (k))"));
     const TableSchema schema = database->table("t")->schema();
     EXPECT_EQ(schema.part_format, PartFormat::kEncoded);
     EXPECT_EQ(schema.columns[1].codec, (encoding::CodecChoice{encoding::Codec::kZSTD, 3}));
@@ -70,7 +70,7 @@ TEST(FormatVersions, UnknownCodecOrFormatIsRefusedNamingTheCulprit)
     auto database = Database::open(folder.path());
     try
     {
-        database->createTable(parseCreate("CREATE TABLE t (k UInt32 CODEC(GZIP)) ORDER BY k"));
+        createTable(*database, parseCreate("CREATE TABLE t (k UInt32 CODEC(GZIP)) ORDER BY k"));
         FAIL() << "no error";
     }
     catch (const Exception& error)
@@ -78,9 +78,11 @@ TEST(FormatVersions, UnknownCodecOrFormatIsRefusedNamingTheCulprit)
         EXPECT_EQ(error.code(), ErrorCode::kUnknownCompressionMethod);
         EXPECT_NE(std::string(error.what()).find("column 'k'"), std::string::npos);
     }
-    EXPECT_THROW(database->createTable(parseCreate(
-                     "CREATE TABLE u (k UInt32) ORDER BY k SETTINGS storage_format = 'zip'")),
-                 Exception);
+    EXPECT_THROW(
+        createTable(
+            *database,
+            parseCreate("CREATE TABLE u (k UInt32) ORDER BY k SETTINGS storage_format = 'zip'")),
+        Exception);
     EXPECT_TRUE(database->tableNames().empty());
 }
 
@@ -91,8 +93,8 @@ TEST(FormatVersions, FormatOnePartsStillRead)
     TemporaryFolder folder;
     {
         auto database = Database::open(folder.path());
-        database->createTable(
-            parseCreate(std::string(kAllTypesTable) + " SETTINGS storage_format = 'raw'"));
+        createTable(*database,
+                    parseCreate(std::string(kAllTypesTable) + " SETTINGS storage_format = 'raw'"));
         database->insert("t", {randomAllTypesBlock(9000, 3)});
     }
     const std::filesystem::path table = folder.path() / "t";
@@ -125,7 +127,7 @@ TEST(FormatVersions, NewerFormatIsRefusedWithItsVersion)
     TemporaryFolder folder;
     {
         auto database = Database::open(folder.path());
-        database->createTable(parseCreate(kAllTypesTable));
+        createTable(*database, parseCreate(kAllTypesTable));
         database->insert("t", {randomAllTypesBlock(100, 3)});
     }
     rewriteJson(folder.path() / "t" / "part_1" / "metadata.json",

@@ -17,7 +17,7 @@ std::pair<size_t, size_t> countWriteEvents(const std::vector<Block>& blocks)
 {
     TemporaryFolder folder;
     auto database = Database::open(folder.path());
-    database->createTable(parseCreate(kAllTypesTable));
+    createTable(*database, parseCreate(kAllTypesTable));
     size_t events = 0;
     size_t before_publish = 0;
     setStorageWriteHookForTesting(
@@ -58,7 +58,7 @@ TEST(InterruptedWrite, KilledInsertLeavesPreviousDataAndNoTrace)
     const std::vector<Block> base = {randomAllTypesBlock(3000, 11)};
     {
         auto database = Database::open(folder.path());
-        database->createTable(parseCreate(kAllTypesTable));
+        createTable(*database, parseCreate(kAllTypesTable));
         database->insert("t", base);
     }
     const std::vector<std::string> expected = sortedRows(base);

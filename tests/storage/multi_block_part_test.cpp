@@ -190,7 +190,7 @@ TEST_P(MultiBlockPart, BlocksBecomeOneSortedPartThatRoundTrips)
                                        randomAllTypesBlock(66000, 33)};
     {
         auto database = Database::open(folder.path());
-        database->createTable(parseCreate(kAllTypesTable));
+        createTable(*database, parseCreate(kAllTypesTable));
         TableInsert insert(*database->table("t"));
         insert.addPart(blocks, GetParam() ? 2 : 1);
         insert.addPart({}, 1);
@@ -276,7 +276,7 @@ protected:
     void SetUp() override
     {
         database_ = Database::open(folder_.path());
-        database_->createTable(parseCreate(kAllTypesTable));
+        createTable(*database_, parseCreate(kAllTypesTable));
         TableInsert insert(*database_->table("t"));
         insert.addPart({randomAllTypesBlock(50000, 41), randomAllTypesBlock(30000, 42)}, 1);
         insert.commit();
@@ -287,7 +287,7 @@ protected:
     {
         sql::CreateTableStatement create = parseCreate(kAllTypesTable);
         create.table = "u";
-        database_->createTable(create);
+        createTable(*database_, create);
         return database_->table("u");
     }
     /// Every file of `t`'s part equals the file of that name in `u`'s part `name`.
@@ -426,7 +426,7 @@ TEST_F(SortedPieces, ErrorMakingAPartDurableReachesCommit)
 TEST(MultiBlockPart, SortedPartInMemoryHoldsItsRows)
 {
     auto database = Database::openInMemory();
-    database->createTable(parseCreate(kAllTypesTable));
+    createTable(*database, parseCreate(kAllTypesTable));
     const auto table = database->table("t");
     {
         TableInsert insert(*table);
@@ -458,7 +458,7 @@ TEST(MultiBlockPart, WrongBlockIsRefusedNamingTheColumn)
 {
     TemporaryFolder folder;
     auto database = Database::open(folder.path());
-    database->createTable(parseCreate(kAllTypesTable));
+    createTable(*database, parseCreate(kAllTypesTable));
     Block wrong = randomAllTypesBlock(10, 1);
     wrong.columns[3].name = "other";
     TableInsert insert(*database->table("t"));

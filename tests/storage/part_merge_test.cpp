@@ -65,8 +65,10 @@ protected:
     void create(Session& session)
     {
         const std::string format = GetParam() == "memory" ? "compressed" : std::string(GetParam());
-        session.execute("CREATE TABLE t (k UInt8, id UInt64, s String) ORDER BY (k, id) "
-                        "SETTINGS storage_format = '" + format + "'");
+        session.execute(
+            "CREATE TABLE t (k UInt8, id UInt64, s String) ORDER BY (k, id) "
+            "SETTINGS storage_format = '" +
+            format + "'");
     }
 
     TemporaryFolder folder_;
@@ -128,10 +130,12 @@ TEST_P(PartMerge, BackgroundMergesBesideInsertersAndReaders)
             Session session(database);
             while (writing)
             {
-                const Block counted = session.execute("SELECT count(), count(DISTINCT id) FROM t").block;
+                const Block counted =
+                    session.execute("SELECT count(), count(DISTINCT id) FROM t").block;
                 const uint64_t rows = counted.columns[0].column.valueAt<uint64_t>(0);
                 // Whole batches only, and no row twice (a merge never shows both sides).
-                if (rows % kBatchRows != 0 || counted.columns[1].column.valueAt<uint64_t>(0) != rows)
+                if (rows % kBatchRows != 0 ||
+                    counted.columns[1].column.valueAt<uint64_t>(0) != rows)
                 {
                     ++reader_errors;
                 }

@@ -25,7 +25,7 @@ TEST_P(RoundTrip, InsertedValuesReadBackIdenticalAndSorted)
 {
     TemporaryFolder folder;
     auto database = openDatabase(GetParam(), folder);
-    database->createTable(parseCreate(kAllTypesTable));
+    createTable(*database, parseCreate(kAllTypesTable));
     std::vector<Block> blocks;
     blocks.push_back(randomAllTypesBlock(30000, 1));
     blocks.push_back(randomAllTypesBlock(7, 2));
@@ -69,7 +69,7 @@ TEST_P(RoundTrip, SnapshotTakenBeforeAnInsertDoesNotSeeIt)
 {
     TemporaryFolder folder;
     auto database = openDatabase(GetParam(), folder);
-    database->createTable(parseCreate(kAllTypesTable));
+    createTable(*database, parseCreate(kAllTypesTable));
     database->insert("t", {randomAllTypesBlock(100, 3)});
     const auto before = database->table("t")->snapshot();
     const std::vector<std::string> rows_before = sortedRows(*before);
@@ -83,7 +83,7 @@ TEST_P(RoundTrip, LargeInsertIsSplitIntoParts)
 {
     TemporaryFolder folder;
     auto database = openDatabase(GetParam(), folder);
-    database->createTable(parseCreate("CREATE TABLE n (x UInt32) ORDER BY x"));
+    createTable(*database, parseCreate("CREATE TABLE n (x UInt32) ORDER BY x"));
     Block block;
     block.columns.push_back({"x", Column(TypeId::UInt32)});
     const size_t rows = 2 * Table::kMaxPartRows + 5;
@@ -101,7 +101,7 @@ TEST_P(RoundTrip, GranuleBoundsEqualNaiveMinMaxOfEachSlice)
 {
     TemporaryFolder folder;
     auto database = openDatabase(GetParam(), folder);
-    database->createTable(parseCreate(kAllTypesTable));
+    createTable(*database, parseCreate(kAllTypesTable));
     database->insert("t", {randomAllTypesBlock(50000, 5)});
     if (GetParam())
     {
@@ -140,12 +140,12 @@ TEST_P(RoundTrip, CatalogOperations)
 {
     TemporaryFolder folder;
     auto database = openDatabase(GetParam(), folder);
-    database->createTable(parseCreate("CREATE TABLE b (x UInt8)"));
-    database->createTable(parseCreate("CREATE TABLE `a/../weird name` (x UInt8)"));
+    createTable(*database, parseCreate("CREATE TABLE b (x UInt8)"));
+    createTable(*database, parseCreate("CREATE TABLE `a/../weird name` (x UInt8)"));
     EXPECT_EQ(database->tableNames(), (std::vector<std::string>{"a/../weird name", "b"}));
     try
     {
-        database->createTable(parseCreate("CREATE TABLE b (y String)"));
+        createTable(*database, parseCreate("CREATE TABLE b (y String)"));
         FAIL() << "expected kTableAlreadyExists";
     }
     catch (const Exception& error)
@@ -153,9 +153,9 @@ TEST_P(RoundTrip, CatalogOperations)
         EXPECT_EQ(error.code(), ErrorCode::kTableAlreadyExists);
         EXPECT_NE(std::string(error.what()).find("'b'"), std::string::npos);
     }
-    database->createTable(parseCreate("CREATE TABLE IF NOT EXISTS b (y String)"));
+    createTable(*database, parseCreate("CREATE TABLE IF NOT EXISTS b (y String)"));
     EXPECT_EQ(database->table("b")->schema().columns[0].name, "x");
-    database->createTable(parseCreate("CREATE OR REPLACE TABLE b (y String)"));
+    createTable(*database, parseCreate("CREATE OR REPLACE TABLE b (y String)"));
     EXPECT_EQ(database->table("b")->schema().columns[0].name, "y");
     database->dropTable("a/../weird name", false);
     database->dropTable("missing", true);
@@ -182,7 +182,7 @@ TEST_P(RoundTrip, InsertWithWrongColumnsIsRefusedAndChangesNothing)
 {
     TemporaryFolder folder;
     auto database = openDatabase(GetParam(), folder);
-    database->createTable(parseCreate("CREATE TABLE t (x UInt8, y String)"));
+    createTable(*database, parseCreate("CREATE TABLE t (x UInt8, y String)"));
     Block wrong_type;
     wrong_type.columns.push_back({"x", Column(TypeId::UInt16)});
     wrong_type.columns.push_back({"y", Column(TypeId::String)});
@@ -220,7 +220,7 @@ TEST(TableSchema, ClickBenchCreateStatementMakesATable)
     text << file.rdbuf();
     TemporaryFolder folder;
     auto database = Database::open(folder.path());
-    database->createTable(parseCreate(text.str()));
+    createTable(*database, parseCreate(text.str()));
     database = Database::open(folder.path());
     const TableSchema& schema = database->table("hits")->schema();
     EXPECT_EQ(schema.columns.size(), 105u);
@@ -234,7 +234,7 @@ TEST(TableSchema, KeyErrorsNameTheColumn)
 {
     try
     {
-        TableSchema::fromCreate(parseCreate("CREATE TABLE t (a UInt8) ORDER BY nope"));
+        tableSchemaOf(parseCreate("CREATE TABLE t (a UInt8) ORDER BY nope"));
         FAIL();
     }
     catch (const Exception& error)
@@ -244,7 +244,7 @@ TEST(TableSchema, KeyErrorsNameTheColumn)
     }
     try
     {
-        TableSchema::fromCreate(parseCreate("CREATE TABLE t (a UInt8, a String)"));
+        tableSchemaOf(parseCreate("CREATE TABLE t (a UInt8, a String)"));
         FAIL();
     }
     catch (const Exception& error)

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "engine/columns/block.h"
+#include "engine/session/create_table.h"
 #include "engine/sql/parser.h"
 #include "engine/storage/database.h"
 

@@ -130,7 +130,7 @@ std::string formatBlock(const Block& block, TextFormat format)
 std::shared_ptr<Database> databaseWithTable()
 {
     auto database = Database::openInMemory();
-    database->createTable(parseCreate(kAllTypesTable));
+    createTable(*database, parseCreate(kAllTypesTable));
     return database;
 }
 
@@ -162,7 +162,7 @@ INSTANTIATE_TEST_SUITE_P(Storage, Formats,
 TEST(TextLoader, SubsetOfColumnsFillsTheOthersWithDefaults)
 {
     auto database = Database::openInMemory();
-    database->createTable(parseCreate("CREATE TABLE t (a UInt8, b String, c Int32)"));
+    createTable(*database, parseCreate("CREATE TABLE t (a UInt8, b String, c Int32)"));
     std::istringstream input("x\t7\ny\t-3\n");
     LoadOptions options;
     options.columns = {"b", "c"};
@@ -186,7 +186,7 @@ TEST(TextLoader, FormatNames)
 TEST(TextLoader, EmptyInputLoadsNothing)
 {
     auto database = Database::openInMemory();
-    database->createTable(parseCreate("CREATE TABLE t (a UInt8)"));
+    createTable(*database, parseCreate("CREATE TABLE t (a UInt8)"));
     std::istringstream input("");
     EXPECT_EQ(loadText(*database, "t", input, {}), 0u);
     EXPECT_EQ(database->table("t")->snapshot()->rows(), 0u);
@@ -211,8 +211,10 @@ TEST_P(Malformed, FailsWithCodeAndPlaceAndChangesNothing)
     const MalformedCase& malformed = GetParam();
     TemporaryFolder folder;
     auto database = Database::open(folder.path());
-    database->createTable(parseCreate(
-        "CREATE TABLE t (id UInt32, small UInt8, day Date, moment DateTime, name String)"));
+    createTable(
+        *database,
+        parseCreate(
+            "CREATE TABLE t (id UInt32, small UInt8, day Date, moment DateTime, name String)"));
     std::istringstream good("1\t2\t2020-01-01\t2020-01-01 10:00:00\tfirst\n");
     ASSERT_EQ(loadText(*database, "t", good, {}), 1u);
     // Enough good rows before the bad one that a parallel load splits them across workers.
@@ -381,9 +383,9 @@ TEST(TextLoader, MillionRowSpeed)
     for (const bool on_disk : {false, true})
     {
         auto database = on_disk ? Database::open(folder.path() / "db") : Database::openInMemory();
-        database->createTable(parseCreate(
-            "CREATE TABLE hits (CounterID UInt32, RegionID UInt32, EventTime DateTime, URL String, "
-            "UserID UInt64) ORDER BY (CounterID, EventTime)"));
+        createTable(*database, parseCreate("CREATE TABLE hits (CounterID UInt32, RegionID UInt32, "
+                                           "EventTime DateTime, URL String, "
+                                           "UserID UInt64) ORDER BY (CounterID, EventTime)"));
         LoadOptions options;
         options.threads = 2;
         const auto started = std::chrono::steady_clock::now();
