@@ -1,5 +1,7 @@
 #include "engine/expressions/collection_functions.h"
 
+#include "engine/common/ascii.h"
+#include "engine/expressions/function_registry.h"
 #include "engine/formats/json_column.h"
 
 namespace granary
@@ -254,6 +256,94 @@ NodePtr makeMapPart(NodePtr map, bool keys)
 NodePtr makeContains(NodePtr container, NodePtr value)
 {
     return std::make_shared<ContainsNode>(std::move(container), std::move(value));
+}
+
+namespace
+{
+
+/// mapKeys(m) and mapValues(m).
+NodePtr buildMapPart(CallContext& call)
+{
+    if (call.argument(0)->type() != TypeId::Map)
+    {
+        call.failArgumentType(0, "a Map");
+    }
+    return makeMapPart(call.argument(0), call.lowerName() == "mapkeys");
+}
+
+/// arrayElement (a[i], m[k]), has(array, x) and mapContains(map, k).
+NodePtr buildLookup(CallContext& call)
+{
+    const std::string& name = call.lowerName();
+    const DataType& container = call.argument(0)->dataType();
+    const bool accepted = name == "mapcontains" ? container.id == TypeId::Map
+                          : name == "has"
+                              ? container.id == TypeId::Array
+                              : container.id == TypeId::Array || container.id == TypeId::Map;
+    if (!accepted)
+    {
+        call.failArgumentType(0, name == "mapcontains" ? "a Map"
+                                 : name == "has"       ? "an Array"
+                                                       : "an Array or Map");
+    }
+    const bool by_key = name != "has" && container.id == TypeId::Map;
+    const bool by_position = name == "arrayelement" && container.id == TypeId::Array;
+    const TypeId value_type = call.argument(1)->type();
+    if (by_position
+            ? !isInteger(value_type) || isParametric(value_type)
+            : !comparableElements(by_key ? container.key() : container.element(), value_type))
+    {
+        call.fail(ErrorCode::kTypeMismatch, "Function " + call.name() + " cannot look up " +
+                                                call.quotedArgument(1) + " of type " +
+                                                std::string(typeName(value_type)) + " in " +
+                                                dataTypeName(container));
+    }
+    if (name == "arrayelement")
+    {
+        return makeArrayElement(call.argument(0), call.argument(1));
+    }
+    return makeContains(call.argument(0), call.argument(1));
+}
+
+/// getSubcolumn(json, 'path'[, 'Type']): the path as text, or in a typed path's type (the
+/// planner passes it for `j.a.b` when the column declares `a.b` typed).
+NodePtr buildGetSubcolumn(CallContext& call)
+{
+    if (call.argument(0)->type() != TypeId::Json)
+    {
+        call.failArgumentType(0, "a JSON value");
+    }
+    std::string path = call.constantString(1, "path");
+    std::optional<DataType> typed;
+    if (call.argumentCount() == 3)
+    {
+        typed = parseDataType(call.constantString(2, "type"));
+        // Arrays and maps of a typed path read as text.
+        typed = isNested(typed->id) ? std::nullopt : std::optional(typed->valueType());
+    }
+    return makeJsonPath(call.argument(0), std::move(path), std::move(typed));
+}
+
+}  // namespace
+
+std::vector<ScalarFunction> collectionFunctionEntries()
+{
+    return {
+        {"arrayElement", "arrayElement(container, key), container[key]",
+         "An Array's element at a 1-based index (negative from the end), a Map's value for a "
+         "key; the type's default when absent.",
+         2, 2, true, buildLookup},
+        {"has", "has(array, x)", "1 when an element of the Array equals x.", 2, 2, true,
+         buildLookup},
+        {"mapContains", "mapContains(map, key)", "1 when the Map has the key.", 2, 2, true,
+         buildLookup},
+        {"mapKeys", "mapKeys(map)", "The Map's keys as an Array.", 1, 1, true, buildMapPart},
+        {"mapValues", "mapValues(map)", "The Map's values as an Array.", 1, 1, true, buildMapPart},
+        {"getSubcolumn", "getSubcolumn(json, 'path'[, 'Type']), json.path",
+         "A JSON path's value as text, or in a typed path's type; '' or the default where a row "
+         "lacks it.",
+         2, 3, true, buildGetSubcolumn},
+    };
 }
 
 }  // namespace granary

@@ -13,6 +13,7 @@
 #include "engine/expressions/conditional.h"
 #include "engine/expressions/date_functions.h"
 #include "engine/expressions/datetime64.h"
+#include "engine/expressions/function_registry.h"
 #include "engine/expressions/in_list.h"
 #include "engine/expressions/intervals.h"
 #include "engine/expressions/like.h"
@@ -60,22 +61,6 @@ Column oneValue(TypeId type, const auto& write)
 NodePtr constant(Column value)
 {
     return std::make_shared<ConstantNode>(std::move(value));
-}
-
-NodePtr defaultValue(TypeId type)
-{
-    return constant(oneValue(type,
-                             [&](Column& column)
-                             {
-                                 if (isString(type))
-                                 {
-                                     column.appendString("");
-                                 }
-                                 else
-                                 {
-                                     column.resizeFixed(1);
-                                 }
-                             }));
 }
 
 /// Replaces a node that reads no column by its value, computed once now.
@@ -132,10 +117,16 @@ std::optional<ArithmeticOperator> arithmeticOperator(BinaryOperator op)
     }
 }
 
-class Compiler
+class Compiler final : public ArgumentCompiler
 {
 public:
     explicit Compiler(const ColumnTypeLookup& lookup) : lookup_(lookup) {}
+
+    NodePtr compileArgument(const Expression& argument, bool nested_allowed) override
+    {
+        nested_allowed_ = nested_allowed;
+        return compile(argument);
+    }
 
     /// An Array or Map value may be the whole expression or an argument of the collection
     /// functions; anything else given one is kTypeMismatch, checked here once for all
@@ -352,7 +343,8 @@ private:
         }
         NodePtr otherwise =
             expression_case.else_result ? compile(*expression_case.else_result) : nullptr;
-        return buildCase(conditions, results, std::move(otherwise), expression);
+        return fold(makeCaseOfBranches(conditions, results, std::move(otherwise),
+                                       quoted(expression), where(expression)));
     }
 
     NodePtr compileNode(const sql::Extract& extract, const Expression& expression)
@@ -385,224 +377,36 @@ private:
                             "DISTINCT is only for aggregate functions, not " + call.name + " " +
                                 where(expression));
         }
-        const std::string name = lowerCaseAscii(call.name);
-        if (NodePtr time = compileTimeFunction(name, call, expression))
+        const ScalarFunction* function = findScalarFunction(call.name);
+        if (!function)
         {
-            return time;
+            throw Exception(ErrorCode::kUnknownFunction,
+                            "Unknown function " + call.name + " " + where(expression));
         }
-        std::vector<NodePtr> arguments;
-        for (const sql::ExpressionPtr& argument : call.arguments)
-        {
-            nested_allowed_ = arguments.empty() && takesCollections(name);
-            arguments.push_back(compile(*argument));
-        }
-        const auto require_count = [&](size_t count)
-        {
-            if (arguments.size() != count)
-            {
-                throw Exception(ErrorCode::kBadArguments,
-                                "Function " + call.name + " takes " + std::to_string(count) +
-                                    " argument" + (count == 1 ? "" : "s") + ", not " +
-                                    std::to_string(arguments.size()) + " " + where(expression));
-            }
-        };
-        if (name == "getsubcolumn")
-        {
-            return compileGetSubcolumn(call, arguments, expression);
-        }
-        if (NodePtr collection = compileCollectionFunction(name, call, arguments, expression))
-        {
-            return fold(std::move(collection));
-        }
-        if (name == "length" || name == "strlen" || name == "lower" || name == "upper" ||
-            name == "lcase" || name == "ucase")
-        {
-            require_count(1);
-            requireString(arguments[0], *call.arguments[0], call.name, expression);
-            if (name == "length" || name == "strlen")
-            {
-                return fold(makeLength(std::move(arguments[0])));
-            }
-            const bool to_upper = name == "upper" || name == "ucase";
-            return fold(makeCaseConversion(std::move(arguments[0]), to_upper));
-        }
-        if (const std::optional<DateFunction> function = dateFunctionByName(name))
-        {
-            require_count(1);
-            if (arguments[0]->type() == TypeId::DateTime64)
-            {
-                // The calendar functions read whole seconds; toDateTime is exactly that.
-                arguments[0] = makeDateTime64Seconds(std::move(arguments[0]));
-                if (*function == DateFunction::ToDateTime)
-                {
-                    return fold(std::move(arguments[0]));
-                }
-            }
-            if (!dateFunctionResultType(*function, arguments[0]->type()))
-            {
-                throw Exception(ErrorCode::kTypeMismatch,
-                                "Function " + call.name + " does not take " +
-                                    quoted(*call.arguments[0]) + " of type " +
-                                    typeText(arguments[0]->type()) + " " + where(expression));
-            }
-            return fold(makeDateFunction(*function, std::move(arguments[0])));
-        }
-        if (name == "date_trunc" || name == "datetrunc")
-        {
-            require_count(2);
-            const std::string unit =
-                constantString(arguments[0], *call.arguments[0], call.name, "unit", expression);
-            std::optional<NodePtr> truncated = makeDateTrunc(unit, arguments[1]);
-            if (!truncated)
-            {
-                throw Exception(ErrorCode::kBadArguments,
-                                "Function " + call.name + " cannot truncate " +
-                                    quoted(*call.arguments[1]) + " of type " +
-                                    typeText(arguments[1]->type()) + " to unit '" + unit + "' " +
-                                    where(expression));
-            }
-            return fold(std::move(*truncated));
-        }
-        if (name == "regexp_replace" || name == "replaceregexpall" || name == "replaceregexpone")
-        {
-            require_count(3);
-            requireString(arguments[0], *call.arguments[0], call.name, expression);
-            const std::string pattern =
-                constantString(arguments[1], *call.arguments[1], call.name, "pattern", expression);
-            const std::string replacement = constantString(arguments[2], *call.arguments[2],
-                                                           call.name, "replacement", expression);
-            return fold(makeRegexpReplace(std::move(arguments[0]), pattern, replacement,
-                                          name != "replaceregexpone"));
-        }
-        if (name == "if" || name == "multiif")
-        {
-            if (arguments.size() < 3 || arguments.size() % 2 == 0 ||
-                (name == "if" && arguments.size() != 3))
-            {
-                require_count(3);
-            }
-            std::vector<NodePtr> conditions;
-            std::vector<NodePtr> results;
-            for (size_t i = 0; i + 1 < arguments.size(); i += 2)
-            {
-                requireNumeric(arguments[i], *call.arguments[i], call.name, expression);
-                conditions.push_back(arguments[i]);
-                results.push_back(arguments[i + 1]);
-            }
-            return buildCase(conditions, results, arguments.back(), expression);
-        }
-        throw Exception(ErrorCode::kUnknownFunction,
-                        "Unknown function " + call.name + " " + where(expression));
+        checkArgumentCount(*function, call, expression);
+        CallContext context(call, expression, *this, function->nested_first_argument);
+        return fold(function->build(context));
     }
 
-    /// getSubcolumn(json, 'path'[, 'Type']): the path as text, or in a typed path's type
-    /// (the planner passes it for `j.a.b` when the column declares `a.b` typed).
-    NodePtr compileGetSubcolumn(const sql::FunctionCall& call, std::vector<NodePtr>& arguments,
-                                const Expression& expression)
+    static void checkArgumentCount(const ScalarFunction& function, const sql::FunctionCall& call,
+                                   const Expression& expression)
     {
-        if (arguments.size() != 2 && arguments.size() != 3)
+        const size_t count = call.arguments.size();
+        if (count >= function.min_arguments && count <= function.max_arguments)
         {
-            throw Exception(
-                ErrorCode::kBadArguments,
-                "Function " + call.name + " takes 2 or 3 arguments " + where(expression));
+            return;
         }
-        if (arguments[0]->type() != TypeId::Json)
-        {
-            throw Exception(ErrorCode::kTypeMismatch,
-                            "Function " + call.name + " takes a JSON value, not " +
-                                quoted(*call.arguments[0]) + " of type " +
-                                dataTypeName(arguments[0]->dataType()) + " " + where(expression));
-        }
-        std::string path =
-            constantString(arguments[1], *call.arguments[1], call.name, "path", expression);
-        std::optional<DataType> typed;
-        if (arguments.size() == 3)
-        {
-            typed = parseDataType(
-                constantString(arguments[2], *call.arguments[2], call.name, "type", expression));
-            if (isNested(typed->id))
-            {
-                typed.reset();  // Arrays and maps of a typed path read as text.
-            }
-            else
-            {
-                typed = typed->valueType();
-            }
-        }
-        return makeJsonPath(std::move(arguments[0]), std::move(path), std::move(typed));
-    }
-
-    static bool takesCollections(const std::string& name)
-    {
-        return name == "length" || name == "mapkeys" || name == "mapvalues" ||
-               name == "arrayelement" || name == "has" || name == "mapcontains" ||
-               name == "getsubcolumn";
-    }
-
-    /// arrayElement (m['k'], a[1]), length of an Array or Map, mapKeys, mapValues, has and
-    /// mapContains; null for other functions and for length of a String.
-    NodePtr compileCollectionFunction(const std::string& name, const sql::FunctionCall& call,
-                                      std::vector<NodePtr>& arguments,
-                                      const Expression& expression) const
-    {
-        if (!takesCollections(name))
-        {
-            return nullptr;
-        }
-        const bool unary = name == "length" || name == "mapkeys" || name == "mapvalues";
-        if (arguments.size() != (unary ? 1u : 2u))
-        {
-            if (name == "length")
-            {
-                return nullptr;  // The string function's check words the error.
-            }
-            throw Exception(ErrorCode::kBadArguments,
-                            "Function " + call.name + " takes " +
-                                (unary ? "1 argument" : "2 arguments") + ", not " +
-                                std::to_string(arguments.size()) + " " + where(expression));
-        }
-        const DataType& container = arguments[0]->dataType();
-        const bool wants_map = name == "mapkeys" || name == "mapvalues" || name == "mapcontains";
-        const bool accepted = wants_map ? container.id == TypeId::Map
-                              : name == "has"
-                                  ? container.id == TypeId::Array
-                                  : container.id == TypeId::Array || container.id == TypeId::Map;
-        if (!accepted)
-        {
-            if (name == "length" && !isNested(container.id))
-            {
-                return nullptr;
-            }
-            throw Exception(ErrorCode::kTypeMismatch, "Function " + call.name + " does not take " +
-                                                          quoted(*call.arguments[0]) + " of type " +
-                                                          dataTypeName(container) + " " +
-                                                          where(expression));
-        }
-        if (name == "length")
-        {
-            return makeLength(std::move(arguments[0]));
-        }
-        if (unary)
-        {
-            return makeMapPart(std::move(arguments[0]), name == "mapkeys");
-        }
-        const bool by_key = name != "has" && container.id == TypeId::Map;
-        const bool by_position = name == "arrayelement" && container.id == TypeId::Array;
-        const TypeId value_type = arguments[1]->type();
-        if (by_position
-                ? !isInteger(value_type) || isParametric(value_type)
-                : !comparableElements(by_key ? container.key() : container.element(), value_type))
-        {
-            throw Exception(ErrorCode::kTypeMismatch,
-                            "Function " + call.name + " cannot look up " +
-                                quoted(*call.arguments[1]) + " of type " + typeText(value_type) +
-                                " in " + dataTypeName(container) + " " + where(expression));
-        }
-        if (name == "arrayelement")
-        {
-            return makeArrayElement(std::move(arguments[0]), std::move(arguments[1]));
-        }
-        return makeContains(std::move(arguments[0]), std::move(arguments[1]));
+        const auto arguments = [](size_t n)
+        { return std::to_string(n) + (n == 1 ? " argument" : " arguments"); };
+        const std::string wanted = function.max_arguments == kAnyArgumentCount
+                                       ? "at least " + arguments(function.min_arguments)
+                                   : function.min_arguments == function.max_arguments
+                                       ? arguments(function.min_arguments)
+                                       : std::to_string(function.min_arguments) + " to " +
+                                             arguments(function.max_arguments);
+        throw Exception(ErrorCode::kBadArguments, "Function " + call.name + " takes " + wanted +
+                                                      ", not " + std::to_string(count) + " " +
+                                                      where(expression));
     }
 
     NodePtr compileConnective(BinaryOperator op, const Expression& expression)
@@ -748,7 +552,7 @@ private:
 
     /// `INTERVAL n UNIT` (toIntervalUnit(n)) with n a constant integer; nullopt for another
     /// expression.
-    std::optional<Interval> intervalOf(const Expression& expression)
+    std::optional<Interval> intervalOf(const Expression& expression) override
     {
         const auto* call = expression.as<sql::FunctionCall>();
         const std::optional<IntervalUnit> unit =
@@ -802,62 +606,6 @@ private:
         throw Exception(ErrorCode::kTypeMismatch,
                         "An INTERVAL moves a Date, DateTime or DateTime64, not " +
                             quoted(*time_side) + " of type " + time_type + " " + where(expression));
-    }
-
-    /// now(), today() and toStartOfInterval(t, INTERVAL n unit); an interval anywhere else
-    /// is kBadArguments. Null for other functions.
-    NodePtr compileTimeFunction(const std::string& name, const sql::FunctionCall& call,
-                                const Expression& expression)
-    {
-        if ((name == "now" || name == "today") && !call.arguments.empty())
-        {
-            throw Exception(ErrorCode::kBadArguments,
-                            "Function " + call.name + " takes no arguments " + where(expression));
-        }
-        if (name == "now" || name == "today")
-        {
-            // The statement's start, as ClickHouse takes it: every row sees one instant.
-            const auto seconds = static_cast<uint32_t>(std::time(nullptr));
-            return name == "now"
-                       ? constant(oneValue(TypeId::DateTime,
-                                           [&](Column& column) { column.append(seconds); }))
-                       : constant(oneValue(
-                             TypeId::Date, [&](Column& column)
-                             { column.append(static_cast<uint16_t>(seconds / kSecondsPerDay)); }));
-        }
-        if (intervalFunctionUnit(name))
-        {
-            throw Exception(ErrorCode::kBadArguments,
-                            quoted(expression) +
-                                " is an INTERVAL: it moves a time (t - INTERVAL "
-                                "1 HOUR) or sizes toStartOfInterval, and is no "
-                                "value of its own " +
-                                where(expression));
-        }
-        if (name != "tostartofinterval")
-        {
-            return nullptr;
-        }
-        const std::optional<Interval> interval =
-            call.arguments.size() == 2 ? intervalOf(*call.arguments[1]) : std::nullopt;
-        if (!interval)
-        {
-            throw Exception(
-                ErrorCode::kBadArguments,
-                "Function " + call.name + " takes a time and an INTERVAL " + where(expression));
-        }
-        NodePtr time = compile(*call.arguments[0]);
-        const std::string time_type = dataTypeName(time->dataType());
-        if (NodePtr start = makeStartOfInterval(std::move(time), *interval))
-        {
-            return fold(std::move(start));
-        }
-        throw Exception(ErrorCode::kBadArguments,
-                        "Function " + call.name + " does not take " + quoted(*call.arguments[0]) +
-                            " of type " + time_type + " with " + quoted(*call.arguments[1]) +
-                            " (a Date, DateTime or DateTime64; n > 1 only for units up to a "
-                            "day) " +
-                            where(expression));
     }
 
     NodePtr compileArithmetic(ArithmeticOperator op, const sql::BinaryOperation& operation,
@@ -915,37 +663,6 @@ private:
         return fold(makeLike(std::move(value), pattern, case_insensitive, negated));
     }
 
-    NodePtr buildCase(const std::vector<NodePtr>& conditions, const std::vector<NodePtr>& results,
-                      NodePtr otherwise, const Expression& expression)
-    {
-        std::vector<TypeId> types;
-        for (const NodePtr& result : results)
-        {
-            types.push_back(result->type());
-        }
-        if (otherwise)
-        {
-            types.push_back(otherwise->type());
-        }
-        const std::optional<TypeId> type = commonType(types);
-        if (!type)
-        {
-            std::string listed;
-            for (const TypeId branch_type : types)
-            {
-                listed += (listed.empty() ? "" : ", ") + typeText(branch_type);
-            }
-            throw Exception(ErrorCode::kTypeMismatch, "The branches of " + quoted(expression) +
-                                                          " have no common type: " + listed + " " +
-                                                          where(expression));
-        }
-        if (!otherwise)
-        {
-            otherwise = defaultValue(*type);
-        }
-        return fold(makeCase(conditions, results, std::move(otherwise), *type));
-    }
-
     static void requireNumeric(const NodePtr& node, const Expression& operand,
                                std::string_view user, const Expression& expression)
     {
@@ -954,18 +671,6 @@ private:
             throw Exception(ErrorCode::kTypeMismatch, std::string(user) + " needs a number, but " +
                                                           quoted(operand) + " is String " +
                                                           where(expression));
-        }
-    }
-
-    static void requireString(const NodePtr& node, const Expression& operand, std::string_view user,
-                              const Expression& expression)
-    {
-        if (!isString(node->type()))
-        {
-            throw Exception(ErrorCode::kTypeMismatch,
-                            "Function " + std::string(user) + " needs a String, but " +
-                                quoted(operand) + " is " + typeText(node->type()) + " " +
-                                where(expression));
         }
     }
 

@@ -1,5 +1,10 @@
 #include "engine/expressions/conditional.h"
 
+#include "engine/common/exception.h"
+#include "engine/expressions/column_reference.h"
+#include "engine/expressions/function_registry.h"
+#include "engine/expressions/type_rules.h"
+
 namespace granary
 {
 namespace
@@ -141,6 +146,85 @@ NodePtr makeCase(const std::vector<NodePtr>& conditions, const std::vector<NodeP
                  NodePtr otherwise, TypeId type)
 {
     return std::make_shared<CaseNode>(conditions, results, std::move(otherwise), type);
+}
+
+NodePtr makeCaseOfBranches(const std::vector<NodePtr>& conditions,
+                           const std::vector<NodePtr>& results, NodePtr otherwise,
+                           const std::string& quoted, const std::string& position)
+{
+    std::vector<TypeId> types;
+    for (const NodePtr& result : results)
+    {
+        types.push_back(result->type());
+    }
+    if (otherwise)
+    {
+        types.push_back(otherwise->type());
+    }
+    const std::optional<TypeId> type = commonType(types);
+    if (!type)
+    {
+        std::string listed;
+        for (const TypeId branch_type : types)
+        {
+            listed += (listed.empty() ? "" : ", ") + std::string(typeName(branch_type));
+        }
+        throw Exception(
+            ErrorCode::kTypeMismatch,
+            "The branches of " + quoted + " have no common type: " + listed + " " + position);
+    }
+    if (!otherwise)
+    {
+        Column value(*type);
+        if (isString(*type))
+        {
+            value.appendString("");
+        }
+        else
+        {
+            value.resizeFixed(1);
+        }
+        otherwise = std::make_shared<ConstantNode>(std::move(value));
+    }
+    return makeCase(conditions, results, std::move(otherwise), *type);
+}
+
+namespace
+{
+
+/// if(cond, then, else) and multiIf(cond1, then1, cond2, then2, ..., else).
+NodePtr buildConditional(CallContext& call)
+{
+    if (call.argumentCount() % 2 == 0)
+    {
+        call.fail(ErrorCode::kBadArguments, "Function " + call.name() +
+                                                " takes conditions and results in pairs and a "
+                                                "last result, an odd number of arguments, not " +
+                                                std::to_string(call.argumentCount()));
+    }
+    std::vector<NodePtr> conditions;
+    std::vector<NodePtr> results;
+    for (size_t i = 0; i + 1 < call.argumentCount(); i += 2)
+    {
+        conditions.push_back(call.numericArgument(i));
+        results.push_back(call.argument(i + 1));
+    }
+    return makeCaseOfBranches(conditions, results, call.argument(call.argumentCount() - 1),
+                              call.quotedCall(), call.position());
+}
+
+}  // namespace
+
+std::vector<ScalarFunction> conditionalFunctionEntries()
+{
+    return {
+        {"if", "if(condition, then, else)",
+         "`then` where the condition is non-zero, else `else`, in their common type.", 3, 3, false,
+         buildConditional},
+        {"multiIf", "multiIf(c1, r1, c2, r2, ..., else)",
+         "The result of the first non-zero condition, else the last argument.", 3,
+         kAnyArgumentCount, false, buildConditional},
+    };
 }
 
 }  // namespace granary

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "engine/expressions/expression_node.h"
@@ -12,5 +13,12 @@ namespace granary
 /// `type` (commonType of their types); all branches are evaluated over the whole range.
 NodePtr makeCase(const std::vector<NodePtr>& conditions, const std::vector<NodePtr>& results,
                  NodePtr otherwise, TypeId type);
+
+/// makeCase over branches of any types: the results meet in their commonType (kTypeMismatch
+/// "The branches of `quoted` have no common type: ... `position`" when there is none); without
+/// `otherwise` (no ELSE), rows no condition takes get the type's default.
+NodePtr makeCaseOfBranches(const std::vector<NodePtr>& conditions,
+                           const std::vector<NodePtr>& results, NodePtr otherwise,
+                           const std::string& quoted, const std::string& position);
 
 }  // namespace granary

@@ -1,8 +1,16 @@
 #include "engine/expressions/date_functions.h"
 
 #include <array>
+#include <ctime>
 
+#include "engine/common/ascii.h"
+#include "engine/common/exception.h"
 #include "engine/expressions/calendar.h"
+#include "engine/expressions/column_reference.h"
+#include "engine/expressions/conversions.h"
+#include "engine/expressions/datetime64.h"
+#include "engine/expressions/function_registry.h"
+#include "engine/expressions/intervals.h"
 #include "engine/sql/keywords.h"
 
 namespace granary
@@ -172,27 +180,44 @@ struct NamedFunction
 {
     std::string_view name;
     DateFunction function;
+    std::string_view signature;
+    std::string_view description;
 };
 
 constexpr std::array kFunctionNames = {
-    NamedFunction{"toyear", DateFunction::Year},
-    NamedFunction{"toquarter", DateFunction::Quarter},
-    NamedFunction{"tomonth", DateFunction::Month},
-    NamedFunction{"todayofmonth", DateFunction::DayOfMonth},
-    NamedFunction{"todayofweek", DateFunction::DayOfWeek},
-    NamedFunction{"toisoweek", DateFunction::IsoWeek},
-    NamedFunction{"tohour", DateFunction::Hour},
-    NamedFunction{"tominute", DateFunction::Minute},
-    NamedFunction{"tosecond", DateFunction::Second},
-    NamedFunction{"todate", DateFunction::ToDate},
-    NamedFunction{"todatetime", DateFunction::ToDateTime},
-    NamedFunction{"tostartofminute", DateFunction::StartOfMinute},
-    NamedFunction{"tostartofhour", DateFunction::StartOfHour},
-    NamedFunction{"tostartofday", DateFunction::StartOfDay},
-    NamedFunction{"tomonday", DateFunction::StartOfWeek},
-    NamedFunction{"tostartofmonth", DateFunction::StartOfMonth},
-    NamedFunction{"tostartofquarter", DateFunction::StartOfQuarter},
-    NamedFunction{"tostartofyear", DateFunction::StartOfYear},
+    NamedFunction{"toYear", DateFunction::Year, "toYear(t)", "The year of a Date or DateTime."},
+    NamedFunction{"toQuarter", DateFunction::Quarter, "toQuarter(t)", "The quarter, 1 to 4."},
+    NamedFunction{"toMonth", DateFunction::Month, "toMonth(t)", "The month, 1 to 12."},
+    NamedFunction{"toDayOfMonth", DateFunction::DayOfMonth, "toDayOfMonth(t)",
+                  "The day of the month, 1 to 31."},
+    NamedFunction{"toDayOfWeek", DateFunction::DayOfWeek, "toDayOfWeek(t)",
+                  "The day of the week, Monday 1 to Sunday 7."},
+    NamedFunction{"toISOWeek", DateFunction::IsoWeek, "toISOWeek(t)",
+                  "The ISO 8601 week of the year, 1 to 53."},
+    NamedFunction{"toHour", DateFunction::Hour, "toHour(t)", "The hour of a DateTime, 0 to 23."},
+    NamedFunction{"toMinute", DateFunction::Minute, "toMinute(t)",
+                  "The minute of a DateTime, 0 to 59."},
+    NamedFunction{"toSecond", DateFunction::Second, "toSecond(t)",
+                  "The second of a DateTime, 0 to 59."},
+    NamedFunction{"toDate", DateFunction::ToDate, "toDate(t)",
+                  "The Date of a DateTime (a Date stays itself), or of a 'YYYY-MM-DD' String."},
+    NamedFunction{"toDateTime", DateFunction::ToDateTime, "toDateTime(t)",
+                  "A Date's midnight as a DateTime, a DateTime64's whole seconds, or a String "
+                  "parsed."},
+    NamedFunction{"toStartOfMinute", DateFunction::StartOfMinute, "toStartOfMinute(t)",
+                  "The DateTime rounded down to its minute."},
+    NamedFunction{"toStartOfHour", DateFunction::StartOfHour, "toStartOfHour(t)",
+                  "The DateTime rounded down to its hour."},
+    NamedFunction{"toStartOfDay", DateFunction::StartOfDay, "toStartOfDay(t)",
+                  "Midnight of the day, as a DateTime."},
+    NamedFunction{"toMonday", DateFunction::StartOfWeek, "toMonday(t)",
+                  "The Monday of the week, as a Date."},
+    NamedFunction{"toStartOfMonth", DateFunction::StartOfMonth, "toStartOfMonth(t)",
+                  "The first day of the month, as a Date."},
+    NamedFunction{"toStartOfQuarter", DateFunction::StartOfQuarter, "toStartOfQuarter(t)",
+                  "The first day of the quarter, as a Date."},
+    NamedFunction{"toStartOfYear", DateFunction::StartOfYear, "toStartOfYear(t)",
+                  "The first day of the year, as a Date."},
 };
 
 constexpr size_t kFunctionCount = static_cast<size_t>(DateFunction::StartOfYear) + 1;
@@ -203,7 +228,7 @@ std::optional<DateFunction> dateFunctionByName(std::string_view lower_case_name)
 {
     for (const NamedFunction& named : kFunctionNames)
     {
-        if (named.name == lower_case_name)
+        if (equalsIgnoringCase(named.name, lower_case_name))
         {
             return named.function;
         }
@@ -320,6 +345,128 @@ std::optional<NodePtr> makeDateTrunc(std::string_view unit, NodePtr argument)
         truncated = makeDateFunction(DateFunction::ToDateTime, std::move(truncated));
     }
     return truncated;
+}
+
+namespace
+{
+
+/// The calendar functions of kFunctionNames; a DateTime64 is read as its whole seconds.
+NodePtr buildDateFunction(CallContext& call)
+{
+    const DateFunction function = *dateFunctionByName(call.lowerName());
+    NodePtr time = call.argument(0);
+    if (isString(time->type()) &&
+        (function == DateFunction::ToDate || function == DateFunction::ToDateTime))
+    {
+        return makeConversion(std::move(time),
+                              function == DateFunction::ToDate ? TypeId::Date : TypeId::DateTime);
+    }
+    if (time->type() == TypeId::DateTime64)
+    {
+        time = makeDateTime64Seconds(std::move(time));
+        if (function == DateFunction::ToDateTime)
+        {
+            return time;
+        }
+    }
+    if (!dateFunctionResultType(function, time->type()))
+    {
+        call.fail(ErrorCode::kTypeMismatch, "Function " + call.name() + " does not take " +
+                                                call.quotedArgument(0) + " of type " +
+                                                dataTypeName(call.argument(0)->dataType()));
+    }
+    return makeDateFunction(function, std::move(time));
+}
+
+NodePtr buildDateTrunc(CallContext& call)
+{
+    const std::string unit = call.constantString(0, "unit");
+    std::optional<NodePtr> truncated = makeDateTrunc(unit, call.argument(1));
+    if (!truncated)
+    {
+        call.fail(ErrorCode::kBadArguments, "Function " + call.name() + " cannot truncate " +
+                                                call.quotedArgument(1) + " of type " +
+                                                dataTypeName(call.argument(1)->dataType()) +
+                                                " to unit '" + unit + "'");
+    }
+    return *truncated;
+}
+
+/// now() and today(): the statement's start, as ClickHouse takes it (every row sees one
+/// instant).
+NodePtr buildNow(CallContext& call)
+{
+    const auto seconds = static_cast<uint32_t>(std::time(nullptr));
+    if (call.lowerName() == "now")
+    {
+        Column value(TypeId::DateTime);
+        value.append(seconds);
+        return std::make_shared<ConstantNode>(std::move(value));
+    }
+    Column value(TypeId::Date);
+    value.append(static_cast<uint16_t>(seconds / kSecondsPerDay));
+    return std::make_shared<ConstantNode>(std::move(value));
+}
+
+NodePtr buildStartOfInterval(CallContext& call)
+{
+    const Interval interval = call.interval(1);
+    if (NodePtr start = makeStartOfInterval(call.argument(0), interval))
+    {
+        return start;
+    }
+    call.fail(ErrorCode::kBadArguments,
+              "Function " + call.name() + " does not take " + call.quotedArgument(0) + " of type " +
+                  dataTypeName(call.argument(0)->dataType()) + " with " + call.quotedArgument(1) +
+                  " (a Date, DateTime or DateTime64; n > 1 only for units up to a day)");
+}
+
+/// toIntervalHour(n) and the others are what INTERVAL n HOUR parses to: no value of their own.
+NodePtr buildInterval(CallContext& call)
+{
+    call.fail(ErrorCode::kBadArguments,
+              call.quotedCall() +
+                  " is an INTERVAL: it moves a time (t - INTERVAL 1 HOUR) or sizes "
+                  "toStartOfInterval, and is no value of its own");
+}
+
+constexpr std::array<std::string_view, 8> kIntervalFunctions = {
+    "toIntervalSecond", "toIntervalMinute", "toIntervalHour",    "toIntervalDay",
+    "toIntervalWeek",   "toIntervalMonth",  "toIntervalQuarter", "toIntervalYear",
+};
+
+}  // namespace
+
+std::vector<ScalarFunction> dateFunctionEntries()
+{
+    std::vector<ScalarFunction> entries;
+    for (const NamedFunction& named : kFunctionNames)
+    {
+        entries.push_back(
+            {named.name, named.signature, named.description, 1, 1, false, buildDateFunction});
+    }
+    for (const std::string_view name :
+         {std::string_view("date_trunc"), std::string_view("dateTrunc")})
+    {
+        entries.push_back({name,
+                           name == "date_trunc" ? "date_trunc(unit, t)" : "dateTrunc(unit, t)",
+                           "t rounded down to the unit ('second' to 'year'), in t's type.", 2, 2,
+                           false, buildDateTrunc});
+    }
+    entries.push_back(
+        {"now", "now()", "The statement's start as a DateTime.", 0, 0, false, buildNow});
+    entries.push_back(
+        {"today", "today()", "The statement's start as a Date.", 0, 0, false, buildNow});
+    entries.push_back({"toStartOfInterval", "toStartOfInterval(t, INTERVAL n unit)",
+                       "t aligned down to a multiple of the interval (ClickHouse's alignment).", 2,
+                       2, false, buildStartOfInterval});
+    for (const std::string_view name : kIntervalFunctions)
+    {
+        entries.push_back({name, name,
+                           "An interval for t ± INTERVAL and toStartOfInterval; no value alone.", 1,
+                           1, false, buildInterval});
+    }
+    return entries;
 }
 
 }  // namespace granary

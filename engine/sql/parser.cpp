@@ -1197,6 +1197,10 @@ private:
         }
         advance();
         NestingGuard guard(*this);
+        if (equalsIgnoringCase(name, "CAST") && !atKind(TokenKind::RightParen))
+        {
+            return castCall(std::move(name), position);
+        }
         FunctionCall call{std::move(name), {}, false};
         callArguments(call);
         // f(parameters)(arguments): what was read were a parametric aggregate's parameters.
@@ -1216,6 +1220,26 @@ private:
             call.filter = expression();
             expect(TokenKind::RightParen);
         }
+        return expressionNode(std::move(call), position);
+    }
+
+    /// `CAST(x AS T)` as ClickHouse reads it, CAST(x, 'T'), or `CAST(x, 'T')` itself; the
+    /// caller read `CAST (`.
+    ExpressionPtr castCall(std::string name, const SourcePosition& position)
+    {
+        FunctionCall call{std::move(name), {expression()}, false};
+        if (acceptKeyword("AS"))
+        {
+            const SourcePosition type_position = current().position;
+            call.arguments.push_back(
+                expressionNode(Literal{dataTypeName(dataType())}, type_position));
+        }
+        else
+        {
+            expect(TokenKind::Comma);
+            call.arguments.push_back(expression());
+        }
+        expect(TokenKind::RightParen);
         return expressionNode(std::move(call), position);
     }
 
