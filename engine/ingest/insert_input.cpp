@@ -223,7 +223,18 @@ size_t executeInsert(Database& database, const sql::InsertStatement& insert,
         as_tsv.format = "TSV";
         InsertSource in_memory;
         in_memory.bytes = text;
-        return executeInsert(database, as_tsv, in_memory, threads);
+        try
+        {
+            return executeInsert(database, as_tsv, in_memory, threads);
+        }
+        catch (const Exception& error)
+        {
+            // The loader counts TSV lines: here each is a VALUES row.
+            const std::string_view message = error.what();
+            throw Exception(error.code(), message.starts_with("line ")
+                                              ? "VALUES row " + std::string(message.substr(5))
+                                              : std::string(message));
+        }
     }
     const std::string format_name = insert.format.value_or("TSV");
     const InputFormat format = inputFormatFromName(format_name);

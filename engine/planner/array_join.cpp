@@ -13,8 +13,9 @@ ArrayJoinStep::ArrayJoinStep(const sql::ArrayJoinClause& clause, const ColumnTyp
     if (array_.dataType().id != TypeId::Array)
     {
         throw Exception(ErrorCode::kTypeMismatch,
-                        "ARRAY JOIN takes an array, not " + sql::formatExpression(*clause.array) +
-                            " of type " + dataTypeName(array_.dataType()));
+                        "ARRAY JOIN takes an array, not `" + sql::formatExpression(*clause.array) +
+                            "` of type " + dataTypeName(array_.dataType()) + " at " +
+                            sql::describePosition(clause.array->position));
     }
 }
 

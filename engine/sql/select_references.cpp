@@ -18,10 +18,12 @@ const SelectItem* referencedSelectItem(const SelectStatement& select, const Expr
         }
         if (*position == 0 || *position > select.items.size())
         {
+            const size_t items = select.items.size();
             throw Exception(ErrorCode::kBadArguments,
-                            "positional argument " + std::to_string(*position) +
-                                " is out of range: the select list has " +
-                                std::to_string(select.items.size()) + " items");
+                            "positional argument " + std::to_string(*position) + " at " +
+                                describePosition(key.position) +
+                                " is out of range: the select list has " + std::to_string(items) +
+                                (items == 1 ? " item" : " items"));
         }
         return &select.items[*position - 1];
     }

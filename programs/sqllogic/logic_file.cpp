@@ -29,6 +29,25 @@ bool isBlank(std::string_view line)
     return line.find_first_not_of(" \t\r") == std::string_view::npos;
 }
 
+/// The line with every empty field (between tabs, or the whole line) written kEmptyField.
+std::string markEmptyFields(std::string_view line)
+{
+    std::string marked;
+    size_t begin = 0;
+    while (true)
+    {
+        const size_t end = std::min(line.find('\t', begin), line.size());
+        const std::string_view field = line.substr(begin, end - begin);
+        marked += field.empty() ? kEmptyField : field;
+        if (end == line.size())
+        {
+            return marked;
+        }
+        marked += '\t';
+        begin = end + 1;
+    }
+}
+
 class FileParser
 {
 public:
@@ -207,7 +226,7 @@ std::vector<std::string> resultLines(std::string_view tsv, bool row_sort)
     std::vector<std::string> lines = splitLines(tsv);
     for (std::string& line : lines)
     {
-        line = line.empty() ? std::string(kEmptyLine) : line;
+        line = markEmptyFields(line);
     }
     if (row_sort)
     {

@@ -58,11 +58,12 @@ LogicFile readLogicFile(const std::filesystem::path& path);
 /// The file's text: parseLogicFile(formatLogicFile(f)) gives f back.
 std::string formatLogicFile(const LogicFile& file);
 
-/// How an empty result line (one empty string) is written: a blank line ends a record.
-inline constexpr std::string_view kEmptyLine = "(empty)";
+/// How an empty value is written in expected rows: a blank line would end the record, and an
+/// empty field at the end of a line would be invisible.
+inline constexpr std::string_view kEmptyField = "(empty)";
 
-/// The rows of `tsv` (one per line, an empty one as kEmptyLine), sorted when `row_sort`: what
-/// a query record compares.
+/// The rows of `tsv` (one per line, each empty field as kEmptyField), sorted when `row_sort`:
+/// what a query record compares.
 std::vector<std::string> resultLines(std::string_view tsv, bool row_sort);
 
 }  // namespace granary::sqllogic

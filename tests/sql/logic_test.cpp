@@ -1,5 +1,6 @@
 // The SQL logic test corpus (tests/sql/logic/*.test, format in programs/sqllogic/logic_file.h):
-// every file on a fresh in-memory database, at one thread and oversubscribed. Expected rows
+// every file on a fresh in-memory database, at one thread and oversubscribed (7 and 64 threads
+// on two cores). Expected rows
 // come from DuckDB (`granary sqllogic --generate`) or, for ClickHouse semantics, by hand.
 #include <gtest/gtest.h>
 
@@ -37,7 +38,7 @@ TEST_P(SqlLogicTest, PassesAtOneThreadAndOversubscribed)
 {
     const LogicFile file = readLogicFile(GetParam());
     ASSERT_FALSE(file.records.empty());
-    for (const size_t threads : {size_t{1}, size_t{7}})
+    for (const size_t threads : {size_t{1}, size_t{7}, size_t{64}})
     {
         const std::vector<Failure> failures = runOnGranary(file, threads);
         EXPECT_TRUE(failures.empty()) << threads << " threads:\n"
@@ -58,6 +59,23 @@ TEST_P(SqlLogicTest, FileIsCanonical)
 INSTANTIATE_TEST_SUITE_P(Corpus, SqlLogicTest, testing::ValuesIn(corpusFiles()),
                          [](const testing::TestParamInfo<std::filesystem::path>& info)
                          { return info.param.stem().string(); });
+
+/// The corpus covers what it must: 400 records, 100 of them statements that must fail.
+TEST(SqlLogicCorpus, HoldsFourHundredRecordsAndAHundredErrors)
+{
+    size_t records = 0;
+    size_t errors = 0;
+    for (const std::filesystem::path& path : corpusFiles())
+    {
+        for (const Record& record : readLogicFile(path).records)
+        {
+            ++records;
+            errors += record.kind == Record::Kind::kStatementError;
+        }
+    }
+    EXPECT_GE(records, 400u);
+    EXPECT_GE(errors, 100u);
+}
 
 TEST(SqlLogicFormat, MalformedRecordsNameTheirLine)
 {
