@@ -10,6 +10,7 @@
 #include "engine/common/exception.h"
 #include "engine/expressions/expression_node.h"
 #include "engine/expressions/type_rules.h"
+#include "engine/planner/grouping_sets.h"
 #include "engine/planner/rows_per_key.h"
 #include "engine/sql/aggregate_calls.h"
 
@@ -36,7 +37,8 @@ bool containsSubquery(const sql::Expression& expression)
 
 bool isAggregating(const sql::SelectStatement& select)
 {
-    return !select.group_by.empty() || !sql::collectAggregates(select).empty();
+    return !select.group_by.empty() || select.grouping != sql::Grouping::kKeys ||
+           !sql::collectAggregates(select).empty();
 }
 
 bool selectsAsterisk(const sql::SelectStatement& select)
@@ -211,6 +213,12 @@ private:
         sql::SelectStatement select = original;
         select.with.clear();
         select.union_all.clear();
+        if (select.with_totals && select.grouping == sql::Grouping::kKeys)
+        {
+            throw Exception(ErrorCode::kNotImplemented, "WITH TOTALS at " +
+                                                            sql::describePosition(select.position) +
+                                                            " is not supported yet");
+        }
         sql::rewriteExpressions(select, [&](const ExpressionPtr& expression)
                                 { return withSubqueryResults(expression, scope); });
         const bool distinct_over_rows =
@@ -262,9 +270,27 @@ private:
         }
         // A cached condition is keyed by its text, which a subquery's rows do not change.
         const bool cacheable = !temporary && !(select.where && containsSubquery(*select.where));
+        const sql::SelectStatement unqualified = withUnqualifiedColumns(select, table->schema());
+        if (unqualified.grouping == sql::Grouping::kKeys)
+        {
+            return executeOn(unqualified, *table, cacheable);
+        }
+        const GroupingSetsPlan plan = planGroupingSets(unqualified, table->schema());
+        std::vector<Block> blocks;
+        for (const sql::SelectStatement& set : plan.per_set)
+        {
+            blocks.push_back(executeOn(set, *table, cacheable));
+        }
+        const std::shared_ptr<const Table> sets = temporaryTable(
+            unionAll(std::move(blocks), select.position), "grouping sets", select.position);
+        return executeOn(plan.finish, *sets, false);
+    }
+
+    /// executeSelect, its reads counted in the query's totals.
+    Block executeOn(const sql::SelectStatement& select, const Table& table, bool cacheable)
+    {
         SelectOutcome outcome =
-            executeSelect(withUnqualifiedColumns(select, table->schema()), *table, context_,
-                          environment_.settings, environment_.observer,
+            executeSelect(select, table, context_, environment_.settings, environment_.observer,
                           cacheable ? environment_.condition_cache : nullptr);
         totals_.rows_read += outcome.rows_read;
         totals_.bytes_read += outcome.bytes_read;

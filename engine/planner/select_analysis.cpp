@@ -602,6 +602,11 @@ void analyzeRows(const sql::SelectStatement& select, AnalyzedSelect& analyzed)
 
 }  // namespace
 
+std::string outputNameOf(const sql::SelectItem& item)
+{
+    return item.alias ? *item.alias : columnNameOf(*item.expression);
+}
+
 AnalyzedSelect analyzeSelect(const sql::SelectStatement& original, const TableSchema& schema,
                              const AnalysisOptions& options)
 {
@@ -622,7 +627,7 @@ AnalyzedSelect analyzeSelect(const sql::SelectStatement& original, const TableSc
     AnalyzedSelect analyzed;
     for (const sql::SelectItem& item : select.items)
     {
-        analyzed.output_names.push_back(item.alias ? *item.alias : columnNameOf(*item.expression));
+        analyzed.output_names.push_back(outputNameOf(item));
     }
     sql::rewriteExpressions(select, [&](const ExpressionPtr& expression)
                             { return resolveJsonPaths(expression, schema); });

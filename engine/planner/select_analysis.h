@@ -59,6 +59,10 @@ struct AnalysisOptions
     bool eliminate_group_keys_of_keys = true;
 };
 
+/// The name of a select item's result column: its alias, a bare column's name, else the
+/// expression's canonical text.
+std::string outputNameOf(const sql::SelectItem& item);
+
 /// Resolves positions and aliases, expands `*`, collects the distinct aggregates and checks
 /// that every selected column is aggregated or grouped by (kNotAnAggregate naming it).
 AnalyzedSelect analyzeSelect(const sql::SelectStatement& select, const TableSchema& schema,

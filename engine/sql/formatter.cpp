@@ -292,10 +292,22 @@ std::string formatSelectBody(const SelectStatement& select)
     {
         out += " WHERE " + formatExpression(*select.where);
     }
-    if (!select.group_by.empty())
+    switch (select.grouping)
     {
-        out += " GROUP BY " + expressionList(select.group_by);
+        case Grouping::kKeys:
+            out += select.group_by.empty() ? "" : " GROUP BY " + expressionList(select.group_by);
+            break;
+        case Grouping::kRollup:
+            out += " GROUP BY ROLLUP" + keyList(select.group_by);
+            break;
+        case Grouping::kCube:
+            out += " GROUP BY CUBE" + keyList(select.group_by);
+            break;
+        case Grouping::kGroupingSets:
+            out += " GROUP BY GROUPING SETS (" + joined(select.grouping_sets, keyList) + ")";
+            break;
     }
+    out += select.with_totals ? " WITH TOTALS" : "";
     if (select.having)
     {
         out += " HAVING " + formatExpression(*select.having);

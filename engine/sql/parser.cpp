@@ -406,7 +406,7 @@ private:
         }
         if (acceptKeywords({"GROUP", "BY"}))
         {
-            select.group_by = expressionList();
+            groupBy(select);
         }
         if (acceptKeyword("HAVING"))
         {
@@ -450,6 +450,56 @@ private:
             select.offset = rowCount();
         }
         return select;
+    }
+
+    /// After GROUP BY: keys, ROLLUP(keys), CUBE(keys) or GROUPING SETS (sets), then
+    /// `WITH ROLLUP`, `WITH CUBE` (after plain keys) and `WITH TOTALS`.
+    void groupBy(SelectStatement& select)
+    {
+        if (acceptKeywords({"GROUPING", "SETS"}))
+        {
+            select.grouping = Grouping::kGroupingSets;
+            expect(TokenKind::LeftParen);
+            NestingGuard guard(*this);
+            do
+            {
+                select.grouping_sets.push_back(groupingSet());
+            } while (accept(TokenKind::Comma));
+            expect(TokenKind::RightParen);
+        }
+        else if ((atKeyword("ROLLUP") || atKeyword("CUBE")) && atKind(TokenKind::LeftParen, 1))
+        {
+            select.grouping = atKeyword("ROLLUP") ? Grouping::kRollup : Grouping::kCube;
+            advance();
+            select.group_by = parenthesizedList();
+        }
+        else
+        {
+            select.group_by = expressionList();
+            if (atKeyword("WITH") && (atKeyword("ROLLUP", 1) || atKeyword("CUBE", 1)))
+            {
+                advance();
+                select.grouping = atKeyword("ROLLUP") ? Grouping::kRollup : Grouping::kCube;
+                advance();
+            }
+        }
+        select.with_totals = acceptKeywords({"WITH", "TOTALS"});
+    }
+
+    /// One set of GROUPING SETS: `(keys)`, `()` or a lone key.
+    std::vector<ExpressionPtr> groupingSet()
+    {
+        if (atKind(TokenKind::LeftParen) && atKind(TokenKind::RightParen, 1))
+        {
+            advance();
+            advance();
+            return {};
+        }
+        if (atKind(TokenKind::LeftParen))
+        {
+            return parenthesizedList();
+        }
+        return {expression()};
     }
 
     /// After LIMIT: `n`, `n OFFSET m` or `m, n`, as {n, m}.

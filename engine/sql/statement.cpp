@@ -49,6 +49,13 @@ void rewriteExpressions(SelectStatement& select,
     {
         apply(key);
     }
+    for (std::vector<ExpressionPtr>& set : select.grouping_sets)
+    {
+        for (ExpressionPtr& key : set)
+        {
+            apply(key);
+        }
+    }
     apply(select.having);
     for (OrderByItem& item : select.order_by)
     {
@@ -80,8 +87,10 @@ bool operator==(const SelectStatement& left, const SelectStatement& right)
            left.from_alias == right.from_alias &&
            sameArrayJoin(left.array_join, right.array_join) &&
            sameExpression(left.where, right.where) &&
-           sameExpressions(left.group_by, right.group_by) &&
-           sameExpression(left.having, right.having) &&
+           sameExpressions(left.group_by, right.group_by) && left.grouping == right.grouping &&
+           std::equal(left.grouping_sets.begin(), left.grouping_sets.end(),
+                      right.grouping_sets.begin(), right.grouping_sets.end(), sameExpressions) &&
+           left.with_totals == right.with_totals && sameExpression(left.having, right.having) &&
            std::equal(left.order_by.begin(), left.order_by.end(), right.order_by.begin(),
                       right.order_by.end(), same_order) &&
            sameLimitBy(left.limit_by, right.limit_by) && left.limit == right.limit &&

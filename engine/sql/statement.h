@@ -49,6 +49,16 @@ struct LimitBy
 
 using SelectStatementPtr = std::shared_ptr<const SelectStatement>;
 
+/// How GROUP BY groups: by its keys, or by several sets of them, one result row per group of
+/// each set (a key outside a set takes its type's default there, as in ClickHouse).
+enum class Grouping
+{
+    kKeys,          ///< GROUP BY a, b
+    kRollup,        ///< GROUP BY ROLLUP(a, b) (or a, b WITH ROLLUP): (a, b), (a), ()
+    kCube,          ///< GROUP BY CUBE(a, b) (or WITH CUBE): every subset
+    kGroupingSets,  ///< GROUP BY GROUPING SETS ((a, b), (a), ())
+};
+
 /// `name AS (SELECT ...)` in a WITH clause: a common table expression, which FROM may name
 /// in the statement and its subqueries as it names a table.
 struct CommonTableExpression
@@ -58,7 +68,8 @@ struct CommonTableExpression
 };
 
 /// [WITH ctes] SELECT [DISTINCT] items [FROM table | (subquery) [[AS] alias] [ARRAY JOIN]]
-/// [WHERE] [GROUP BY] [HAVING] [ORDER BY] [LIMIT n BY keys] [LIMIT] [OFFSET]
+/// [WHERE] [GROUP BY keys | ROLLUP(keys) | CUBE(keys) | GROUPING SETS (...) [WITH ROLLUP |
+/// WITH CUBE] [WITH TOTALS]] [HAVING] [ORDER BY] [LIMIT n BY keys] [LIMIT] [OFFSET]
 /// [UNION ALL SELECT ...].
 /// GROUP BY and ORDER BY keys are kept as written: an unsigned integer literal is a position
 /// in the select list and a bare name may be a select alias (see select_references.h).
@@ -76,7 +87,11 @@ struct SelectStatement
     std::optional<std::string> from_alias;
     std::optional<ArrayJoinClause> array_join;
     ExpressionPtr where;  ///< Null when absent, as is `having`.
+    /// The keys as written (for ROLLUP and CUBE, their arguments); empty for GROUPING SETS.
     std::vector<ExpressionPtr> group_by;
+    Grouping grouping = Grouping::kKeys;
+    std::vector<std::vector<ExpressionPtr>> grouping_sets;  ///< Of GROUPING SETS only.
+    bool with_totals = false;  ///< `WITH TOTALS`: parsed, refused by the planner for now.
     ExpressionPtr having;
     std::vector<OrderByItem> order_by;
     std::optional<LimitBy> limit_by;

@@ -18,7 +18,7 @@ enum class TokenKind
     String,            ///< 'text', escapes decoded.
     LeftParen,
     RightParen,
-    LeftBracket,   ///< [ of a subscript: m['key'], a[1].
+    LeftBracket,  ///< [ of a subscript: m['key'], a[1].
     RightBracket,
     Comma,
     Semicolon,

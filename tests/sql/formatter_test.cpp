@@ -291,6 +291,25 @@ TEST(SqlFormatter, QueriesWithSubqueriesRoundTrip)
               "INSERT INTO t (a, b) VALUES (1, 'x'), (-2, 'y')");
 }
 
+TEST(SqlFormatter, GroupingSetsRoundTrip)
+{
+    EXPECT_EQ(roundTripStatement("SELECT a, b FROM t GROUP BY rollup(a, b)"),
+              "SELECT a, b FROM t GROUP BY ROLLUP(a, b)");
+    EXPECT_EQ(roundTripStatement("SELECT a FROM t GROUP BY a, b WITH CUBE WITH TOTALS"),
+              "SELECT a FROM t GROUP BY CUBE(a, b) WITH TOTALS");
+    EXPECT_EQ(roundTripStatement("SELECT a FROM t GROUP BY GROUPING SETS ((a, b), a, ())"),
+              "SELECT a FROM t GROUP BY GROUPING SETS ((a, b), (a), ())");
+    EXPECT_EQ(roundTripStatement("SELECT a FROM t GROUP BY a WITH TOTALS"),
+              "SELECT a FROM t GROUP BY a WITH TOTALS");
+    const auto select = std::get<SelectStatement>(
+        parseStatement("SELECT a FROM t GROUP BY GROUPING SETS ((a, b), ())"));
+    EXPECT_EQ(select.grouping, Grouping::kGroupingSets);
+    ASSERT_EQ(select.grouping_sets.size(), 2u);
+    EXPECT_EQ(select.grouping_sets[0].size(), 2u);
+    EXPECT_TRUE(select.grouping_sets[1].empty());
+    EXPECT_TRUE(select.group_by.empty());
+}
+
 TEST(SqlFormatter, Scripts)
 {
     const std::vector<Statement> script = parseScript("SELECT 1; SHOW TABLES;");
