@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <array>
 
+#include "engine/columns/row_key.h"
 #include "engine/common/ascii.h"
 #include "engine/common/exception.h"
 #include "engine/expressions/conversions.h"
@@ -81,6 +82,22 @@ NodePtr buildToType(CallContext& call)
     call.failArgumentType(0, "a String, number, Date or DateTime");
 }
 
+/// _rowKey(a, b, ...): the values' exact key (columns/row_key.h), which count(DISTINCT a, b)
+/// counts.
+NodePtr buildRowKey(CallContext& call)
+{
+    return makeRowFunction(TypeId::String, call.arguments(),
+                           [](const std::vector<Operand>& values, size_t row, Column& out)
+                           {
+                               std::string key;
+                               for (const Operand& value : values)
+                               {
+                                   appendRowKey(value.view, value.scalar ? 0 : row, key);
+                               }
+                               out.appendString(key);
+                           });
+}
+
 /// CAST(x AS T), which the parser writes CAST(x, 'T'), and _CAST.
 NodePtr buildCast(CallContext& call)
 {
@@ -153,6 +170,10 @@ std::vector<ScalarFunction> conversionFunctionEntries()
         "a Date and a DateTime convert by their day, anything becomes its text as a String.";
     entries.push_back({"CAST", "CAST(x AS T), CAST(x, 'T')", kCastText, 2, 2, false, buildCast});
     entries.push_back({"_CAST", "_CAST(x, 'T')", kCastText, 2, 2, false, buildCast});
+    entries.push_back({"_rowKey", "_rowKey(a, b, ...)",
+                       "Bytes equal exactly for equal tuples of values (fixed values as they lie, "
+                       "strings and arrays with their lengths): what count(DISTINCT a, b) counts.",
+                       1, kAnyArgumentCount, true, buildRowKey});
     return entries;
 }
 

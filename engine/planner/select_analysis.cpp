@@ -333,6 +333,25 @@ DataType mergedStateType(const sql::FunctionCall& call, const TableSchema& schem
     return schema.columns[*index].type;
 }
 
+bool isExactDistinctCount(std::string_view name)
+{
+    return equalsIgnoringCase(name, "uniqExact") || equalsIgnoringCase(name, "count_distinct") ||
+           equalsIgnoringCase(name, "countDistinct");
+}
+
+/// A distinct count of several values counts their tuples: one argument, _rowKey(a, b, ...),
+/// whose bytes are equal exactly when the tuples are.
+std::vector<ExpressionPtr> distinctCountArguments(const sql::FunctionCall& call,
+                                                  bool counts_distinct)
+{
+    if (!counts_distinct || call.arguments.size() < 2)
+    {
+        return call.arguments;
+    }
+    const sql::SourcePosition position = call.arguments.front()->position;
+    return {sql::makeExpression(sql::FunctionCall{"_rowKey", call.arguments, false}, position)};
+}
+
 AggregateDescription describeAggregate(const sql::FunctionCall& call, AnalyzedSelect& analyzed)
 {
     for (const ExpressionPtr& argument : call.arguments)
@@ -344,12 +363,17 @@ AggregateDescription describeAggregate(const sql::FunctionCall& call, AnalyzedSe
         rejectAggregates(*call.filter, "inside another aggregate function");
     }
     AggregateDescription description;
-    description.function = call.distinct ? "uniqExact" : call.name;
+    // count(DISTINCT x) is uniqExact(x); f(DISTINCT x) the -Distinct combinator of f.
+    const bool counts_distinct =
+        call.distinct ? equalsIgnoringCase(call.name, "count") : isExactDistinctCount(call.name);
+    description.function = counts_distinct ? "uniqExact"
+                           : call.distinct ? call.name + "Distinct"
+                                           : call.name;
     for (const ExpressionPtr& parameter : call.parameters)
     {
         description.parameters.push_back(parameterValue(call, *parameter));
     }
-    for (const ExpressionPtr& argument : call.arguments)
+    for (const ExpressionPtr& argument : distinctCountArguments(call, counts_distinct))
     {
         if (!argument->as<sql::Asterisk>())
         {
