@@ -156,6 +156,12 @@ const std::vector<std::string> kBuiltInSeeds = {
     "SELECT count(DISTINCT a), min(b) FROM t GROUP BY c, d HAVING min(b) <> ''",
     "INSERT INTO t (a, b) FORMAT CSV",
     "DESCRIBE TABLE t",
+    "WITH s AS (SELECT a FROM t) SELECT DISTINCT a FROM (SELECT a FROM s) AS x WHERE a IN "
+    "(SELECT b FROM u) AND a BETWEEN 1 AND (SELECT max(c) FROM v) ORDER BY a LIMIT 1 BY a "
+    "LIMIT 5 UNION ALL SELECT CAST(1 AS Int64)",
+    "SELECT a, b, grouping(a, b) FROM t GROUP BY ROLLUP(a, b) UNION ALL SELECT 1, 2, 3 FROM t "
+    "GROUP BY GROUPING SETS ((a), (), b) WITH TOTALS",
+    "INSERT INTO t (a, b) VALUES (1, 'x'), (-2, concat('y', 'z'))",
 };
 
 size_t iterations()
