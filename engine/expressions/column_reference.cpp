@@ -49,7 +49,15 @@ ConstantNode::ConstantNode(Column value)
 
 ColumnView ConstantNode::evaluate(const BlockView&, size_t, size_t count, Column& holder) const
 {
-    holder = Column(type());
+    holder = Column(dataType());
+    if (isNested(type()))
+    {
+        for (size_t row = 0; row < count; ++row)
+        {
+            holder.appendRange(value_.view(), 0, 1);
+        }
+        return holder.view();
+    }
     if (isString(type()))
     {
         const std::string_view value = value_.stringAt(0);

@@ -72,7 +72,7 @@ NodePtr fold(NodePtr node)
     }
     Column holder;
     const ColumnView value = node->evaluate(BlockView{}, 0, 1, holder);
-    Column folded(node->type());
+    Column folded(node->dataType());
     folded.appendRange(value, 0, 1);
     return constant(std::move(folded));
 }
@@ -117,6 +117,27 @@ std::optional<ArithmeticOperator> arithmeticOperator(BinaryOperator op)
     }
 }
 
+/// "[], arrayStringConcat, ... and toString": what may take an Array or Map.
+std::string functionsTakingCollections()
+{
+    std::vector<std::string_view> names = {"[]"};
+    for (const ScalarFunction& function : scalarFunctions())
+    {
+        if (function.nested_first_argument && function.name != "arrayElement" &&
+            !function.name.starts_with('_') && function.name != "getSubcolumn")
+        {
+            names.push_back(function.name);
+        }
+    }
+    std::string listed;
+    for (size_t i = 0; i < names.size(); ++i)
+    {
+        listed += i == 0 ? "" : i + 1 == names.size() ? " and " : ", ";
+        listed += names[i];
+    }
+    return listed;
+}
+
 class Compiler final : public ArgumentCompiler
 {
 public:
@@ -138,13 +159,13 @@ public:
                                   expression.node);
         if (isNested(node->type()) && !nested_allowed)
         {
-            throw Exception(ErrorCode::kTypeMismatch,
-                            quoted(expression) + " is " + dataTypeName(node->dataType()) +
-                                (node->type() == TypeId::Json
-                                     ? ": read its paths as column.path or getSubcolumn "
-                                     : ": only length, has, mapKeys, mapValues, mapContains and "
-                                       "[] take arrays and maps ") +
-                                where(expression));
+            throw Exception(
+                ErrorCode::kTypeMismatch,
+                quoted(expression) + " is " + dataTypeName(node->dataType()) +
+                    (node->type() == TypeId::Json
+                         ? ": read its paths as column.path or getSubcolumn "
+                         : ": only " + functionsTakingCollections() + " take arrays and maps ") +
+                    where(expression));
         }
         return node;
     }

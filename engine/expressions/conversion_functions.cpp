@@ -125,11 +125,6 @@ NodePtr buildCast(CallContext& call)
 NodePtr makeConversion(NodePtr value, const DataType& target)
 {
     const TypeId source = value->type();
-    if (isNested(source) || isNested(target.id) || target.id == TypeId::DateTime64 ||
-        source == TypeId::DateTime64)
-    {
-        return value->dataType() == target ? value : nullptr;
-    }
     if (value->dataType() == target)
     {
         return value;
@@ -137,6 +132,11 @@ NodePtr makeConversion(NodePtr value, const DataType& target)
     if (isString(target.id))
     {
         return formatText(std::move(value));
+    }
+    if (isNested(source) || isNested(target.id) || target.id == TypeId::DateTime64 ||
+        source == TypeId::DateTime64)
+    {
+        return nullptr;
     }
     if (isString(source))
     {
@@ -158,18 +158,18 @@ std::vector<ScalarFunction> conversionFunctionEntries()
     std::vector<ScalarFunction> entries;
     for (const std::string_view name : kConversionNames)
     {
+        const bool to_string = name == "toString";
         entries.push_back({name, name,
-                           name == "toString"
-                               ? "The value's text, as TSV writes it."
-                               : "CAST(x AS the named type): numbers wrap or truncate, Strings "
-                                 "parse (an error names a row that does not).",
-                           1, 1, false, buildToType});
+                           to_string ? "The value's text, as TSV writes it (arrays and maps too)."
+                                     : "CAST(x AS the named type): numbers wrap or truncate, "
+                                       "Strings parse (an error names a row that does not).",
+                           1, 1, to_string, buildToType});
     }
     constexpr std::string_view kCastText =
         "x converted to type T: numbers wrap or truncate toward zero, Strings parse as T's text, "
         "a Date and a DateTime convert by their day, anything becomes its text as a String.";
-    entries.push_back({"CAST", "CAST(x AS T), CAST(x, 'T')", kCastText, 2, 2, false, buildCast});
-    entries.push_back({"_CAST", "_CAST(x, 'T')", kCastText, 2, 2, false, buildCast});
+    entries.push_back({"CAST", "CAST(x AS T), CAST(x, 'T')", kCastText, 2, 2, true, buildCast});
+    entries.push_back({"_CAST", "_CAST(x, 'T')", kCastText, 2, 2, true, buildCast});
     entries.push_back({"_rowKey", "_rowKey(a, b, ...)",
                        "Bytes equal exactly for equal tuples of values (fixed values as they lie, "
                        "strings and arrays with their lengths): what count(DISTINCT a, b) counts.",

@@ -313,6 +313,72 @@ NodePtr buildCaseConversionUtf8(CallContext& call)
         });
 }
 
+/// splitByChar(separator, s) and splitByString(separator, s): the pieces between separators,
+/// as ClickHouse splits them (an empty separator, for splitByString, splits into bytes).
+NodePtr buildSplit(CallContext& call)
+{
+    const std::string separator = call.constantString(0, "separator");
+    const bool by_char = call.lowerName() == "splitbychar";
+    if (by_char && separator.size() != 1)
+    {
+        call.fail(ErrorCode::kBadArguments, "The separator of " + call.name() +
+                                                " must be exactly one byte, not '" + separator +
+                                                "'");
+    }
+    return makeRowFunction(DataType::array(TypeId::String), {call.stringArgument(1)},
+                           [separator](const std::vector<Operand>& values, size_t row, Column& out)
+                           {
+                               const std::string_view text = textAt(values[0], row);
+                               Column& pieces = out.child(0);
+                               if (separator.empty())
+                               {
+                                   for (const char byte : text)
+                                   {
+                                       pieces.appendString(std::string_view(&byte, 1));
+                                   }
+                               }
+                               else
+                               {
+                                   size_t begin = 0;
+                                   for (size_t found = text.find(separator);
+                                        found != std::string_view::npos;
+                                        found = text.find(separator, begin))
+                                   {
+                                       pieces.appendString(text.substr(begin, found - begin));
+                                       begin = found + separator.size();
+                                   }
+                                   pieces.appendString(text.substr(begin));
+                               }
+                               out.closeNestedRow();
+                           });
+}
+
+/// arrayStringConcat(array[, separator]): the Array(String)'s elements joined.
+NodePtr buildArrayStringConcat(CallContext& call)
+{
+    const DataType& type = call.argument(0)->dataType();
+    if (type.id != TypeId::Array || !isString(type.element().id))
+    {
+        call.failArgumentType(0, "an Array(String)");
+    }
+    const std::string separator =
+        call.argumentCount() == 2 ? call.constantString(1, "separator") : std::string();
+    return makeRowFunction(TypeId::String, {call.argument(0)},
+                           [separator](const std::vector<Operand>& values, size_t row, Column& out)
+                           {
+                               const ColumnView& array = values[0].view;
+                               const size_t at = values[0].scalar ? 0 : row;
+                               std::string joined;
+                               for (uint64_t element = array.offsets[at];
+                                    element < array.offsets[at + 1]; ++element)
+                               {
+                                   joined += element == array.offsets[at] ? "" : separator;
+                                   joined += array.children[0].stringAt(element);
+                               }
+                               out.appendString(joined);
+                           });
+}
+
 NodePtr buildLength(CallContext& call)
 {
     const TypeId type = call.argument(0)->type();
@@ -395,6 +461,16 @@ std::vector<ScalarFunction> stringFunctionEntries()
          buildRegexpReplace},
         {"regexp_replace", "regexp_replace(s, pattern, replacement)", kRegexpText, 3, 3, false,
          buildRegexpReplace},
+        {"splitByChar", "splitByChar(separator, s)",
+         "The pieces of `s` between the one-byte constant separator, as an Array(String).", 2, 2,
+         false, buildSplit},
+        {"splitByString", "splitByString(separator, s)",
+         "The pieces of `s` between the constant separator (empty: every byte), as an "
+         "Array(String).",
+         2, 2, false, buildSplit},
+        {"arrayStringConcat", "arrayStringConcat(array[, separator])",
+         "The elements of an Array(String) joined, with the constant separator between them.", 1, 2,
+         true, buildArrayStringConcat},
         {"replaceRegexpOne", "replaceRegexpOne(s, pattern, replacement)",
          "replaceRegexpAll for the first match only.", 3, 3, false, buildRegexpReplace},
     };

@@ -4,6 +4,7 @@
 // answers at the edges.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <set>
@@ -179,6 +180,28 @@ TEST(ScalarFunctions, ConcatPositionAndReplace)
         const std::string t(block.find("t")->stringAt(row));
         ASSERT_EQ(concatenated.stringAt(row), s + t);
         ASSERT_EQ(found.valueAt<uint64_t>(row), (s + t).find(t) + 1);
+    }
+}
+
+TEST(ScalarFunctions, SplitAndJoinStrings)
+{
+    EXPECT_EQ(text("arrayStringConcat(splitByChar(',', 'a,b,,c'), '|')"), "a|b||c");
+    EXPECT_EQ(text("toString(splitByString('::', 'x::y::'))"), "['x','y','']");
+    EXPECT_EQ(number("length(splitByString('', 'abc'))"), 3);
+    EXPECT_EQ(number("length(splitByChar(' ', ''))"), 1);
+    EXPECT_EQ(number("has(splitByChar(',', 'a,b'), 'b')"), 1);
+    EXPECT_EQ(errorOf("splitByChar('ab', 'x')"), ErrorCode::kBadArguments);
+    EXPECT_EQ(errorOf("arrayStringConcat('x')"), ErrorCode::kTypeMismatch);
+    // Splitting then joining by the same byte gives the text back, row by row.
+    const Block block = randomBlock(8);
+    const Column joined = evaluateText("arrayStringConcat(splitByChar('a', s), 'a')", block);
+    const Column pieces = evaluateText("length(splitByChar('a', s))", block);
+    for (size_t row = 0; row < kRows; ++row)
+    {
+        const std::string_view s = block.find("s")->stringAt(row);
+        ASSERT_EQ(joined.stringAt(row), s);
+        ASSERT_EQ(pieces.valueAt<uint64_t>(row),
+                  static_cast<uint64_t>(std::count(s.begin(), s.end(), 'a')) + 1);
     }
 }
 
