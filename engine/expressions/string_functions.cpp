@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "engine/common/exception.h"
 #include "engine/expressions/function_registry.h"
 #include "engine/expressions/regexp_replace.h"
 #include "engine/expressions/row_function_node.h"
@@ -281,15 +282,21 @@ NodePtr buildReplace(CallContext& call)
 locale_t utf8Locale()
 {
     static const locale_t locale = newlocale(LC_CTYPE_MASK, "C.UTF-8", nullptr);
+    if (locale == static_cast<locale_t>(nullptr))
+    {
+        throw Exception(ErrorCode::kNotImplemented,
+                        "lowerUTF8 and upperUTF8 need the C library's C.UTF-8 locale");
+    }
     return locale;
 }
 
 NodePtr buildCaseConversionUtf8(CallContext& call)
 {
     const bool to_upper = call.lowerName() == "upperutf8";
+    const locale_t locale = utf8Locale();
     return makeRowFunction(
         TypeId::String, {call.stringArgument(0)},
-        [to_upper](const std::vector<Operand>& values, size_t row, Column& out)
+        [to_upper, locale](const std::vector<Operand>& values, size_t row, Column& out)
         {
             const std::string_view text = textAt(values[0], row);
             std::string converted;
@@ -303,8 +310,8 @@ NodePtr buildCaseConversionUtf8(CallContext& call)
                 else
                 {
                     const wint_t wide = static_cast<wint_t>(code);
-                    appendUtf8(static_cast<char32_t>(to_upper ? towupper_l(wide, utf8Locale())
-                                                              : towlower_l(wide, utf8Locale())),
+                    appendUtf8(static_cast<char32_t>(to_upper ? towupper_l(wide, locale)
+                                                              : towlower_l(wide, locale)),
                                converted);
                 }
                 i += length;
