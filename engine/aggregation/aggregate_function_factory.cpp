@@ -13,6 +13,7 @@
 #include "engine/aggregation/functions/uniq_exact.h"
 #include "engine/aggregation/functions/uniq_sketch_functions.h"
 #include "engine/common/ascii.h"
+#include "engine/common/describe_count.h"
 #include "engine/common/exception.h"
 
 namespace granary
@@ -35,16 +36,6 @@ std::optional<std::string_view> withoutSuffix(std::string_view name, std::string
         return name.substr(0, name.size() - suffix.size());
     }
     return std::nullopt;
-}
-
-std::string describeCount(size_t low, size_t high, std::string_view noun)
-{
-    const std::string plural = std::string(noun) + (high == 1 ? "" : "s");
-    if (low == high)
-    {
-        return std::to_string(low) + " " + plural;
-    }
-    return std::to_string(low) + " to " + std::to_string(high) + " " + plural;
 }
 
 template <template <typename> class Function>

@@ -3,6 +3,7 @@
 #include <string>
 #include <utility>
 
+#include "engine/common/describe_count.h"
 #include "engine/common/exception.h"
 #include "engine/expressions/arithmetic.h"
 #include "engine/expressions/calendar.h"
@@ -417,17 +418,11 @@ private:
         {
             return;
         }
-        const auto arguments = [](size_t n)
-        { return std::to_string(n) + (n == 1 ? " argument" : " arguments"); };
-        const std::string wanted = function.max_arguments == kAnyArgumentCount
-                                       ? "at least " + arguments(function.min_arguments)
-                                   : function.min_arguments == function.max_arguments
-                                       ? arguments(function.min_arguments)
-                                       : std::to_string(function.min_arguments) + " to " +
-                                             arguments(function.max_arguments);
-        throw Exception(ErrorCode::kBadArguments, "Function " + call.name + " takes " + wanted +
-                                                      ", not " + std::to_string(count) + " " +
-                                                      where(expression));
+        throw Exception(
+            ErrorCode::kBadArguments,
+            "Function " + call.name + " takes " +
+                describeCount(function.min_arguments, function.max_arguments, "argument") +
+                ", got " + std::to_string(count) + " " + where(expression));
     }
 
     NodePtr compileConnective(BinaryOperator op, const Expression& expression)

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "engine/common/ascii.h"
+#include "engine/common/describe_count.h"
 #include "engine/expressions/type_rules.h"
 #include "engine/sql/formatter.h"
 
@@ -161,12 +162,8 @@ std::string scalarFunctionReference()
         "| function | arguments | description |\n|---|---|---|\n";
     for (const ScalarFunction& function : scalarFunctions())
     {
-        const std::string arguments = function.max_arguments == kAnyArgumentCount
-                                          ? std::to_string(function.min_arguments) + " or more"
-                                      : function.min_arguments == function.max_arguments
-                                          ? std::to_string(function.min_arguments)
-                                          : std::to_string(function.min_arguments) + "–" +
-                                                std::to_string(function.max_arguments);
+        const std::string arguments =
+            describeCount(function.min_arguments, function.max_arguments, "argument");
         out += "| `" + std::string(function.signature) + "` | " + arguments + " | " +
                std::string(function.description) + " |\n";
     }

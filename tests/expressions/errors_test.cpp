@@ -70,7 +70,7 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"EventTime < '2013-07-01 25:00:00'",
                   ErrorCode::kTypeMismatch,
                   {"'2013-07-01 25:00:00'", "DateTime"}},
-        ErrorCase{"length(URL, URL)", ErrorCode::kBadArguments, {"length", "1 argument", "not 2"}},
+        ErrorCase{"length(URL, URL)", ErrorCode::kBadArguments, {"length", "1 argument", "got 2"}},
         ErrorCase{"REGEXP_REPLACE(URL, '(unclosed', '')",
                   ErrorCode::kBadArguments,
                   {"(unclosed", "missing )"}},
