@@ -4,6 +4,7 @@
 #include <cmath>
 #include <type_traits>
 
+#include "engine/common/civil_date.h"
 #include "engine/formats/json_column.h"
 #include "engine/formats/text_escaping.h"
 
@@ -36,31 +37,6 @@ void appendTwoDigits(unsigned value, std::string& out)
 {
     out += static_cast<char>('0' + value / 10);
     out += static_cast<char>('0' + value % 10);
-}
-
-/// Proleptic Gregorian calendar date of a day number (days since 1970-01-01), computed through
-/// 400-year eras that start on March 1st so that the leap day is the era's last day.
-struct CivilDate
-{
-    int year;
-    unsigned month;
-    unsigned day;
-};
-
-CivilDate civilFromDays(int64_t days)
-{
-    days += 719468;  // Shift the epoch to 0000-03-01.
-    const int64_t era = (days >= 0 ? days : days - 146096) / 146097;
-    const auto day_of_era = static_cast<unsigned>(days - era * 146097);
-    const unsigned year_of_era =
-        (day_of_era - day_of_era / 1460 + day_of_era / 36524 - day_of_era / 146096) / 365;
-    const unsigned day_of_year =
-        day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-    const unsigned march_month = (5 * day_of_year + 2) / 153;
-    const unsigned day = day_of_year - (153 * march_month + 2) / 5 + 1;
-    const unsigned month = march_month < 10 ? march_month + 3 : march_month - 9;
-    const int year = static_cast<int>(year_of_era + era * 400) + (month <= 2 ? 1 : 0);
-    return {year, month, day};
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <optional>
 #include <type_traits>
 
+#include "engine/common/civil_date.h"
 #include "engine/common/exception.h"
 
 namespace granary
@@ -13,29 +14,6 @@ namespace
 {
 
 constexpr size_t kQuotedTextLimit = 64;
-
-/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-int64_t daysFromCivil(int64_t year, unsigned month, unsigned day)
-{
-    year -= month <= 2;
-    const int64_t era = (year >= 0 ? year : year - 399) / 400;
-    const unsigned year_of_era = static_cast<unsigned>(year - era * 400);
-    const unsigned day_of_year = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1;
-    const unsigned day_of_era =
-        year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
-    return era * 146097 + static_cast<int64_t>(day_of_era) - 719468;
-}
-
-bool isLeapYear(int64_t year)
-{
-    return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
-}
-
-unsigned daysInMonth(int64_t year, unsigned month)
-{
-    static constexpr unsigned kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-    return month == 2 && isLeapYear(year) ? 29 : kDays[month - 1];
-}
 
 /// Exactly `digits` decimal digits at `text[position]`.
 bool readDigits(std::string_view text, size_t position, size_t digits, unsigned& value)
@@ -73,7 +51,7 @@ std::optional<int64_t> readDate(std::string_view text)
     {
         return std::nullopt;
     }
-    return daysFromCivil(year, month, day);
+    return daysFromCivil({year, month, day});
 }
 
 template <typename T>
