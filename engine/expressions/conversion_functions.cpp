@@ -52,17 +52,6 @@ NodePtr parseText(NodePtr text, const DataType& target)
                            });
 }
 
-NodePtr formatText(NodePtr value)
-{
-    return makeRowFunction(TypeId::String, {std::move(value)},
-                           [](const std::vector<Operand>& values, size_t row, Column& out)
-                           {
-                               std::string text;
-                               appendValue(values[0].view, values[0].scalar ? 0 : row, text);
-                               out.appendString(text);
-                           });
-}
-
 constexpr std::array<std::string_view, 11> kConversionNames = {
     "toUInt8", "toUInt16", "toUInt32",  "toUInt64",  "toInt8",   "toInt16",
     "toInt32", "toInt64",  "toFloat32", "toFloat64", "toString",
@@ -86,16 +75,7 @@ NodePtr buildToType(CallContext& call)
 /// counts.
 NodePtr buildRowKey(CallContext& call)
 {
-    return makeRowFunction(TypeId::String, call.arguments(),
-                           [](const std::vector<Operand>& values, size_t row, Column& out)
-                           {
-                               std::string key;
-                               for (const Operand& value : values)
-                               {
-                                   appendRowKey(value.view, value.scalar ? 0 : row, key);
-                               }
-                               out.appendString(key);
-                           });
+    return makeJoinedText(call.arguments(), appendRowKey);
 }
 
 /// CAST(x AS T), which the parser writes CAST(x, 'T'), and _CAST.
@@ -131,7 +111,7 @@ NodePtr makeConversion(NodePtr value, const DataType& target)
     }
     if (isString(target.id))
     {
-        return formatText(std::move(value));
+        return makeJoinedText({std::move(value)}, appendValue);
     }
     if (isNested(source) || isNested(target.id) || target.id == TypeId::DateTime64 ||
         source == TypeId::DateTime64)

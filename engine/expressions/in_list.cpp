@@ -46,12 +46,7 @@ public:
             small_.emplace_back(key);
             return;
         }
-        table_ = makeTable();
-        for (const Stored& stored : small_)
-        {
-            insert(Key(stored));
-        }
-        small_.clear();
+        moveToTable();
         insert(key);
     }
 
@@ -69,12 +64,7 @@ public:
         }
         if (!table_)
         {
-            table_ = makeTable();
-            for (const Stored& stored : small_)
-            {
-                insert(Key(stored));
-            }
-            small_.clear();
+            moveToTable();
         }
         table_->emplaceMany(keys.data(), keys.size(), [](auto*, bool, size_t) {});
     }
@@ -89,6 +79,17 @@ public:
     }
 
 private:
+    /// The values kept in place so far go into a new hash set, which holds every later one.
+    void moveToTable()
+    {
+        table_ = makeTable();
+        for (const Stored& stored : small_)
+        {
+            insert(Key(stored));
+        }
+        small_.clear();
+    }
+
     std::unique_ptr<Table> makeTable()
     {
         if constexpr (std::is_constructible_v<Table, Arena*>)

@@ -41,6 +41,20 @@ NodePtr makeRowFunction(DataType type, std::vector<NodePtr> operands, RowKernel 
                                              std::move(kernel));
 }
 
+NodePtr makeJoinedText(std::vector<NodePtr> operands, AppendRowText append)
+{
+    return makeRowFunction(TypeId::String, std::move(operands),
+                           [append](const std::vector<Operand>& values, size_t row, Column& out)
+                           {
+                               std::string text;
+                               for (const Operand& value : values)
+                               {
+                                   append(value.view, value.scalar ? 0 : row, text);
+                               }
+                               out.appendString(text);
+                           });
+}
+
 std::string_view textAt(const Operand& operand, size_t row)
 {
     return operand.view.stringAt(operand.scalar ? 0 : row);

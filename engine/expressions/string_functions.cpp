@@ -227,16 +227,7 @@ NodePtr buildConcat(CallContext& call)
             call.failArgumentType(i, "a String, number, Date or DateTime");
         }
     }
-    return makeRowFunction(TypeId::String, call.arguments(),
-                           [](const std::vector<Operand>& values, size_t row, Column& out)
-                           {
-                               std::string text;
-                               for (const Operand& value : values)
-                               {
-                                   appendValue(value.view, value.scalar ? 0 : row, text);
-                               }
-                               out.appendString(text);
-                           });
+    return makeJoinedText(call.arguments(), appendValue);
 }
 
 NodePtr buildPosition(CallContext& call)

@@ -6,6 +6,7 @@
 #include "engine/common/exception.h"
 #include "engine/expressions/compiled_expression.h"
 #include "engine/planner/select_analysis.h"
+#include "engine/planner/table_scan.h"
 #include "engine/sql/aggregate_calls.h"
 #include "engine/sql/formatter.h"
 #include "engine/sql/select_references.h"
@@ -93,15 +94,7 @@ std::vector<KeySet> groupingSetsOf(const sql::SelectStatement& select, KeySet& a
 /// `CAST(0, 'T')` (or '' for a String): the value a key takes in a set that leaves it out.
 ExpressionPtr defaultOf(const ExpressionPtr& key, const TableSchema& schema)
 {
-    const DataType type =
-        compileExpression(key,
-                          [&](std::string_view name) -> std::optional<DataType>
-                          {
-                              const std::optional<size_t> index = schema.indexOf(name);
-                              return index ? std::optional(schema.columns[*index].type)
-                                           : std::nullopt;
-                          })
-            .dataType();
+    const DataType type = compileExpression(key, scannedColumnTypes(schema)).dataType();
     const sql::LiteralValue zero =
         isString(type.id) ? sql::LiteralValue(std::string()) : sql::LiteralValue(uint64_t{0});
     sql::FunctionCall cast{"CAST",

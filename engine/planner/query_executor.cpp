@@ -102,11 +102,11 @@ Block unionAll(std::vector<Block> blocks, const sql::SourcePosition& position)
             types.push_back(block.columns[c].column.type());
             same = same && block.columns[c].column.dataType() == first.columns[c].column.dataType();
         }
-        const std::optional<TypeId> common = commonType(types);
         if (same)
         {
             continue;
         }
+        const std::optional<TypeId> common = commonType(types);
         if (!common || isNested(*common))
         {
             throw Exception(ErrorCode::kUnionAllResultStructuresMismatch,

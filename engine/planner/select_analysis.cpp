@@ -333,10 +333,11 @@ DataType mergedStateType(const sql::FunctionCall& call, const TableSchema& schem
     return schema.columns[*index].type;
 }
 
+/// uniqExact under any of its names (the registry knows its aliases).
 bool isExactDistinctCount(std::string_view name)
 {
-    return equalsIgnoringCase(name, "uniqExact") || equalsIgnoringCase(name, "count_distinct") ||
-           equalsIgnoringCase(name, "countDistinct");
+    const AggregateFunctionEntry* entry = findAggregateFunction(name);
+    return entry != nullptr && entry == findAggregateFunction("uniqExact");
 }
 
 /// A distinct count of several values counts their tuples: one argument, _rowKey(a, b, ...),

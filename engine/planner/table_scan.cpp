@@ -38,6 +38,18 @@ struct TableScan::ScanBuffers final : MorselBuffers
     ArrayJoinStep::Buffers array_join;
 };
 
+ColumnTypeLookup scannedColumnTypes(const TableSchema& schema)
+{
+    return [&schema](std::string_view name) -> std::optional<DataType>
+    {
+        if (const std::optional<size_t> index = schema.indexOf(name))
+        {
+            return schema.columns[*index].type.valueType();
+        }
+        return std::nullopt;
+    };
+}
+
 TableScan::TableScan(std::shared_ptr<const TableSnapshot> snapshot, const TableSchema& schema,
                      const sql::ExpressionPtr& where, const std::vector<ScanOutput>& outputs,
                      const std::optional<sql::ArrayJoinClause>& array_join, ScanObserver observer,
@@ -51,14 +63,7 @@ TableScan::TableScan(std::shared_ptr<const TableSnapshot> snapshot, const TableS
     {
         condition_hash_ = std::hash<std::string>{}(sql::formatExpression(*where));
     }
-    const ColumnTypeLookup lookup = [&](std::string_view name) -> std::optional<DataType>
-    {
-        if (const std::optional<size_t> index = schema_.indexOf(name))
-        {
-            return schema_.columns[*index].type.valueType();
-        }
-        return std::nullopt;
-    };
+    const ColumnTypeLookup lookup = scannedColumnTypes(schema_);
     std::set<size_t> read;
     std::set<size_t> output_read;
     if (where)

@@ -33,6 +33,10 @@ struct ScanObserver
 /// bounds cannot satisfy WHERE, filters the rows of the others, and computes the scan
 /// outputs over the rows that pass (repeated by ARRAY JOIN, when there is one). It is the
 /// AggregationInput of a GROUP BY, and the row source of a query without aggregation.
+/// The types a scan gives the table's columns, for compiling expressions over them: each
+/// column's value type (an AggregateFunction column reads as its String states).
+ColumnTypeLookup scannedColumnTypes(const TableSchema& schema);
+
 class TableScan final : public AggregationInput
 {
 public:
