@@ -74,6 +74,15 @@ void writeValues(WriteBuffer& out, const ColumnView& view)
     out.writeBytes(view.data, view.rows * fixedWidth(view.type));
 }
 
+/// Nullable(T): a byte per row, 1 for NULL, before T's values (NULL rows hold a default).
+void writeNullMap(WriteBuffer& out, const ColumnView& view)
+{
+    for (size_t row = 0; row < view.rows; ++row)
+    {
+        writeFixed<uint8_t>(out, view.isValid(row) ? 0 : 1);
+    }
+}
+
 void readValues(ReadBuffer& in, Column& column, size_t rows, size_t& budget,
                 const std::string& name)
 {
@@ -170,6 +179,10 @@ void writeNativeBlock(WriteBuffer& out, const std::vector<NativeColumn>& columns
         writeString(out, column.type_name);
         if (rows > 0)
         {
+            if (column.column->dataType().nullable)
+            {
+                writeNullMap(out, column.column->view());
+            }
             writeValues(out, column.column->view());
         }
     }
@@ -221,7 +234,33 @@ Block readNativeBlock(ReadBuffer& in, const NativeBlockLimits& limits, TypeResol
                                         name, type_name));
         }
         Column column(*type);
+        std::vector<uint8_t> null_map;
+        if (type->nullable)
+        {
+            if (rows > budget)
+            {
+                throw Exception(
+                    ErrorCode::kTooLargeSize,
+                    fmt::format("Block column '{}' exceeds the block size limit", name));
+            }
+            budget -= rows;
+            null_map.resize(rows);
+            in.readBytes(null_map.data(), rows, "null map");
+        }
         readValues(in, column, rows, budget, name);
+        for (size_t row = 0; row < null_map.size(); ++row)
+        {
+            if (null_map[row] > 1)
+            {
+                throw Exception(ErrorCode::kIncorrectData,
+                                fmt::format("Block column '{}' has null map byte {} at row {}",
+                                            name, null_map[row], row + 1));
+            }
+            if (null_map[row] == 1)
+            {
+                column.setNull(row);
+            }
+        }
         if (type_names != nullptr)
         {
             type_names->push_back(std::move(type_name));

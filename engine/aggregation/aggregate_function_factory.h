@@ -49,8 +49,8 @@ struct AggregateFunctionEntry
     size_t max_arguments = 1;
     size_t min_parameters = 0;
     size_t max_parameters = 0;
-    /// Whether a group where no row was kept (by -If, FILTER or NULL arguments) gives NULL;
-    /// count-like functions give their empty value (0) instead.
+    /// Whether a group where no row was kept for NULL arguments (or a host's filter) gives
+    /// NULL; count-like functions give their empty value (0) instead.
     bool empty_is_null = true;
     /// What such a group gives instead of NULL, for the reference (when !empty_is_null).
     std::string empty_value = "0";

@@ -25,9 +25,11 @@ constexpr std::string_view kIntroduction =
     "partial-state format of docs/embedding.md: `uniqState(x)`, `sumIfState(x, c)`), a table\n"
     "keeps such states in `AggregateFunction(f(parameters), T...)` columns, and **-Merge**\n"
     "folds them into f's result (`uniqMerge(s)`, checked as they are read). Parametric\n"
-    "functions take their parameters first: `quantile(0.9)(x)`. A group where no row was kept\n"
-    "(by -If, FILTER or NULL arguments) gives NULL, except where the table says *empty:\n"
-    "...*. Functions with an Array result (`topK`, `quantiles`...) give one array per group.\n"
+    "functions take their parameters first: `quantile(0.9)(x)`. A group where every row had a\n"
+    "NULL argument (or was filtered out by a host's filter) gives NULL, except where the table\n"
+    "says *empty: ...*; -If and SQL's FILTER give, as in ClickHouse, the function over no rows\n"
+    "(`sumIf` 0). Functions with an Array result (`topK`, `quantiles`...) give one array per\n"
+    "group.\n"
     "\n";
 
 /// A Markdown table cell: '|' would end the cell.

@@ -101,8 +101,9 @@ AggregateFunctionPtr createCombined(const AggregateDescription& aggregate,
                            *resolved.entry, resolved.distinct_combinator);
     if (resolved.if_combinator)
     {
+        // ClickHouse: sumIf over no matching row is 0, not NULL.
         function = std::make_shared<MaskedAggregateFunction>(std::move(function),
-                                                             function_arguments, empty_is_null);
+                                                             function_arguments, false);
     }
     return function;
 }
@@ -261,7 +262,8 @@ std::unique_ptr<GroupByPlan> makeGroupByPlan(std::vector<InputColumn> columns,
                                     dataTypeName(plan->input_columns[mask].type));
             }
             entry.function = std::make_shared<MaskedAggregateFunction>(
-                std::move(entry.function), arguments.size(), empty_is_null);
+                std::move(entry.function), arguments.size(),
+                empty_is_null && aggregate.null_without_values);
             entry.argument_columns.push_back(mask);
         }
         entry.result_name =

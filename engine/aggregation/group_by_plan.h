@@ -28,6 +28,11 @@ struct AggregateDescription
     std::string result_name;
     std::string mask = {};
     std::vector<double> parameters = {};
+    /// With a mask: a group whose mask kept no row answers NULL (for functions with no value
+    /// over no rows: sum, avg, min...; count and uniq still answer 0), not the function's empty
+    /// result. Hosts set it for their NULLs and filters, SQL for Nullable arguments; fIf
+    /// combinators answer as ClickHouse does, with the empty result.
+    bool null_without_values = false;
     /// Where the call was written ("line 1, column 8"), appended to the errors of its
     /// arguments, parameters and types; empty for calls made in code.
     std::string origin = {};

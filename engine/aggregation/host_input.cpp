@@ -114,6 +114,7 @@ HostInput::HostInput(std::vector<HostColumn> columns, std::vector<std::string> k
             core.mask = kComputedPrefix + std::string("mask of ") + aggregate.result_name + " #" +
                         std::to_string(masks_.size());
             core_columns_.push_back({core.mask, TypeId::UInt8});
+            core.null_without_values = true;
             masks_.push_back(std::move(mask));
         }
         core_aggregates_.push_back(std::move(core));

@@ -7,7 +7,8 @@
 namespace granary
 {
 
-Column::Column(const DataType& type) : type_(type.id), precision_(type.precision)
+Column::Column(const DataType& type)
+    : type_(type.id), precision_(type.precision), nullable_(type.nullable)
 {
     const size_t expected_children = nestedChildCount(type_);
     if (type.children.size() != expected_children)
@@ -29,6 +30,7 @@ Column::Column(const DataType& type) : type_(type.id), precision_(type.precision
 Column::Column(const Column& other)
     : type_(other.type_),
       precision_(other.precision_),
+      nullable_(other.nullable_),
       validity_(other.validity_),
       bytes_(other.bytes_),
       chars_(other.chars_),
@@ -144,6 +146,59 @@ void Column::setNull(size_t row)
         growValidity();
     }
     validity_[row >> 3] &= static_cast<uint8_t>(~(1u << (row & 7)));
+}
+
+void Column::setValidity(const uint8_t* bitmap, size_t bit_offset, size_t count)
+{
+    if (count != size())
+    {
+        throw std::invalid_argument("Column: a validity of " + std::to_string(count) +
+                                    " rows for " + std::to_string(size()) + " rows");
+    }
+    validity_.clear();
+    if (bitmap == nullptr)
+    {
+        return;
+    }
+    // Bits past the last row stay set: rows appended later are valid.
+    validity_.assign(std::max<size_t>((count + 7) / 8, 1), 0xFF);
+    for (size_t row = 0; row < count; ++row)
+    {
+        const size_t bit = bit_offset + row;
+        if (((bitmap[bit >> 3] >> (bit & 7)) & 1) == 0)
+        {
+            validity_[row >> 3] &= static_cast<uint8_t>(~(1u << (row & 7)));
+        }
+    }
+}
+
+void Column::defaultNullValues()
+{
+    if (!hasNulls() || isNested(type_))
+    {
+        return;
+    }
+    const ColumnView nulls = view();
+    if (!isString(type_))
+    {
+        const size_t value_width = width();
+        for (size_t row = 0; row < size(); ++row)
+        {
+            if (!nulls.isValid(row))
+            {
+                std::memset(bytes_.data() + row * value_width, 0, value_width);
+            }
+        }
+        return;
+    }
+    Column copy(dataType());
+    copy.reserve(size(), chars_.size());
+    for (size_t row = 0; row < size(); ++row)
+    {
+        copy.appendString(nulls.isValid(row) ? nulls.stringAt(row) : std::string_view());
+    }
+    copy.validity_ = validity_;
+    *this = std::move(copy);
 }
 
 void Column::growValidity()

@@ -27,8 +27,8 @@ public:
     explicit Column(const DataType& type);
     /// An empty column of the type `view` holds.
     static Column emptyLike(const ColumnView& view) { return Column(DataType::of(view)); }
-    /// An empty column of this column's type.
-    Column emptyLike() const { return emptyLike(view()); }
+    /// An empty column of this column's type (Nullable if this one is).
+    Column emptyLike() const { return Column(dataType()); }
 
     /// Copies re-point the children's views at the copy's own children.
     Column(const Column& other);
@@ -38,7 +38,15 @@ public:
     ~Column() = default;
 
     TypeId type() const { return type_; }
-    DataType dataType() const { return DataType::of(view()); }
+    /// Nullable when the column was made Nullable or holds a NULL.
+    DataType dataType() const
+    {
+        DataType type = DataType::of(view());
+        type.nullable = type.nullable || nullable_;
+        return type;
+    }
+    /// Declares the column Nullable (its type says so even while no row is NULL).
+    void setNullable() { nullable_ = true; }
     size_t size() const
     {
         return hasOffsets(type_) ? offsets_.size() - 1 : bytes_.size() / width();
@@ -95,6 +103,17 @@ public:
     void appendRange(const ColumnView& source, size_t begin, size_t count);
     /// Marks row `row` (< size()) NULL; its value stays as written.
     void setNull(size_t row);
+    /// Appends a NULL row (a default value marked NULL).
+    void appendNull()
+    {
+        appendDefaults(1);
+        setNull(size() - 1);
+    }
+    /// Gives NULL rows their type's default value (0, ''); scalar columns only.
+    void defaultNullValues();
+    /// Replaces the validity with `count` bits of `bitmap` from bit `bit_offset` (null: every
+    /// row valid); count must be size().
+    void setValidity(const uint8_t* bitmap, size_t bit_offset, size_t count);
     /// Whether some row is NULL (setNull was called since the last clear()).
     bool hasNulls() const { return !validity_.empty(); }
     bool isNull(size_t row) const { return !view().isValid(row); }
@@ -200,6 +219,7 @@ private:
 
     TypeId type_;
     uint8_t precision_ = 0;  ///< DateTime64's.
+    bool nullable_ = false;  ///< Declared Nullable (see dataType()).
     Buffer<uint8_t> validity_;
     Buffer<char> bytes_;
     Buffer<char> chars_;

@@ -40,6 +40,19 @@ DataType DataType::lowCardinality(DataType values)
     return values;
 }
 
+DataType DataType::makeNullable(DataType values)
+{
+    values.nullable = true;
+    return values;
+}
+
+DataType DataType::withoutNullable() const
+{
+    DataType type = *this;
+    type.nullable = false;
+    return type;
+}
+
 DataType DataType::json()
 {
     DataType type;
@@ -66,6 +79,7 @@ DataType DataType::of(const ColumnView& view)
     }
     DataType type(view.type);
     type.precision = view.precision;
+    type.nullable = view.hasValidity();
     for (size_t i = 0; i < nestedChildCount(view.type); ++i)
     {
         type.children.push_back(of(view.children[i]));
@@ -177,6 +191,7 @@ std::string dataTypeName(const DataType& type)
             name = std::string(typeName(type.id));
             break;
     }
+    name = type.nullable ? "Nullable(" + name + ")" : name;
     return type.low_cardinality ? "LowCardinality(" + name + ")" : name;
 }
 
@@ -223,6 +238,7 @@ private:
             expect('(');
             DataType element = parseType();
             expect(')');
+            refuseNullableIn("an Array", element);
             return DataType::array(std::move(element));
         }
         if (family == "Map")
@@ -236,6 +252,8 @@ private:
             {
                 fail("a Map key cannot be " + dataTypeName(key));
             }
+            refuseNullableIn("a Map", key);
+            refuseNullableIn("a Map", value);
             return DataType::map(std::move(key), std::move(value));
         }
         if (family == "JSON")
@@ -247,12 +265,24 @@ private:
             expect('(');
             DataType values = parseType();
             expect(')');
-            if (values.id != TypeId::String)
+            if (values.id != TypeId::String || values.low_cardinality)
             {
                 fail("LowCardinality takes String (Granary keeps other types as they are), not " +
                      dataTypeName(values));
             }
             return DataType::lowCardinality(std::move(values));
+        }
+        if (family == "Nullable")
+        {
+            expect('(');
+            DataType values = parseType();
+            expect(')');
+            if (values.nullable || values.low_cardinality || isNested(values.id) ||
+                values.isAggregateState())
+            {
+                fail("Nullable takes a scalar type, not " + dataTypeName(values));
+            }
+            return DataType::makeNullable(std::move(values));
         }
         if (family == "DateTime64")
         {
@@ -277,6 +307,17 @@ private:
             return DataType(*scalar);
         }
         fail("unknown type '" + std::string(family) + "'");
+    }
+
+    /// Nested columns keep no validity for their elements (storage has no file for it).
+    void refuseNullableIn(const std::string& outer, const DataType& inner)
+    {
+        if (inner.nullable)
+        {
+            fail(outer + " cannot hold " + dataTypeName(inner) +
+                 " (Nullable elements are not "
+                 "supported)");
+        }
     }
 
     /// AggregateFunction(name[(parameters)][, T...]); the function itself is checked where

@@ -12,8 +12,9 @@ namespace granary
 {
 
 /// A column's full type: its TypeId plus what parametric types need (DateTime64's precision,
-/// Array's element, Map's key and value, JSON's typed paths) and LowCardinality, which changes
-/// how storage encodes the values and nothing else (functions see T's values, as in ClickHouse).
+/// Array's element, Map's key and value, JSON's typed paths), LowCardinality, which changes
+/// how storage encodes the values and nothing else (functions see T's values, as in ClickHouse),
+/// and Nullable, which lets rows be NULL (a validity bitmap beside T's values).
 struct DataType
 {
     /// DateTime64 without a precision, as in ClickHouse: milliseconds.
@@ -24,6 +25,8 @@ struct DataType
     TypeId id = TypeId::UInt8;
     uint8_t precision = 0;
     bool low_cardinality = false;
+    /// Nullable(T): a row may be NULL. Only scalar T (ClickHouse refuses Nullable(Array(...))).
+    bool nullable = false;
     /// Array: the element; Map: key, value; JSON: String paths, String Dynamic-encoded values
     /// (the children of its columns, whatever its typed paths).
     std::vector<DataType> children;
@@ -49,12 +52,16 @@ struct DataType
     static DataType array(DataType element);
     static DataType map(DataType key, DataType value);
     static DataType lowCardinality(DataType values);
+    static DataType makeNullable(DataType values);
+    /// This type without Nullable (T of Nullable(T)).
+    DataType withoutNullable() const;
     /// JSON without typed or skipped paths.
     static DataType json();
     static DataType aggregateState(std::string function, std::vector<double> parameters,
                                    std::vector<DataType> arguments);
     bool isAggregateState() const { return !state_function.empty(); }
-    /// The type a view holds (LowCardinality is not part of a view).
+    /// The type a view holds (LowCardinality is not part of a view); Nullable when the view
+    /// has a validity bitmap.
     static DataType of(const ColumnView& view);
 
     /// The type of the values: this one without LowCardinality at any level, JSON without
@@ -70,6 +77,7 @@ struct DataType
 };
 
 /// ClickHouse's spelling: "DateTime64(9)", "Map(LowCardinality(String), String)",
+/// "LowCardinality(Nullable(String))",
 /// "JSON(a.b Int64, SKIP c)", "AggregateFunction(quantiles(0.5, 0.9), Float64)".
 std::string dataTypeName(const DataType& type);
 

@@ -63,6 +63,16 @@ std::vector<uint32_t> sortedPermutation(const std::vector<SortKey>& keys, size_t
     {
         for (size_t k = 0; k < keys.size(); ++k)
         {
+            const bool left_null = !keys[k].column.isValid(left);
+            const bool right_null = !keys[k].column.isValid(right);
+            if (left_null || right_null)
+            {
+                if (left_null == right_null)
+                {
+                    continue;
+                }
+                return left_null == keys[k].nulls_first;
+            }
             const int order = comparators[k](keys[k].column, left, right);
             if (order != 0)
             {
@@ -86,6 +96,12 @@ std::vector<uint32_t> sortedPermutation(const std::vector<SortKey>& keys, size_t
 
 std::vector<uint32_t> topCandidates(const SortKey& first, size_t rows, size_t limit)
 {
+    if (first.column.hasValidity())  // NULLs are ordered by sortedPermutation alone
+    {
+        std::vector<uint32_t> all(rows);
+        std::iota(all.begin(), all.end(), 0);
+        return all;
+    }
     return dispatchType(first.column.type,
                         [&]<typename T>(TypeTag<T>)
                         {

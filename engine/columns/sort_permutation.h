@@ -13,6 +13,8 @@ struct SortKey
 {
     ColumnView column;
     bool descending = false;
+    /// Where NULL rows (the view's validity) go, whatever the direction: last by default.
+    bool nulls_first = false;
 };
 
 /// The row numbers of the first `limit` rows in the order of `keys` (all rows when limit is

@@ -67,6 +67,8 @@ std::string_view errorCodeName(ErrorCode code)
             return "UNSUPPORTED_METHOD";
         case ErrorCode::kIncorrectResultOfScalarSubquery:
             return "INCORRECT_RESULT_OF_SCALAR_SUBQUERY";
+        case ErrorCode::kIllegalColumn:
+            return "ILLEGAL_COLUMN";
         case ErrorCode::kUnionAllResultStructuresMismatch:
             return "UNION_ALL_RESULT_STRUCTURES_MISMATCH";
         case ErrorCode::kTimeoutExceeded:

@@ -200,6 +200,7 @@ SelectOutcome executeDistributedSelect(const sql::SelectStatement& select, const
         recordAggregation(analyzed, context.stats());
         stage =
             aggregateAcrossRanks(*plan, context, exchangeSettings(settings.aggregation), exchange);
+        restoreNulls(plan->nulls, stage);
     }
     std::string own_rows;
     exchange.agreeAfter(

@@ -42,14 +42,36 @@ ColumnView ColumnReferenceNode::evaluate(const BlockView& input, size_t begin, s
     return column.slice(begin, count);
 }
 
+void ColumnReferenceNode::andValidity(const BlockView& input, size_t begin, size_t count,
+                                      uint8_t* valid) const
+{
+    const ColumnView column = findColumn(input, name_);
+    if (!column.hasValidity())
+    {
+        return;
+    }
+    for (size_t row = 0; row < count; ++row)
+    {
+        valid[row] &= column.isValid(begin + row) ? 1 : 0;
+    }
+}
+
 ConstantNode::ConstantNode(Column value)
     : ExpressionNode(value.dataType(), {}), value_(std::move(value))
 {
 }
 
+void ConstantNode::andValidity(const BlockView&, size_t, size_t count, uint8_t* valid) const
+{
+    if (isNull())
+    {
+        std::memset(valid, 0, count);
+    }
+}
+
 ColumnView ConstantNode::evaluate(const BlockView&, size_t, size_t count, Column& holder) const
 {
-    holder = Column(dataType());
+    holder = Column(dataType().withoutNullable());  // NULLs are andValidity's
     if (isNested(type()))
     {
         for (size_t row = 0; row < count; ++row)

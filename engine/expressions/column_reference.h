@@ -19,6 +19,8 @@ public:
 
     ColumnView evaluate(const BlockView& input, size_t begin, size_t count,
                         Column& holder) const override;
+    void andValidity(const BlockView& input, size_t begin, size_t count,
+                     uint8_t* valid) const override;
     const std::string* columnName() const override { return &name_; }
 
 private:
@@ -35,7 +37,11 @@ public:
 
     ColumnView evaluate(const BlockView& input, size_t begin, size_t count,
                         Column& holder) const override;
+    void andValidity(const BlockView& input, size_t begin, size_t count,
+                     uint8_t* valid) const override;
     const Column* constantValue() const override { return &value_; }
+    /// Whether the value is NULL.
+    bool isNull() const { return value_.isNull(0); }
 
 private:
     Column value_;

@@ -8,7 +8,14 @@ CompiledExpression::CompiledExpression(NodePtr root) : root_(std::move(root)) {}
 ColumnView CompiledExpression::evaluate(const BlockView& input, size_t begin, size_t count,
                                         Column& holder) const
 {
-    return root_->evaluate(input, begin, count, holder);
+    const ColumnView values = root_->evaluate(input, begin, count, holder);
+    if (!root_->dataType().nullable || root_->columnName())  // a column carries its own NULLs
+    {
+        return values;
+    }
+    std::vector<uint8_t> valid;
+    validityBytes(*root_, input, begin, count, valid);
+    return withValidityBytes(values, valid, holder);
 }
 
 }  // namespace granary

@@ -36,7 +36,8 @@ public:
 
     /// Evaluates over rows [begin, begin + count) of `input` (columns found by name). Returns a
     /// view of `count` rows: into `input` itself for a bare column (no copy), else into
-    /// `holder`. Throws Exception kUnknownColumn when `input` lacks a column it reads.
+    /// `holder`, with a validity bitmap where rows are NULL. Throws Exception kUnknownColumn
+    /// when `input` lacks a column it reads.
     ColumnView evaluate(const BlockView& input, size_t begin, size_t count, Column& holder) const;
 
     const ExpressionNode& root() const { return *root_; }

@@ -19,6 +19,7 @@
 #include "engine/expressions/intervals.h"
 #include "engine/expressions/like.h"
 #include "engine/expressions/logical.h"
+#include "engine/expressions/null_functions.h"
 #include "engine/expressions/regexp_replace.h"
 #include "engine/expressions/string_functions.h"
 #include "engine/expressions/type_rules.h"
@@ -74,7 +75,13 @@ NodePtr fold(NodePtr node)
     Column holder;
     const ColumnView value = node->evaluate(BlockView{}, 0, 1, holder);
     Column folded(node->dataType());
-    folded.appendRange(value, 0, 1);
+    folded.appendRange(value.withValidity(nullptr), 0, 1);
+    std::vector<uint8_t> valid;
+    validityBytes(*node, BlockView{}, 0, 1, valid);
+    if (!valid.empty() && valid[0] == 0)
+    {
+        folded.setNull(0);
+    }
     return constant(std::move(folded));
 }
 
@@ -185,7 +192,11 @@ private:
             [](const auto& value)
             {
                 using V = std::decay_t<decltype(value)>;
-                if constexpr (std::is_same_v<V, std::string>)
+                if constexpr (std::is_same_v<V, sql::NullValue>)
+                {
+                    return nullConstant(DataType(TypeId::UInt8));
+                }
+                else if constexpr (std::is_same_v<V, std::string>)
                 {
                     return constant(oneValue(TypeId::String,
                                              [&](Column& column) { column.appendString(value); }));
@@ -222,6 +233,10 @@ private:
     NodePtr compileNode(const sql::UnaryOperation& operation, const Expression& expression)
     {
         NodePtr operand = compile(*operation.operand);
+        if (isNullConstant(*operand))
+        {
+            return operand;
+        }
         if (operation.op == sql::UnaryOperator::Not)
         {
             requireNumeric(operand, *operation.operand, "NOT", expression);
@@ -257,6 +272,10 @@ private:
     NodePtr compileNode(const sql::InList& in, const Expression& expression)
     {
         NodePtr value = compile(*in.value);
+        if (isNullConstant(*value))
+        {
+            return value;
+        }
         if (in.list.size() == 1 && in.list[0]->as<sql::Subquery>())
         {
             const Column& set = subqueryResult(*in.list[0]);
@@ -269,7 +288,12 @@ private:
         bool as_set = true;
         for (const sql::ExpressionPtr& item : in.list)
         {
-            pairs.push_back(harmonize(value, *in.value, compile(*item), *item, expression));
+            NodePtr compiled = compile(*item);
+            if (isNullConstant(*compiled))
+            {
+                continue;  // x = NULL is never true: ClickHouse's IN skips NULLs
+            }
+            pairs.push_back(harmonize(value, *in.value, std::move(compiled), *item, expression));
             as_set = as_set && pairs.back().first == value && pairs.back().second->constantValue();
         }
         if (as_set)
@@ -406,6 +430,12 @@ private:
                             "Unknown function " + call.name + " " + where(expression));
         }
         checkArgumentCount(*function, call, expression);
+        if (!function->takes_nulls && std::any_of(call.arguments.begin(), call.arguments.end(),
+                                                  [](const sql::ExpressionPtr& argument)
+                                                  { return isNullLiteral(*argument); }))
+        {
+            return nullConstant(DataType(TypeId::UInt8));
+        }
         CallContext context(call, expression, *this, function->nested_first_argument);
         return fold(function->build(context));
     }
@@ -459,6 +489,10 @@ private:
     {
         NodePtr left = compile(left_expression);
         NodePtr right = compile(right_expression);
+        if (isNullConstant(*left) || isNullConstant(*right))
+        {
+            return nullConstant(DataType(TypeId::UInt8));
+        }
         auto [harmonized_left, harmonized_right] =
             harmonize(left, left_expression, right, right_expression, expression);
         return fold(makeComparison(op, std::move(harmonized_left), std::move(harmonized_right)));
@@ -633,6 +667,10 @@ private:
         }
         NodePtr left = compile(*operation.left);
         NodePtr right = compile(*operation.right);
+        if (isNullConstant(*left) || isNullConstant(*right))
+        {
+            return nullConstant(DataType(TypeId::UInt8));
+        }
         const std::optional<TypeId> result = arithmeticResultType(op, left->type(), right->type());
         if (!result)
         {
@@ -662,6 +700,10 @@ private:
     {
         const std::string operator_text(sql::binaryOperatorText(operation.op));
         NodePtr value = compile(*operation.left);
+        if (isNullConstant(*value) || isNullLiteral(*operation.right))
+        {
+            return nullConstant(DataType(TypeId::UInt8));
+        }
         if (!isString(value->type()))
         {
             throw Exception(ErrorCode::kTypeMismatch,

@@ -3,6 +3,7 @@
 #include "engine/common/exception.h"
 #include "engine/expressions/column_reference.h"
 #include "engine/expressions/function_registry.h"
+#include "engine/expressions/null_functions.h"
 #include "engine/expressions/type_rules.h"
 
 namespace granary
@@ -23,14 +24,51 @@ std::vector<NodePtr> interleave(const std::vector<NodePtr>& conditions,
     return children;
 }
 
+/// The results and, where there is one, the ELSE result.
+template <typename Pointer>
+std::vector<Pointer*> branchPointers(std::vector<Pointer>& results, Pointer& otherwise)
+{
+    std::vector<Pointer*> branches;
+    for (Pointer& result : results)
+    {
+        branches.push_back(&result);
+    }
+    if (otherwise)
+    {
+        branches.push_back(&otherwise);
+    }
+    return branches;
+}
+
 class CaseNode final : public ExpressionNode
 {
 public:
     CaseNode(const std::vector<NodePtr>& conditions, const std::vector<NodePtr>& results,
-             NodePtr otherwise, TypeId type)
-        : ExpressionNode(type, interleave(conditions, results, std::move(otherwise))),
+             NodePtr otherwise, DataType type)
+        : ExpressionNode(std::move(type), interleave(conditions, results, std::move(otherwise)),
+                         Nulls::kOwn),
           branches_(conditions.size())
     {
+    }
+
+    /// A row is NULL where the branch it takes is.
+    void andValidity(const BlockView& input, size_t begin, size_t count,
+                     uint8_t* valid) const override
+    {
+        if (!dataType().nullable)
+        {
+            return;
+        }
+        const std::vector<uint16_t> choice = chooseBranches(input, begin, count);
+        std::vector<uint8_t> branch_valid;
+        for (size_t branch = 0; branch <= branches_; ++branch)
+        {
+            validityBytes(*result(branch), input, begin, count, branch_valid);
+            for (size_t row = 0; row < count && !branch_valid.empty(); ++row)
+            {
+                valid[row] &= choice[row] == branch ? branch_valid[row] : 1;
+            }
+        }
     }
 
     ColumnView evaluate(const BlockView& input, size_t begin, size_t count,
@@ -42,7 +80,7 @@ public:
         {
             evaluateOperand(*result(branch), input, begin, count, results[branch]);
         }
-        holder = Column(type());
+        holder = Column(dataType().withoutNullable());
         if (isString(type()))
         {
             gatherStrings(results, choice, holder);
@@ -63,17 +101,23 @@ private:
     }
 
     /// Per row, the index of the branch it takes: conditions run last to first, so the first
-    /// true one is written last.
+    /// true one is written last. A NULL condition is not true.
     std::vector<uint16_t> chooseBranches(const BlockView& input, size_t begin, size_t count) const
     {
         std::vector<uint16_t> choice(count, static_cast<uint16_t>(branches_));
         std::vector<uint8_t> mask(count);
+        std::vector<uint8_t> known;
         for (size_t branch = branches_; branch-- > 0;)
         {
             Column condition_holder;
             const ColumnView values =
                 condition(branch)->evaluate(input, begin, count, condition_holder);
             nonZeroMask(values, mask.data());
+            validityBytes(*condition(branch), input, begin, count, known);
+            for (size_t row = 0; row < known.size(); ++row)
+            {
+                mask[row] &= known[row];
+            }
             for (size_t row = 0; row < count; ++row)
             {
                 choice[row] = mask[row] ? static_cast<uint16_t>(branch) : choice[row];
@@ -143,23 +187,30 @@ private:
 }  // namespace
 
 NodePtr makeCase(const std::vector<NodePtr>& conditions, const std::vector<NodePtr>& results,
-                 NodePtr otherwise, TypeId type)
+                 NodePtr otherwise, DataType type)
 {
-    return std::make_shared<CaseNode>(conditions, results, std::move(otherwise), type);
+    return std::make_shared<CaseNode>(conditions, results, std::move(otherwise), std::move(type));
 }
 
-NodePtr makeCaseOfBranches(const std::vector<NodePtr>& conditions,
-                           const std::vector<NodePtr>& results, NodePtr otherwise,
-                           const std::string& quoted, const std::string& position)
+NodePtr makeCaseOfBranches(const std::vector<NodePtr>& conditions, std::vector<NodePtr> results,
+                           NodePtr otherwise, const std::string& quoted,
+                           const std::string& position, CaseNulls nulls)
 {
+    // A bare NULL takes the other branches' type; NULL everywhere stays a NULL.
     std::vector<TypeId> types;
-    for (const NodePtr& result : results)
+    bool nullable = false;
+    for (const NodePtr* result : branchPointers(results, otherwise))
     {
-        types.push_back(result->type());
+        const bool decides_nulls = nulls == CaseNulls::kAnyBranch || result == &otherwise;
+        nullable = nullable || (decides_nulls && ((*result)->dataType().nullable));
+        if (!isNullConstant(**result))
+        {
+            types.push_back((*result)->type());
+        }
     }
-    if (otherwise)
+    if (types.empty())
     {
-        types.push_back(otherwise->type());
+        return nullConstant(DataType(TypeId::UInt8));
     }
     const std::optional<TypeId> type = commonType(types);
     if (!type)
@@ -175,18 +226,19 @@ NodePtr makeCaseOfBranches(const std::vector<NodePtr>& conditions,
     }
     if (!otherwise)
     {
-        Column value(*type);
-        if (isString(*type))
-        {
-            value.appendString("");
-        }
-        else
-        {
-            value.resizeFixed(1);
-        }
-        otherwise = std::make_shared<ConstantNode>(std::move(value));
+        otherwise = nullConstant(DataType(*type));  // no ELSE: NULL, as in SQL and ClickHouse
+        nullable = true;
     }
-    return makeCase(conditions, results, std::move(otherwise), *type);
+    for (NodePtr* result : branchPointers(results, otherwise))
+    {
+        if (isNullConstant(**result))
+        {
+            *result = nullConstant(DataType(*type));
+        }
+    }
+    DataType result_type(*type);
+    result_type.nullable = nullable;
+    return makeCase(conditions, results, std::move(otherwise), std::move(result_type));
 }
 
 namespace
@@ -219,11 +271,11 @@ std::vector<ScalarFunction> conditionalFunctionEntries()
 {
     return {
         {"if", "if(condition, then, else)",
-         "`then` where the condition is non-zero, else `else`, in their common type.", 3, 3, false,
-         buildConditional},
+         "`then` where the condition is non-zero (not NULL), else `else`, in their common type.", 3,
+         3, false, buildConditional, true},
         {"multiIf", "multiIf(c1, r1, c2, r2, ..., else)",
-         "The result of the first non-zero condition, else the last argument.", 3,
-         kAnyArgumentCount, false, buildConditional},
+         "The result of the first non-zero (not NULL) condition, else the last argument.", 3,
+         kAnyArgumentCount, false, buildConditional, true},
     };
 }
 

@@ -7,6 +7,7 @@
 #include "engine/expressions/conversions.h"
 #include "engine/expressions/date_functions.h"
 #include "engine/expressions/function_registry.h"
+#include "engine/expressions/null_functions.h"
 #include "engine/expressions/row_function_node.h"
 #include "engine/formats/value_text.h"
 #include "engine/storage/value_parser.h"
@@ -91,6 +92,17 @@ NodePtr buildCast(CallContext& call)
     {
         call.fail(error.code(), error.what());
     }
+    if (isNullConstant(*call.argument(0)))
+    {
+        if (!target.nullable)
+        {
+            call.fail(ErrorCode::kTypeMismatch,
+                      "Cannot convert NULL to " + dataTypeName(target) + ", which is not Nullable");
+        }
+        return nullConstant(target.withoutNullable());
+    }
+    // Nullable(T): T's conversion, NULL where x is.
+    target = target.withoutNullable();
     if (NodePtr converted = makeConversion(call.argument(0), target))
     {
         return converted;
@@ -105,7 +117,7 @@ NodePtr buildCast(CallContext& call)
 NodePtr makeConversion(NodePtr value, const DataType& target)
 {
     const TypeId source = value->type();
-    if (value->dataType() == target)
+    if (value->dataType().withoutNullable() == target.withoutNullable())
     {
         return value;
     }
@@ -148,8 +160,9 @@ std::vector<ScalarFunction> conversionFunctionEntries()
     constexpr std::string_view kCastText =
         "x converted to type T: numbers wrap or truncate toward zero, Strings parse as T's text, "
         "a Date and a DateTime convert by their day, anything becomes its text as a String.";
-    entries.push_back({"CAST", "CAST(x AS T), CAST(x, 'T')", kCastText, 2, 2, true, buildCast});
-    entries.push_back({"_CAST", "_CAST(x, 'T')", kCastText, 2, 2, true, buildCast});
+    entries.push_back(
+        {"CAST", "CAST(x AS T), CAST(x, 'T')", kCastText, 2, 2, true, buildCast, true});
+    entries.push_back({"_CAST", "_CAST(x, 'T')", kCastText, 2, 2, true, buildCast, true});
     entries.push_back({"_rowKey", "_rowKey(a, b, ...)",
                        "Bytes equal exactly for equal tuples of values (fixed values as they lie, "
                        "strings and arrays with their lengths): what count(DISTINCT a, b) counts.",

@@ -37,16 +37,63 @@ To convertValue(From value)
 
 }  // namespace
 
-ExpressionNode::ExpressionNode(DataType type, std::vector<NodePtr> children)
+ExpressionNode::ExpressionNode(DataType type, std::vector<NodePtr> children, Nulls nulls)
     : type_(std::move(type)), children_(std::move(children))
 {
     for (const NodePtr& child : children_)
     {
+        type_.nullable =
+            type_.nullable || (nulls == Nulls::kPropagate && child->dataType().nullable);
         for (const std::string& name : child->columns())
         {
             addColumn(name);
         }
     }
+}
+
+void ExpressionNode::andValidity(const BlockView& input, size_t begin, size_t count,
+                                 uint8_t* valid) const
+{
+    if (!type_.nullable)
+    {
+        return;
+    }
+    for (const NodePtr& child : children_)
+    {
+        child->andValidity(input, begin, count, valid);
+    }
+}
+
+void validityBytes(const ExpressionNode& node, const BlockView& input, size_t begin, size_t count,
+                   std::vector<uint8_t>& valid)
+{
+    valid.clear();
+    if (node.dataType().nullable)
+    {
+        valid.assign(count, 1);
+        node.andValidity(input, begin, count, valid.data());
+    }
+}
+
+ColumnView withValidityBytes(const ColumnView& values, const std::vector<uint8_t>& valid,
+                             Column& holder)
+{
+    if (std::all_of(valid.begin(), valid.end(), [](uint8_t byte) { return byte != 0; }))
+    {
+        return values.validity == nullptr ? values : values.withValidity(nullptr);
+    }
+    Column copy = Column::emptyLike(values.withValidity(nullptr));
+    copy.appendRange(values.withValidity(nullptr), 0, values.rows);
+    for (size_t row = 0; row < valid.size(); ++row)
+    {
+        if (valid[row] == 0)
+        {
+            copy.setNull(row);
+        }
+    }
+    copy.defaultNullValues();  // equal NULLs hold equal values: one group, one key
+    holder = std::move(copy);
+    return holder.view();
 }
 
 void ExpressionNode::addColumn(const std::string& name)

@@ -25,7 +25,14 @@ using NodePtr = std::shared_ptr<const ExpressionNode>;
 class ExpressionNode
 {
 public:
-    ExpressionNode(DataType type, std::vector<NodePtr> children);
+    /// Who decides where the node's value is NULL.
+    enum class Nulls
+    {
+        kPropagate,  ///< NULL where an argument is: Nullable when a child is (most functions).
+        kOwn,        ///< The node's own rule (isNull, coalesce, AND, CASE...): the type says.
+    };
+
+    ExpressionNode(DataType type, std::vector<NodePtr> children, Nulls nulls = Nulls::kPropagate);
     virtual ~ExpressionNode() = default;
 
     TypeId type() const { return type_.id; }
@@ -39,6 +46,14 @@ public:
     /// `holder` (which the node resets to its type and fills).
     virtual ColumnView evaluate(const BlockView& input, size_t begin, size_t count,
                                 Column& holder) const = 0;
+
+    /// Clears valid[i] for each row begin + i of the range where the value is NULL (valid
+    /// holds `count` bytes, 1 = valid). evaluate() computes values only, NULL rows holding
+    /// whatever their arguments' values give: consumers that care (outputs, filters, keys,
+    /// aggregates, null-aware nodes) ask here. The default, for kPropagate nodes: the
+    /// children's NULLs; nothing for a type that is not Nullable.
+    virtual void andValidity(const BlockView& input, size_t begin, size_t count,
+                             uint8_t* valid) const;
 
     /// For a node that reads no column: its value as a one-row column; null otherwise.
     virtual const Column* constantValue() const { return nullptr; }
@@ -73,6 +88,17 @@ struct Operand
 /// Evaluates `node` over the range into `operand`; a constant node gives its one value.
 void evaluateOperand(const ExpressionNode& node, const BlockView& input, size_t begin, size_t count,
                      Operand& operand);
+
+/// The node's validity over the range as bytes (1 = valid) in `valid`; empty when the node's
+/// type is not Nullable.
+void validityBytes(const ExpressionNode& node, const BlockView& input, size_t begin, size_t count,
+                   std::vector<uint8_t>& valid);
+
+/// `values` (count rows) with the validity `valid` (bytes, 1 = valid; empty: all valid) as its
+/// bitmap: the view itself when every row is valid, else a copy in `holder` (which may be
+/// what `values` views) with its NULLs marked and holding the type's default.
+ColumnView withValidityBytes(const ColumnView& values, const std::vector<uint8_t>& valid,
+                             Column& holder);
 
 /// Keeps the entries of `rows` whose mask byte (indexed by the row offset) is non-zero.
 void keepMaskedRows(const uint8_t* mask, std::vector<uint32_t>& rows);

@@ -9,6 +9,24 @@
 namespace granary
 {
 
+namespace
+{
+
+/// A NULL condition is not true: its rows go (three-valued logic, as WHERE reads it).
+void dropNullRows(const ExpressionNode& condition, const BlockView& input, size_t begin,
+                  size_t count, std::vector<uint32_t>& rows)
+{
+    if (rows.empty() || !condition.dataType().nullable)
+    {
+        return;
+    }
+    std::vector<uint8_t> valid;
+    validityBytes(condition, input, begin, count, valid);
+    keepMaskedRows(valid.data(), rows);
+}
+
+}  // namespace
+
 void filterRows(const CompiledExpression& condition, const BlockView& input, size_t begin,
                 size_t count, std::vector<uint32_t>& selected)
 {
@@ -32,7 +50,7 @@ void filterRows(const CompiledExpression& condition, const BlockView& input, siz
         const ColumnView value = condition.evaluate(input, 0, 1, holder);
         uint8_t keep = 0;
         nonZeroMask(value, &keep);
-        if (!keep)
+        if (!keep || !value.isValid(0))
         {
             rows.clear();
         }
@@ -40,6 +58,7 @@ void filterRows(const CompiledExpression& condition, const BlockView& input, siz
     else
     {
         condition.root().refineSelection(input, begin, count, rows);
+        dropNullRows(condition.root(), input, begin, count, rows);
     }
     selected.insert(selected.end(), rows.begin(), rows.end());
 }

@@ -128,7 +128,8 @@ const std::vector<ScalarFunction>& scalarFunctions()
         std::vector<ScalarFunction> gathered;
         for (std::vector<ScalarFunction> family :
              {stringFunctionEntries(), conversionFunctionEntries(), mathFunctionEntries(),
-              dateFunctionEntries(), conditionalFunctionEntries(), collectionFunctionEntries()})
+              dateFunctionEntries(), conditionalFunctionEntries(), collectionFunctionEntries(),
+              nullFunctionEntries()})
         {
             gathered.insert(gathered.end(), family.begin(), family.end());
         }
@@ -158,7 +159,10 @@ std::string scalarFunctionReference()
         "(`engine/expressions/function_registry.h` and the families it gathers); a test fails\n"
         "when this file differs from it. Names match in any case. A call whose arguments read\n"
         "no column is computed once, when the query is compiled. Operators (`+`, `LIKE`, `IN`,\n"
-        "`BETWEEN`...), CASE and extract(part FROM t) are syntax: docs/expressions.md.\n\n"
+        "`BETWEEN`...), CASE and extract(part FROM t) are syntax: docs/expressions.md. A\n"
+        "function is NULL where an argument is NULL (its type Nullable where an argument's\n"
+        "is), except isNull, isNotNull, coalesce, ifNull, nullIf, if and multiIf, which say\n"
+        "what NULL gives.\n\n"
         "| function | arguments | description |\n|---|---|---|\n";
     for (const ScalarFunction& function : scalarFunctions())
     {

@@ -90,6 +90,9 @@ struct ScalarFunction
     size_t max_arguments = 0;            ///< kAnyArgumentCount: no bound.
     bool nested_first_argument = false;  ///< Its first argument may be an Array, Map or JSON.
     NodePtr (*build)(CallContext& call) = nullptr;
+    /// It decides what a NULL argument gives (isNull, coalesce, if); any other function of a
+    /// bare NULL is NULL.
+    bool takes_nulls = false;
 };
 
 /// The registered function of that name (any case), or null.
@@ -106,5 +109,6 @@ std::vector<ScalarFunction> mathFunctionEntries();
 std::vector<ScalarFunction> dateFunctionEntries();
 std::vector<ScalarFunction> conditionalFunctionEntries();
 std::vector<ScalarFunction> collectionFunctionEntries();
+std::vector<ScalarFunction> nullFunctionEntries();
 
 }  // namespace granary

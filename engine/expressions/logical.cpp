@@ -13,6 +13,38 @@ public:
     {
     }
 
+    /// Three-valued logic: NULL unless every operand is known or one decides alone (a known
+    /// false for AND, a known true for OR). Where the result is known, evaluate()'s value is
+    /// right whatever NULL operands hold.
+    void andValidity(const BlockView& input, size_t begin, size_t count,
+                     uint8_t* valid) const override
+    {
+        if (!dataType().nullable)
+        {
+            return;
+        }
+        std::vector<uint8_t> all_known(count, 1);
+        std::vector<uint8_t> decided(count, 0);
+        std::vector<uint8_t> known;
+        std::vector<uint8_t> value(count);
+        for (const NodePtr& operand : children())
+        {
+            Column holder;
+            nonZeroMask(operand->evaluate(input, begin, count, holder), value.data());
+            validityBytes(*operand, input, begin, count, known);
+            for (size_t row = 0; row < count; ++row)
+            {
+                const uint8_t operand_known = known.empty() ? 1 : known[row];
+                all_known[row] &= operand_known;
+                decided[row] |= operand_known & (is_and_ ? value[row] ^ 1 : value[row]);
+            }
+        }
+        for (size_t row = 0; row < count; ++row)
+        {
+            valid[row] &= all_known[row] | decided[row];
+        }
+    }
+
     ColumnView evaluate(const BlockView& input, size_t begin, size_t count,
                         Column& holder) const override
     {

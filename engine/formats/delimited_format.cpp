@@ -7,6 +7,8 @@ namespace granary::format_writers
 namespace
 {
 
+constexpr std::string_view kNullText = "\\N";
+
 char separator(Delimited dialect)
 {
     return dialect == Delimited::kTabSeparated ? '\t' : ',';
@@ -78,6 +80,11 @@ void writeDelimitedRows(const Block& block, Delimited dialect, std::ostream& out
             if (i > 0)
             {
                 buffer += separator(dialect);
+            }
+            if (!views[i].isValid(row))
+            {
+                buffer += kNullText;  // ClickHouse writes \N in TSV and CSV alike
+                continue;
             }
             if (isString(views[i].type))
             {

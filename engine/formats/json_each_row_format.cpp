@@ -40,6 +40,11 @@ void appendJsonNested(const ColumnView& column, size_t row, std::string& value, 
 
 void appendJsonValue(const ColumnView& column, size_t row, std::string& value, std::string& out)
 {
+    if (!column.isValid(row))
+    {
+        out += "null";
+        return;
+    }
     if (isString(column.type))
     {
         appendJsonString(column.stringAt(row), out);

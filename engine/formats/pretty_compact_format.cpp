@@ -61,6 +61,9 @@ void appendPadded(const Cell& cell, size_t width, bool right_aligned, std::strin
 
 }  // namespace
 
+/// How ClickHouse's Pretty formats show NULL, unlike any string a cell could hold unescaped.
+constexpr std::string_view kPrettyNull = "ᴺᵁᴸᴸ";
+
 void writePrettyCompact(const Block& block, std::ostream& out)
 {
     const size_t rows = block.rows();
@@ -84,6 +87,12 @@ void writePrettyCompact(const Block& block, std::ostream& out)
         std::string text;
         for (size_t row = 0; row < rows; ++row)
         {
+            if (!view.isValid(row))
+            {
+                cells[c].push_back(makeCell(std::string(kPrettyNull)));
+                widths[c] = std::max(widths[c], cells[c].back().width);
+                continue;
+            }
             text.clear();
             appendValue(view, row, text);
             // Escaped like TSV so that a line break or tab inside a value keeps the box intact.

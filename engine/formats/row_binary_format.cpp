@@ -58,16 +58,27 @@ void writeRowBinaryHeader(const Block& block, std::ostream& out)
 void writeRowBinaryRows(const Block& block, std::ostream& out)
 {
     std::vector<ColumnView> views;
+    std::vector<bool> nullable;
     for (const Block::Entry& entry : block.columns)
     {
         views.push_back(entry.column.view());
+        nullable.push_back(entry.column.dataType().nullable);
     }
     std::string buffer;
     for (size_t row = 0; row < block.rows(); ++row)
     {
-        for (const ColumnView& column : views)
+        for (size_t c = 0; c < views.size(); ++c)
         {
-            appendRowBinaryValue(column, row, buffer);
+            // Nullable(T): a byte, 1 for NULL (nothing follows) or 0 before T's value.
+            if (nullable[c])
+            {
+                buffer += views[c].isValid(row) ? '\0' : '\1';
+                if (!views[c].isValid(row))
+                {
+                    continue;
+                }
+            }
+            appendRowBinaryValue(views[c], row, buffer);
         }
         if (buffer.size() >= kFlushBytes)
         {

@@ -41,7 +41,11 @@ std::string valuesAsTsv(const sql::InsertStatement& insert, size_t columns)
             }();
             Column holder;
             const ColumnView view = value.evaluate(BlockView{}, 0, 1, holder);
-            if (isString(view.type))
+            if (!view.isValid(0))
+            {
+                text += "\\N";  // the loader's NULL, refused by a column that is not Nullable
+            }
+            else if (isString(view.type))
             {
                 appendTsvEscaped(view.stringAt(0), text);
             }

@@ -91,12 +91,14 @@ std::vector<KeySet> groupingSetsOf(const sql::SelectStatement& select, KeySet& a
     return sets;
 }
 
-/// `CAST(0, 'T')` (or '' for a String): the value a key takes in a set that leaves it out.
+/// `CAST(0, 'T')` ('' for a String, NULL for a Nullable key, as ClickHouse's default of the
+/// type): the value a key takes in a set that leaves it out.
 ExpressionPtr defaultOf(const ExpressionPtr& key, const TableSchema& schema)
 {
     const DataType type = compileExpression(key, scannedColumnTypes(schema)).dataType();
-    const sql::LiteralValue zero =
-        isString(type.id) ? sql::LiteralValue(std::string()) : sql::LiteralValue(uint64_t{0});
+    const sql::LiteralValue zero = type.nullable       ? sql::LiteralValue(sql::NullValue{})
+                                   : isString(type.id) ? sql::LiteralValue(std::string())
+                                                       : sql::LiteralValue(uint64_t{0});
     sql::FunctionCall cast{"CAST",
                            {sql::makeExpression(sql::Literal{zero}, key->position),
                             sql::makeExpression(sql::Literal{dataTypeName(type)}, key->position)},
@@ -167,7 +169,8 @@ sql::SelectStatement finishOf(const sql::SelectStatement& select)
     finish.items.push_back({sql::makeExpression(sql::Asterisk{}, select.position), std::nullopt});
     for (const sql::OrderByItem& item : select.order_by)
     {
-        finish.order_by.push_back({unionColumn(select, item.expression), item.descending});
+        finish.order_by.push_back(
+            {unionColumn(select, item.expression), item.descending, item.nulls_first});
     }
     if (select.limit_by)
     {

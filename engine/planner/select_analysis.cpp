@@ -552,6 +552,7 @@ void analyzeOrdering(const sql::SelectStatement& select, AnalyzedSelect& analyze
     {
         analyzed.order_keys.push_back(to_stage(resolveOrderKey(select, item.expression)));
         analyzed.descending.push_back(item.descending);
+        analyzed.nulls_first.push_back(item.nulls_first);
     }
     if (select.limit_by)
     {

@@ -40,6 +40,7 @@ struct AnalyzedSelect
     sql::ExpressionPtr having;
     std::vector<sql::ExpressionPtr> order_keys;
     std::vector<bool> descending;
+    std::vector<bool> nulls_first;
     /// LIMIT n BY keys, the keys as final-stage expressions: applied after ORDER BY and before
     /// LIMIT, so that no stage may cut rows by LIMIT early.
     std::optional<sql::LimitBy> limit_by;

@@ -176,7 +176,8 @@ std::vector<uint32_t> keptRows(const std::vector<ColumnView>& columns, size_t ro
     std::vector<SortKey> keys;
     for (size_t k = 0; k < order_columns.size(); ++k)
     {
-        keys.push_back({columns[order_columns[k]], analyzed.descending[k]});
+        keys.push_back(
+            {columns[order_columns[k]], analyzed.descending[k], analyzed.nulls_first[k]});
     }
     keep = sortedPermutation(keys, rows, wanted);
     if (threshold && !keep.empty())  // LIMIT 0 keeps nothing, and offers nothing
@@ -220,10 +221,15 @@ std::vector<uint32_t> limitRowsByKeys(const Block& stage, const std::vector<uint
     return rowsWithinKeyLimit(keys, order, limit_by.offset, limit_by.limit);
 }
 
-Column materialize(const ColumnView& view)
+/// An output's rows as a column, Nullable where the expression is (even with no NULL here).
+Column materialize(const CompiledExpression& output, const ColumnView& view)
 {
     Column column = Column::emptyLike(view);
     column.appendRange(view, 0, view.rows);
+    if (output.dataType().nullable)
+    {
+        column.setNullable();
+    }
     return column;
 }
 
@@ -342,7 +348,8 @@ Block orderAndLimit(Block stage, const AnalyzedSelect& analyzed, bool apply_offs
         for (size_t k = 0; k < analyzed.order_keys.size(); ++k)
         {
             const CompiledExpression key = compileExpression(analyzed.order_keys[k], lookup);
-            keys.push_back({key.evaluate(view, 0, rows, holders[k]), analyzed.descending[k]});
+            keys.push_back({key.evaluate(view, 0, rows, holders[k]), analyzed.descending[k],
+                            analyzed.nulls_first[k]});
         }
         permutation = sortedPermutation(keys, rows, wanted);
     }
@@ -379,8 +386,9 @@ Block projectOutputs(const Block& stage, const AnalyzedSelect& analyzed)
     {
         const CompiledExpression output = compileExpression(analyzed.outputs[i], lookup);
         Column holder;
-        result.columns.push_back({analyzed.output_names[i],
-                                  materialize(output.evaluate(view, 0, stage.rows(), holder))});
+        result.columns.push_back(
+            {analyzed.output_names[i],
+             materialize(output, output.evaluate(view, 0, stage.rows(), holder))});
     }
     return result;
 }
@@ -392,6 +400,7 @@ SelectPlan planSelect(const sql::SelectStatement& select, const Table& table,
     const TableSchema& schema = table.schema();
     SelectPlan plan;
     plan.analyzed = analyzeSelect(select, schema, options);
+    plan.nulls = lowerNullAggregation(plan.analyzed, schema);
     // A top-N scan that can skip by sort-key bounds reads one granule per morsel: the bounds
     // of a whole 8-granule morsel rarely rule it out where a granule's do.
     plan.top_rows_sort_key = topRowsSortKey(plan.analyzed, schema);
@@ -414,8 +423,12 @@ SelectOutcome executeSelect(const sql::SelectStatement& select, const Table& tab
         recordAggregation(analyzed, context.stats());
         const Aggregator aggregator(analyzed.group_keys, analyzed.aggregate_functions,
                                     settings.aggregation);
-        const std::optional<TopGroups> top = topGroupsOf(analyzed);
+        // NULL keys and results are marked after the aggregation: the core's top-N would order
+        // them by their stored defaults.
+        const std::optional<TopGroups> top =
+            plan.nulls.empty() ? topGroupsOf(analyzed) : std::nullopt;
         stage = aggregator.execute(*plan.scan, context, top ? &*top : nullptr);
+        restoreNulls(plan.nulls, stage);
     }
     else
     {
@@ -452,8 +465,8 @@ Block executeSelectWithoutTable(const sql::SelectStatement& select)
             analyzed.scan_outputs[i].expression,
             [](std::string_view) -> std::optional<TypeId> { return std::nullopt; });
         Column holder;
-        result.columns.push_back(
-            {analyzed.scan_outputs[i].name, materialize(output.evaluate(view, 0, 1, holder))});
+        result.columns.push_back({analyzed.scan_outputs[i].name,
+                                  materialize(output, output.evaluate(view, 0, 1, holder))});
     }
     Block named;
     for (size_t i = 0; i < analyzed.outputs.size(); ++i)

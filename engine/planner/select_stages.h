@@ -6,6 +6,7 @@
 
 #include "engine/columns/block.h"
 #include "engine/exec/query_context.h"
+#include "engine/planner/null_aggregation.h"
 #include "engine/planner/select_analysis.h"
 #include "engine/planner/table_scan.h"
 #include "engine/storage/table.h"
@@ -22,6 +23,8 @@ struct SelectPlan
     /// The column a top-N scan skips morsels by (ORDER BY an integer sort-key column with
     /// LIMIT and no aggregation); none otherwise.
     std::optional<std::string> top_rows_sort_key;
+    /// The hidden keys and counts that carry NULLs through the aggregation.
+    NullAggregation nulls;
     std::unique_ptr<TableScan> scan;
 };
 

@@ -169,7 +169,14 @@ ExpressionPtr makeExpression(Expression::Node node, SourcePosition position)
 bool isNumericLiteral(const Expression& expression)
 {
     const auto* literal = expression.as<Literal>();
-    return literal && !std::holds_alternative<std::string>(literal->value);
+    return literal && !std::holds_alternative<std::string>(literal->value) &&
+           !std::holds_alternative<NullValue>(literal->value);
+}
+
+bool isNullLiteral(const Expression& expression)
+{
+    const auto* literal = expression.as<Literal>();
+    return literal && std::holds_alternative<NullValue>(literal->value);
 }
 
 std::vector<ExpressionPtr> children(const Expression& expression)

@@ -29,8 +29,12 @@ using ExpressionPtr = std::shared_ptr<const Expression>;
 
 /// A literal's value, typed as ClickHouse types literals: a non-negative integer is UInt64, a
 /// negative one Int64 (only `-` directly before an integer makes one), a number with a
-/// fraction or exponent Float64, a string its bytes after unescaping.
-using LiteralValue = std::variant<uint64_t, int64_t, double, std::string>;
+/// fraction or exponent Float64, a string its bytes after unescaping; NULL is NullValue.
+struct NullValue
+{
+    friend bool operator==(NullValue, NullValue) = default;
+};
+using LiteralValue = std::variant<uint64_t, int64_t, double, std::string, NullValue>;
 
 struct Literal
 {
@@ -182,8 +186,10 @@ struct Expression
 /// Builds a node, computing its height from its children.
 ExpressionPtr makeExpression(Expression::Node node, SourcePosition position = {});
 
-/// True for integer and float literals (not strings).
+/// True for integer and float literals (not strings, not NULL).
 bool isNumericLiteral(const Expression& expression);
+/// True for the literal NULL.
+bool isNullLiteral(const Expression& expression);
 
 /// The node's direct subexpressions, in source order (absent CASE parts are skipped).
 std::vector<ExpressionPtr> children(const Expression& expression);

@@ -315,9 +315,11 @@ std::string formatSelectBody(const SelectStatement& select)
     if (!select.order_by.empty())
     {
         out += " ORDER BY " + joined(select.order_by,
-                                     [](const OrderByItem& item) {
+                                     [](const OrderByItem& item)
+                                     {
                                          return formatExpression(*item.expression) +
-                                                (item.descending ? " DESC" : "");
+                                                (item.descending ? " DESC" : "") +
+                                                (item.nulls_first ? " NULLS FIRST" : "");
                                      });
     }
     if (select.limit_by)
@@ -501,6 +503,7 @@ std::string formatLiteral(const LiteralValue& value)
             [](int64_t integer) { return std::to_string(integer); },
             [](double number) { return formatFloat(number); },
             [](const std::string& text) { return formatStringLiteral(text); },
+            [](NullValue) { return std::string("NULL"); },
         },
         value);
 }

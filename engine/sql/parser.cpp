@@ -425,6 +425,14 @@ private:
                 {
                     acceptKeyword("ASC");
                 }
+                if (acceptKeyword("NULLS"))
+                {
+                    item.nulls_first = acceptKeyword("FIRST");
+                    if (!item.nulls_first)
+                    {
+                        expectKeyword("LAST");
+                    }
+                }
                 select.order_by.push_back(std::move(item));
             } while (accept(TokenKind::Comma));
         }
@@ -749,6 +757,18 @@ private:
         column.name = name;
         column.type = dataType();
         column.not_null = acceptKeywords({"NOT", "NULL"});
+        if (!column.not_null && atKeyword("NULL"))
+        {
+            // `T NULL` is Nullable(T), as in ClickHouse (and what SQL columns are by default).
+            const SourcePosition position = advance().position;
+            if (isNested(column.type.id) || column.type.low_cardinality ||
+                column.type.isAggregateState())
+            {
+                failAt(position, "a column of " + dataTypeName(column.type) +
+                                     " cannot be NULL (Nullable takes a scalar type)");
+            }
+            column.type = DataType::makeNullable(std::move(column.type));
+        }
         if (acceptKeyword("DEFAULT"))
         {
             column.default_value = expression();
@@ -1046,6 +1066,16 @@ private:
                                      : (negated ? BinaryOperator::NotLike : BinaryOperator::Like);
                 left = binaryNode(op, std::move(left), additive(), position);
             }
+            else if (atKeyword("IS") && !negated)
+            {
+                // `x IS [NOT] NULL` is ClickHouse's isNull(x) / isNotNull(x).
+                advance();
+                const bool is_not = acceptKeyword("NOT");
+                expectKeyword("NULL");
+                left = expressionNode(
+                    FunctionCall{is_not ? "isNotNull" : "isNull", {std::move(left)}, false},
+                    position);
+            }
             else if (atKeyword("IN"))
             {
                 advance();
@@ -1204,6 +1234,11 @@ private:
                     !atKind(TokenKind::Dot, 1))
                 {
                     return interval();
+                }
+                if (atKeyword("NULL"))
+                {
+                    advance();
+                    return expressionNode(Literal{NullValue{}}, position);
                 }
                 if (isReservedKeyword(token.text))
                 {

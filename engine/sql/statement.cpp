@@ -75,7 +75,10 @@ bool operator==(const SelectStatement& left, const SelectStatement& right)
     const auto same_item = [](const SelectItem& a, const SelectItem& b)
     { return sameExpression(a.expression, b.expression) && a.alias == b.alias; };
     const auto same_order = [](const OrderByItem& a, const OrderByItem& b)
-    { return sameExpression(a.expression, b.expression) && a.descending == b.descending; };
+    {
+        return sameExpression(a.expression, b.expression) && a.descending == b.descending &&
+               a.nulls_first == b.nulls_first;
+    };
     const auto same_cte = [](const CommonTableExpression& a, const CommonTableExpression& b)
     { return a.name == b.name && sameSelect(a.query, b.query); };
     return std::equal(left.with.begin(), left.with.end(), right.with.begin(), right.with.end(),

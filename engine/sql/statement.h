@@ -26,6 +26,8 @@ struct OrderByItem
 {
     ExpressionPtr expression;
     bool descending = false;
+    /// NULLS FIRST; NULLs come last otherwise (ClickHouse's and DuckDB's default either way).
+    bool nulls_first = false;
 };
 
 /// `[LEFT] ARRAY JOIN array [AS alias]` after FROM: each row once per element of the array,
@@ -109,7 +111,7 @@ struct ColumnDefinition
 {
     std::string name;
     DataType type = TypeId::String;
-    bool not_null = false;  ///< Granary has no NULLs: kept only to format the statement back.
+    bool not_null = false;  ///< Columns are NOT NULL unless Nullable(T): kept to format back.
     ExpressionPtr default_value;
     /// As written in `CODEC(...)` ("ZSTD(3)", "Delta, ZSTD(1)"); empty: the default.
     std::string codec;

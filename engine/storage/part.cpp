@@ -58,6 +58,11 @@ void Part::checkOnFirstUse(size_t column_index) const
     }
 }
 
+const uint8_t* Part::validityOf(size_t column_index) const
+{
+    return column_index < contents_.validity.size() ? contents_.validity[column_index] : nullptr;
+}
+
 bool Part::isEncoded(size_t column_index) const
 {
     checkIndex(column_index, contents_.columns.size(), "column");
@@ -81,7 +86,7 @@ ColumnView Part::read(size_t column_index, size_t first_row, size_t rows, Column
     const auto [first_granule, granules] = granulesOf(first_row, rows);
     contents_.encoded[column_index]->read(first_granule, granules, buffer);
     // A read ending inside a granule decodes the whole granule: the view ends at the rows.
-    return buffer.view().slice(0, rows);
+    return buffer.view().slice(0, rows).withValidity(validityOf(column_index), first_row);
 }
 
 size_t Part::gather(size_t column_index, size_t first_row, std::span<const uint32_t> selected,
@@ -98,6 +103,7 @@ size_t Part::gather(size_t column_index, size_t first_row, std::span<const uint3
         return bytesOf(column_index, first_row, selected.back() + 1);
     }
     const EncodedColumn& encoded = *contents_.encoded[column_index];
+    const size_t first_out_row = out.size();
     thread_local std::vector<uint32_t> granule_offsets;
     size_t bytes = 0;
     // One granule at a time: the selected rows in it are gathered from its decoded block.
@@ -115,6 +121,17 @@ size_t Part::gather(size_t column_index, size_t first_row, std::span<const uint3
         }
         encoded.gather(granule, granule_offsets, buffer, out);
         begin = end;
+    }
+    if (const uint8_t* validity = validityOf(column_index))
+    {
+        const ColumnView nulls = ColumnView{}.withValidity(validity, first_row);
+        for (size_t i = 0; i < selected.size(); ++i)
+        {
+            if (!nulls.isValid(selected[i]))
+            {
+                out.setNull(first_out_row + i);
+            }
+        }
     }
     return bytes;
 }

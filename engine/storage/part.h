@@ -27,6 +27,8 @@ struct PartContents
     /// Per column, its encoded form; null for a column held as values.
     std::vector<std::unique_ptr<const EncodedColumn>> encoded;
     std::vector<size_t> column_bytes;
+    /// Per column, its validity bitmap (rows bits); null without NULLs. Raw views carry it too.
+    std::vector<const uint8_t*> validity;
     std::vector<Column> granule_min;  ///< One column per sort-key column.
     std::vector<Column> granule_max;
     std::vector<Column> owned_columns;
@@ -79,6 +81,8 @@ public:
 
 private:
     void checkOnFirstUse(size_t column_index) const;
+    /// The column's validity bitmap over the part's rows; null when no row is NULL.
+    const uint8_t* validityOf(size_t column_index) const;
     /// Whether the column is stored encoded (reads decode it).
     bool isEncoded(size_t column_index) const;
 

@@ -122,7 +122,8 @@ void SortedRows::gatherNested(size_t column, size_t begin, size_t end, Column& i
     into.clear();
     if (order_.empty())
     {
-        forEachRun(begin, end, [&](size_t piece, size_t first, size_t run, size_t)
+        forEachRun(begin, end,
+                   [&](size_t piece, size_t first, size_t run, size_t)
                    { into.appendRange(pieces_[piece][column], first, run); });
         return;
     }
@@ -139,14 +140,14 @@ void SortedRows::gatherNested(size_t column, size_t begin, size_t end, Column& i
     std::vector<uint32_t> rows(end - begin);
     for (size_t row = begin; row < end; ++row)
     {
-        rows[row - begin] = static_cast<uint32_t>(piece_starts_[order_[row].piece] + order_[row].row);
+        rows[row - begin] =
+            static_cast<uint32_t>(piece_starts_[order_[row].piece] + order_[row].row);
     }
     gatherRows(concatenated_[column].view(), 0, rows, into);
 }
 
 void SortedRows::gather(size_t column, size_t begin, size_t end, Column& into) const
 {
-    const size_t count = end - begin;
     if (isNested(into.type()))
     {
         gatherNested(column, begin, end, into);
@@ -155,8 +156,49 @@ void SortedRows::gather(size_t column, size_t begin, size_t end, Column& into) c
     if (isString(into.type()))
     {
         gatherStrings(column, begin, end, into);
+        gatherValidity(column, begin, end, into);
         return;
     }
+    gatherFixed(column, begin, end, into);
+    gatherValidity(column, begin, end, into);
+}
+
+void SortedRows::gatherValidity(size_t column, size_t begin, size_t end, Column& into) const
+{
+    into.setValidity(nullptr, 0, into.size());  // a reused buffer forgets its last NULLs
+    if (std::none_of(pieces_.begin(), pieces_.end(),
+                     [&](const std::vector<ColumnView>& piece)
+                     { return piece[column].hasValidity(); }))
+    {
+        return;
+    }
+    if (order_.empty())
+    {
+        forEachRun(begin, end,
+                   [&](size_t piece, size_t first, size_t run, size_t at)
+                   {
+                       for (size_t i = 0; i < run; ++i)
+                       {
+                           if (!pieces_[piece][column].isValid(first + i))
+                           {
+                               into.setNull(at + i);
+                           }
+                       }
+                   });
+        return;
+    }
+    for (size_t row = begin; row < end; ++row)
+    {
+        if (!pieces_[order_[row].piece][column].isValid(order_[row].row))
+        {
+            into.setNull(row - begin);
+        }
+    }
+}
+
+void SortedRows::gatherFixed(size_t column, size_t begin, size_t end, Column& into) const
+{
+    const size_t count = end - begin;
     // Every row is overwritten: resizing only zero-fills what a reused buffer gains.
     into.resizeFixed(count);
     dispatchFixedType(

@@ -39,6 +39,9 @@ private:
     /// end) that lies in one piece (rows first.. of the piece, begin + at.. of the part).
     template <typename Visit>
     void forEachRun(size_t begin, size_t end, Visit visit) const;
+    void gatherFixed(size_t column, size_t begin, size_t end, Column& into) const;
+    /// The rows' NULLs (rows whose source is NULL), after their values.
+    void gatherValidity(size_t column, size_t begin, size_t end, Column& into) const;
     void gatherStrings(size_t column, size_t begin, size_t end, Column& into) const;
     void gatherNested(size_t column, size_t begin, size_t end, Column& into) const;
 

@@ -14,6 +14,7 @@
 #include "engine/exec/executor.h"
 #include "engine/storage/column_files.h"
 #include "engine/storage/storage_files.h"
+#include "engine/storage/validity_file.h"
 
 namespace granary
 {
@@ -199,10 +200,13 @@ public:
         for (size_t index = 0; index < schema.columns.size(); ++index)
         {
             const ColumnSchema& column = schema.columns[index];
-            columns_.push_back(
+            std::unique_ptr<ColumnFilesWriter> values =
                 format_ == PartFormat::kRaw || isNested(column.type.id)
                     ? makeRawColumnWriter(directory, index, column.type)
-                    : makeEncodedColumnWriter(directory, index, column.type.id, column.codec));
+                    : makeEncodedColumnWriter(directory, index, column.type.id, column.codec);
+            columns_.push_back(column.type.nullable
+                                   ? makeNullableColumnWriter(directory, index, std::move(values))
+                                   : std::move(values));
         }
     }
 
@@ -471,6 +475,12 @@ std::vector<std::string> openColumn(const std::filesystem::path& directory,
         return std::string_view(contents.mapped_files.back().data(),
                                 contents.mapped_files.back().size());
     };
+    contents.validity.push_back(nullptr);
+    if (type.nullable && metadata.files.contains(validityFileName(index)))
+    {
+        const std::string_view bitmap = map(validityFileName(index), (rows + 7) / 8);
+        contents.validity.back() = reinterpret_cast<const uint8_t*>(bitmap.data());
+    }
     if (metadata.format == PartFormat::kEncoded && !isNested(type.id))
     {
         const std::string blocks_name = columnFileName(index, ".blocks");
@@ -483,13 +493,16 @@ std::vector<std::string> openColumn(const std::filesystem::path& directory,
             directory / blocks_name, rows, blocks, block_index, dictionary));
         contents.columns.push_back(ColumnView{type.id, rows, nullptr, nullptr, nullptr});
         contents.columns.back().precision = type.precision;
-        contents.column_bytes.push_back(blocks.size() + block_index.size() + dictionary.size());
+        contents.column_bytes.push_back(blocks.size() + block_index.size() + dictionary.size() +
+                                        (rows + 7) / 8 * (contents.validity.back() != nullptr));
         return names;
     }
     contents.encoded.push_back(nullptr);
     RawColumnMapper mapper(directory, map, contents);
-    contents.columns.push_back(mapper.view(columnFileName(index, ""), type.valueType(), rows));
-    contents.column_bytes.push_back(mapper.bytes());
+    contents.columns.push_back(mapper.view(columnFileName(index, ""), type.valueType(), rows)
+                                   .withValidity(contents.validity.back()));
+    contents.column_bytes.push_back(mapper.bytes() +
+                                    (rows + 7) / 8 * (contents.validity.back() != nullptr));
     return names;
 }
 

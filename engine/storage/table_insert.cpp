@@ -62,12 +62,14 @@ void TableInsert::checkBlock(const Block& block) const
                             "block column " + std::to_string(index + 1) + " is '" + entry.name +
                                 "', table '" + table_.name() + "' expects '" + expected.name + "'");
         }
-        if (entry.column.dataType() != expected.type.valueType())
+        // A Nullable column takes values without NULLs; a NULL needs a Nullable column.
+        const DataType held = entry.column.dataType();
+        if (held.withoutNullable() != expected.type.valueType().withoutNullable() ||
+            (entry.column.hasNulls() && !expected.type.nullable))
         {
             throw Exception(ErrorCode::kTypeMismatch,
-                            "column '" + expected.name + "' is " +
-                                dataTypeName(expected.type) + ", the block holds " +
-                                dataTypeName(entry.column.dataType()));
+                            "column '" + expected.name + "' is " + dataTypeName(expected.type) +
+                                ", the block holds " + dataTypeName(entry.column.dataType()));
         }
         if (entry.column.size() != block.rows())
         {
@@ -96,12 +98,31 @@ std::shared_ptr<const Part> buildTablePart(const Table& table,
     return openPartFiles(directory / name, table.schema(), true);
 }
 
+namespace
+{
+
+/// Stored NULL rows hold their type's default, whatever the writer left there, so that equal
+/// NULLs are equal values too (grouping, merges and checksums see one NULL).
+void defaultNullValues(Block& block)
+{
+    for (Block::Entry& entry : block.columns)
+    {
+        if (entry.column.hasNulls())
+        {
+            entry.column.defaultNullValues();
+        }
+    }
+}
+
+}  // namespace
+
 void TableInsert::add(std::vector<Block> blocks, size_t threads)
 {
     std::vector<std::vector<PartSlice>> parts;
     for (size_t index = 0; index < blocks.size(); ++index)
     {
         checkBlock(blocks[index]);
+        defaultNullValues(blocks[index]);
         const size_t rows = blocks[index].rows();
         // Equal slices of at most kMaxPartRows rows.
         const size_t count = (rows + Table::kMaxPartRows - 1) / Table::kMaxPartRows;
@@ -121,6 +142,7 @@ void TableInsert::addPart(std::vector<Block> blocks, size_t threads)
     for (size_t index = 0; index < blocks.size(); ++index)
     {
         checkBlock(blocks[index]);
+        defaultNullValues(blocks[index]);
         if (blocks[index].rows() > 0)
         {
             pieces.push_back({index, 0, blocks[index].rows()});

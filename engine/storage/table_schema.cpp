@@ -114,6 +114,14 @@ void TableSchema::validate(std::string_view table) const
             throw Exception(ErrorCode::kNotImplemented,
                             "sort key column '" + columns[index].name + "' is an Array or Map");
         }
+        if (columns[index].type.nullable)
+        {
+            // As ClickHouse without allow_nullable_key: granule bounds have no place for NULL.
+            throw Exception(ErrorCode::kIllegalColumn,
+                            "sort key column '" + columns[index].name + "' is " +
+                                dataTypeName(columns[index].type) +
+                                ": a sort key cannot contain Nullable columns");
+        }
     }
     for (size_t k = 0; k < sort_key.size(); ++k)
     {

@@ -15,7 +15,13 @@ struct Field
 {
     std::string_view value;
     bool last_in_row = false;
+    /// `\N` (TSV and CSV), or an unquoted empty CSV field: NULL in a Nullable column.
+    bool null = false;
+    bool empty_unquoted = false;
 };
+
+/// ClickHouse's NULL in TSV and CSV.
+constexpr std::string_view kNullMarker = "\\N";
 
 /// Reads the field at text[position], advancing position past its delimiter and `line` past
 /// quoted newlines. `scratch` holds the value when it had to be decoded. nullopt on a
@@ -42,11 +48,12 @@ private:
         }
         Field field{text_.substr(start, position - start),
                     position == text_.size() || text_[position] == '\n'};
+        field.null = field.value == kNullMarker;
         if (position < text_.size())
         {
             ++position;
         }
-        if (field.value.find('\\') != std::string_view::npos)
+        if (!field.null && field.value.find('\\') != std::string_view::npos)
         {
             scratch.clear();
             if (!unescapeTsvField(field.value, scratch))
@@ -101,6 +108,8 @@ private:
             {
                 field.value.remove_suffix(1);
             }
+            field.null = field.value == kNullMarker;
+            field.empty_unquoted = field.value.empty();
         }
         if (position == text_.size())
         {
@@ -197,7 +206,24 @@ ParsedText TextParser::parse(std::string_view text) const
                 return result;
             }
             Column& column = columns[field_columns_[field]];
-            const ParseStatus status = appendParsedValue(value->value, column);
+            const bool nullable = schema_.columns[field_columns_[field]].type.nullable;
+            if (value->null && !nullable)
+            {
+                fail(field, "NULL (\\N) in the non-Nullable column of type " +
+                                dataTypeName(schema_.columns[field_columns_[field]].type));
+                return result;
+            }
+            // ClickHouse's input_format_csv_empty_as_default: an empty CSV field is the
+            // column's default, NULL for a Nullable column.
+            ParseStatus status = ParseStatus::kOk;
+            if (value->null || (value->empty_unquoted && nullable))
+            {
+                column.appendNull();
+            }
+            else
+            {
+                status = appendParsedValue(value->value, column);
+            }
             if (status != ParseStatus::kOk)
             {
                 fail(field, parseFailureMessage(value->value, column.type(), status));
@@ -222,7 +248,12 @@ ParsedText TextParser::parse(std::string_view text) const
     {
         if (std::find(field_columns_.begin(), field_columns_.end(), index) == field_columns_.end())
         {
+            // An omitted column gets its default: NULL where the column is Nullable.
             columns[index].appendDefaults(rows);
+            for (size_t row = 0; schema_.columns[index].type.nullable && row < rows; ++row)
+            {
+                columns[index].setNull(row);
+            }
         }
         result.block.columns.push_back({schema_.columns[index].name, std::move(columns[index])});
     }

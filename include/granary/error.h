@@ -53,6 +53,7 @@ enum class ErrorCode : int
     kUnsupportedMethod = 1,
     kIncorrectResultOfScalarSubquery = 125,
     kUnionAllResultStructuresMismatch = 258,
+    kIllegalColumn = 44,
 };
 
 /// The ClickHouse name of a code ("MEMORY_LIMIT_EXCEEDED").

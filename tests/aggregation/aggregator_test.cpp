@@ -380,10 +380,11 @@ TEST(Aggregator, WithoutKeysAndEmptyInput)
     EXPECT_EQ(grouped.execute(input, grouped_context).rows(), 0u);
 }
 
-/// sumIf over groups where the condition keeps no row is NULL on every finalize path: fragments
-/// concatenated (single-level, or two-level through bucket fragments) or, without NULLs,
-/// written in place.
-TEST(Aggregator, IfGroupsWithoutAKeptRowAreNullOnEveryPath)
+/// A masked sum that answers NULL without values (what SQL makes of a Nullable argument, and a
+/// host of its NULLs) is NULL for groups whose mask keeps no row on every finalize path:
+/// fragments concatenated (single-level, or two-level through bucket fragments) or, without
+/// NULLs, written in place. sumIf over the same rows answers 0 there, as in ClickHouse.
+TEST(Aggregator, MaskedGroupsWithoutAKeptRowAreNullOnEveryPath)
 {
     constexpr size_t kGroups = 1500;
     Block table;
@@ -410,14 +411,24 @@ TEST(Aggregator, IfGroupsWithoutAKeptRowAreNullOnEveryPath)
             settings.group_by_two_level_threshold = threshold;
             settings.max_threads = threads;
             QueryContext context(threads);
-            const Block result = Aggregator({"key"}, {{"sumIf", {"value", "keep"}, "s"}}, settings)
+            const Block result = Aggregator({"key"},
+                                            {{.function = "sum",
+                                              .arguments = {"value"},
+                                              .result_name = "s",
+                                              .mask = "keep",
+                                              .null_without_values = true},
+                                             {"sumIf", {"value", "keep"}, "s_if"}},
+                                            settings)
                                      .execute(BlockView::of(table), context);
             ASSERT_EQ(result.rows(), kGroups);
             const Column& keys = result.columns[0].column;
             const Column& values = result.columns[1].column;
+            const Column& if_values = result.columns[2].column;
             for (size_t row = 0; row < result.rows(); ++row)
             {
                 const uint32_t group = keys.valueAt<uint32_t>(row);
+                EXPECT_FALSE(if_values.isNull(row)) << "group " << group;
+                EXPECT_EQ(if_values.valueAt<int64_t>(row), sums[group]) << "group " << group;
                 EXPECT_EQ(values.isNull(row), group % 4 == 0) << "group " << group;
                 if (!values.isNull(row))
                 {

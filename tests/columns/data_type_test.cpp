@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/columns/column.h"
 #include "engine/common/exception.h"
 
 namespace granary
@@ -92,6 +93,31 @@ TEST(DataType, AggregateStatesAreStringsThatNameTheirFunction)
     }
 }
 
+TEST(DataType, NullableWrapsScalarsInClickHouseSpelling)
+{
+    const DataType nullable = parseDataType("Nullable( UInt64 )");
+    EXPECT_TRUE(nullable.nullable);
+    EXPECT_EQ(nullable.id, TypeId::UInt64);
+    EXPECT_EQ(dataTypeName(nullable), "Nullable(UInt64)");
+    EXPECT_EQ(nullable.withoutNullable(), DataType(TypeId::UInt64));
+    EXPECT_EQ(nullable.valueType(), nullable) << "a column holds the NULLs";
+    const DataType low = parseDataType("LowCardinality(Nullable(String))");
+    EXPECT_TRUE(low.nullable && low.low_cardinality);
+    EXPECT_EQ(dataTypeName(low), "LowCardinality(Nullable(String))");
+    EXPECT_EQ(dataTypeName(parseDataType("Nullable(DateTime64(6))")), "Nullable(DateTime64(6))");
+
+    // A column's type is Nullable once declared so, or once it holds a NULL.
+    Column declared(nullable);
+    EXPECT_TRUE(declared.dataType().nullable);
+    Column plain(TypeId::UInt64);
+    plain.append(uint64_t{1});
+    EXPECT_FALSE(plain.dataType().nullable);
+    plain.appendNull();
+    EXPECT_TRUE(plain.dataType().nullable);
+    EXPECT_TRUE(plain.isNull(1));
+    EXPECT_FALSE(plain.isNull(0));
+}
+
 TEST(DataType, RefusesWhatItCannotHold)
 {
     std::string too_deep;  // 33 levels: one past the limit.
@@ -100,11 +126,27 @@ TEST(DataType, RefusesWhatItCannotHold)
         too_deep += "Array(";
     }
     too_deep += "UInt8" + std::string(33, ')');
-    for (const std::string& name : std::vector<std::string>{
-             "", "Foo", "Array", "Array(", "Array(UInt8", "Array(UInt8))", "Map(String)",
-             "Map(Float64, String)", "Map(Array(String), String)", "DateTime64(10)",
-             "DateTime64(x)", "DateTime64(3, 'Europe/Berlin')", "LowCardinality(UInt64)",
-             "DateTime('MSK')", "Nullable(String)", "string", too_deep})
+    for (const std::string& name : std::vector<std::string>{"",
+                                                            "Foo",
+                                                            "Array",
+                                                            "Array(",
+                                                            "Array(UInt8",
+                                                            "Array(UInt8))",
+                                                            "Map(String)",
+                                                            "Map(Float64, String)",
+                                                            "Map(Array(String), String)",
+                                                            "DateTime64(10)",
+                                                            "DateTime64(x)",
+                                                            "DateTime64(3, 'Europe/Berlin')",
+                                                            "LowCardinality(UInt64)",
+                                                            "DateTime('MSK')",
+                                                            "Nullable(Array(UInt8))",
+                                                            "Nullable(Nullable(UInt8))",
+                                                            "Nullable(LowCardinality(String))",
+                                                            "Array(Nullable(UInt8))",
+                                                            "Map(String, Nullable(String))",
+                                                            "string",
+                                                            too_deep})
     {
         try
         {

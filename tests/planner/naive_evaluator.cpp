@@ -385,7 +385,19 @@ private:
     {
         if (const auto* literal = expression.as<sql::Literal>())
         {
-            return std::visit([](const auto& value) -> Value { return value; }, literal->value);
+            return std::visit(
+                [](const auto& value) -> Value
+                {
+                    if constexpr (std::is_same_v<std::decay_t<decltype(value)>, sql::NullValue>)
+                    {
+                        throw std::logic_error("oracle: NULL is not modelled");
+                    }
+                    else
+                    {
+                        return value;
+                    }
+                },
+                literal->value);
         }
         if (const auto* unary = expression.as<sql::UnaryOperation>())
         {

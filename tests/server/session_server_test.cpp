@@ -37,6 +37,25 @@ std::string toTsv(const Block& block)
     return tsv;
 }
 
+/// clickhouse-client (with and without compression) and clickhouse-driver, through `script`
+/// (port and query as arguments, TSV lines out), print `expected` for `sql`.
+void expectClientsRead(uint16_t port, const std::filesystem::path& script, const std::string& sql,
+                       const std::string& expected)
+{
+    for (const int compression : {0, 1})
+    {
+        EXPECT_EQ(runCommand(fmt::format("timeout 30 /usr/bin/clickhouse-client --port {} "
+                                         "--compression {} --format TSV --query \"{}\" 2>&1",
+                                         port, compression, sql)),
+                  expected)
+            << sql;
+    }
+    EXPECT_EQ(runCommand(fmt::format("timeout 30 /usr/bin/python3 {} {} \"{}\" 2>&1",
+                                     script.string(), port, sql)),
+              expected)
+        << sql;
+}
+
 TEST(SessionServer, ClientsGetWhatSessionReturns)
 {
     const std::filesystem::path dir =
@@ -73,19 +92,8 @@ TEST(SessionServer, ClientsGetWhatSessionReturns)
     }
     for (const std::string& sql : queries)
     {
-        const std::string expected = toTsv(Session(database).execute(sql).block);
-        for (const int compression : {0, 1})
-        {
-            EXPECT_EQ(runCommand(fmt::format("timeout 30 /usr/bin/clickhouse-client --port {} "
-                                             "--compression {} --format TSV --query \"{}\" 2>&1",
-                                             server.port(), compression, sql)),
-                      expected)
-                << sql;
-        }
-        EXPECT_EQ(runCommand(fmt::format("timeout 30 /usr/bin/python3 {} {} \"{}\" 2>&1",
-                                         script.string(), server.port(), sql)),
-                  expected)
-            << sql;
+        expectClientsRead(server.port(), script, sql,
+                          toTsv(Session(database).execute(sql).block));
     }
     server.stop();
     std::filesystem::remove_all(dir);
@@ -153,14 +161,66 @@ TEST(SessionServer, ClientsInsertOverTheNativeProtocol)
     std::filesystem::remove_all(dir);
 }
 
+TEST(SessionServer, NullableColumnsBothWays)
+{
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                                      fmt::format("granary-server-nullable-{}", ::getpid());
+    std::filesystem::remove_all(dir);
+    auto database = Session::openDatabase(dir);
+    Session(database).execute(
+        "CREATE TABLE n (k UInt32, a Nullable(UInt64), s Nullable(String)) ORDER BY k");
+    ServerConfig config;
+    config.port = 0;
+    Server server(config, std::make_shared<SessionQueryHandler>(database));
+    server.start();
+
+    // clickhouse-client reads \N itself and sends Nullable columns: a null map, then values.
+    const std::filesystem::path tsv_file = dir / "rows.tsv";
+    std::ofstream(tsv_file) << "1\t10\tx\n2\t\\N\t\\N\n3\t30\t\\N\n4\t\\N\ty\n";
+    EXPECT_EQ(runCommand(fmt::format("timeout 30 /usr/bin/clickhouse-client --port {} --query "
+                                     "\"INSERT INTO n FORMAT TSV\" < {} 2>&1",
+                                     server.port(), tsv_file.string())),
+              "");
+    // clickhouse-driver sends Python's None as NULL, and reads NULL back as None.
+    const std::filesystem::path script = dir / "nullable.py";
+    std::ofstream(script)
+        << "import sys, clickhouse_driver\n"
+           "c = clickhouse_driver.Client(host='127.0.0.1', port=int(sys.argv[1]))\n"
+           "if sys.argv[2] == 'insert':\n"
+           "    c.execute('INSERT INTO n VALUES', [(5, None, 'z'), (6, 60, None)])\n"
+           "else:\n"
+           "    for row in c.execute(sys.argv[2]):\n"
+           "        print('\\t'.join('\\\\N' if v is None else str(v) for v in row))\n";
+    EXPECT_EQ(runCommand(fmt::format("timeout 30 /usr/bin/python3 {} {} insert 2>&1",
+                                     script.string(), server.port())),
+              "");
+
+    // Known answers for the six rows above.
+    const std::vector<std::pair<std::string, std::string>> queries = {
+        {"SELECT * FROM n ORDER BY k",
+         "1\t10\tx\n2\t\\N\t\\N\n3\t30\t\\N\n4\t\\N\ty\n5\t\\N\tz\n6\t60\t\\N\n"},
+        {"SELECT s, count(), sum(a) FROM n GROUP BY s ORDER BY s",
+         "x\t1\t10\ny\t1\t\\N\nz\t1\t\\N\n\\N\t3\t90\n"},
+        {"SELECT k, coalesce(a, 0), a IS NULL, nullIf(s, 'x') FROM n WHERE k <= 2 ORDER BY k",
+         "1\t10\t0\t\\N\n2\t0\t1\t\\N\n"},
+    };
+    for (const auto& [sql, expected] : queries)
+    {
+        expectClientsRead(server.port(), script, sql, expected);
+    }
+    server.stop();
+    std::filesystem::remove_all(dir);
+}
+
 TEST(SessionServer, ArraysMapsBoolsAndDateTime64OverTheNativeProtocol)
 {
     const std::filesystem::path dir = std::filesystem::temp_directory_path() /
                                       fmt::format("granary-server-nested-{}", ::getpid());
     std::filesystem::remove_all(dir);
     auto database = Session::openDatabase(dir);
-    Session(database).execute("CREATE TABLE n (id UInt64, tags Array(String), attrs Map(String, "
-                              "String), t DateTime64(3), ok Bool) ORDER BY id");
+    Session(database).execute(
+        "CREATE TABLE n (id UInt64, tags Array(String), attrs Map(String, "
+        "String), t DateTime64(3), ok Bool) ORDER BY id");
     ServerConfig config;
     config.port = 0;
     Server server(config, std::make_shared<SessionQueryHandler>(database));

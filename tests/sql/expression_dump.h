@@ -33,6 +33,7 @@ inline std::string dump(const Expression& expression)
                         [](int64_t v) { return std::to_string(v) + ":Int64"; },
                         [](double v) { return formatLiteral(v) + ":Float64"; },
                         [](const std::string& v) { return formatStringLiteral(v); },
+                        [](NullValue) { return std::string("NULL"); },
                     },
                     literal.value);
             },

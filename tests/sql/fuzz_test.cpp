@@ -162,6 +162,10 @@ const std::vector<std::string> kBuiltInSeeds = {
     "SELECT a, b, grouping(a, b) FROM t GROUP BY ROLLUP(a, b) UNION ALL SELECT 1, 2, 3 FROM t "
     "GROUP BY GROUPING SETS ((a), (), b) WITH TOTALS",
     "INSERT INTO t (a, b) VALUES (1, 'x'), (-2, concat('y', 'z'))",
+    "CREATE TABLE n (a Nullable(Int32), b String NULL, c LowCardinality(Nullable(String))) "
+    "ENGINE = MergeTree; INSERT INTO n VALUES (NULL, NULL, 'x')",
+    "SELECT a IS NULL, b IS NOT NULL, coalesce(a, NULL, 1), nullIf(b, '') FROM n WHERE NOT "
+    "(a = NULL OR b IN ('x', NULL)) ORDER BY a DESC NULLS FIRST, b NULLS LAST",
 };
 
 size_t iterations()

@@ -93,6 +93,24 @@ TEST_F(RawCorruption, EmptiedStringChars)
     expectCorrupted(part_ / "c12.chars");
 }
 
+TEST_F(Corruption, TruncatedValidityFile)
+{
+    std::filesystem::resize_file(part_ / "c14.null", 10);
+    expectCorrupted(part_ / "c14.null");
+}
+
+TEST_F(RawCorruption, DeletedValidityFile)
+{
+    std::filesystem::remove(part_ / "c13.null");
+    expectCorrupted(part_ / "c13.null");
+}
+
+TEST_F(Corruption, FlippedBytesInValidityAreCaughtByTheirChecksum)
+{
+    overwrite(part_ / "c13.null", 7, "\x5a");
+    expectCorrupted(part_ / "c13.null");
+}
+
 TEST_F(Corruption, DeletedMarksFile)
 {
     std::filesystem::remove(part_ / "k1.marks");

@@ -47,10 +47,11 @@ inline sql::CreateTableStatement parseCreate(std::string_view text)
 inline constexpr const char* kAllTypesTable =
     "CREATE TABLE t (u8 UInt8, u16 UInt16, u32 UInt32, u64 UInt64, i8 Int8, i16 Int16, "
     "k Int32, i64 Int64, f32 Float32, f64 Float64, d Date, dt DateTime, s String, "
-    "PRIMARY KEY (k, s))";
+    "nu Nullable(UInt32), ns Nullable(String), PRIMARY KEY (k, s))";
 
 /// Random rows for kAllTypesTable: keys repeat (so ties are sorted by the string), strings
-/// include empty ones, tabs, newlines, NUL bytes, quotes, backslashes and a few long ones.
+/// include empty ones, tabs, newlines, NUL bytes, quotes, backslashes and a few long ones; a
+/// quarter of the Nullable columns' rows are NULL.
 inline Block randomAllTypesBlock(size_t rows, uint64_t seed)
 {
     std::mt19937_64 random(seed);
@@ -65,6 +66,8 @@ inline Block randomAllTypesBlock(size_t rows, uint64_t seed)
     {
         block.columns.push_back({names[index], Column(types[index])});
     }
+    block.columns.push_back({"nu", Column(DataType::makeNullable(TypeId::UInt32))});
+    block.columns.push_back({"ns", Column(DataType::makeNullable(TypeId::String))});
     const std::string pieces[] = {
         "",         "a",           "tab\there", "new\nline", std::string("nul\0byte", 8),
         "quote\"s", "back\\slash", "comma,",    "é"};
@@ -96,6 +99,16 @@ inline Block randomAllTypesBlock(size_t rows, uint64_t seed)
             }
         }
         block.columns[12].column.appendString(value);
+        if (random() % 4 == 0)
+        {
+            block.columns[13].column.appendNull();
+            block.columns[14].column.appendNull();
+        }
+        else
+        {
+            block.columns[13].column.append(static_cast<uint32_t>(bits >> 24));
+            block.columns[14].column.appendString(value.substr(0, 16));
+        }
     }
     return block;
 }
@@ -106,7 +119,11 @@ inline std::string encodeRow(const std::vector<ColumnView>& columns, size_t row)
     std::string encoded;
     for (const ColumnView& column : columns)
     {
-        if (isString(column.type))
+        if (!column.isValid(row))
+        {
+            encoded += "NULL;";  // whatever value the row holds
+        }
+        else if (isString(column.type))
         {
             const std::string_view value = column.stringAt(row);
             encoded += std::to_string(value.size()) + ":";

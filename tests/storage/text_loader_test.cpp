@@ -106,6 +106,11 @@ std::string formatBlock(const Block& block, TextFormat format)
                 text += csv ? ',' : '\t';
             }
             const Column& values = block.columns[column].column;
+            if (values.isNull(row))
+            {
+                text += "\\N";
+                continue;
+            }
             switch (values.type())
             {
                 case TypeId::Date:

@@ -138,6 +138,7 @@ void MaskedAggregateFunction::insertResultsInto(char* const* places, size_t coun
     {
         return;
     }
+    to.setNullable();
     for (size_t i = 0; i < count; ++i)
     {
         if (places[i][state_offset + flag_] == 0)

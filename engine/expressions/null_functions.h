@@ -1,0 +1,18 @@
+#pragma once
+
+#include "engine/expressions/expression_node.h"
+
+namespace granary
+{
+
+/// A constant NULL of `type` (made Nullable). The NULL literal is nullConstant(UInt8): ClickHouse
+/// types it Nullable(Nothing), which takes the type of whatever it meets (a CASE branch, a
+/// comparison's other side).
+NodePtr nullConstant(DataType type);
+/// Whether `node` is a constant NULL (the literal, or what folded into one).
+bool isNullConstant(const ExpressionNode& node);
+
+/// isNull(x) / isNotNull(x) (`x IS [NOT] NULL`): UInt8, never NULL.
+NodePtr makeIsNull(NodePtr value, bool negated);
+
+}  // namespace granary

@@ -1,0 +1,41 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "engine/columns/block.h"
+#include "engine/planner/select_analysis.h"
+#include "engine/storage/table_schema.h"
+
+namespace granary
+{
+
+/// NULLs through the aggregation core, which groups and aggregates values only. A Nullable key
+/// k is grouped with a hidden key isNull(k) beside it (its NULL rows hold the type's default),
+/// so NULL is a group of its own; an aggregate over Nullable arguments gets a mask
+/// isNotNull(a) AND ... (the core's MaskedAggregateFunction skips the other rows, and a group
+/// left without values answers NULL where the function has no empty value, as ClickHouse
+/// does). restoreNulls puts the NULL keys back into the aggregated rows.
+struct NullAggregation
+{
+    struct Key
+    {
+        std::string key;
+        std::string flag;  ///< The hidden isNull(key) key.
+    };
+    std::vector<Key> keys;
+    /// Whether an aggregate is masked to its known arguments.
+    bool masked_aggregates = false;
+
+    bool empty() const { return keys.empty() && !masked_aggregates; }
+};
+
+/// Adds the hidden keys and masks to `analyzed` (an aggregating SELECT over `schema`).
+/// Nothing for a query without Nullable keys or arguments, which then runs as before.
+NullAggregation lowerNullAggregation(AnalyzedSelect& analyzed, const TableSchema& schema);
+
+/// Marks the NULL keys in `stage` (the aggregator's output), Nullable-typed, and removes the
+/// hidden keys.
+void restoreNulls(const NullAggregation& lowering, Block& stage);
+
+}  // namespace granary
