@@ -56,6 +56,11 @@ void ColumnReferenceNode::andValidity(const BlockView& input, size_t begin, size
     }
 }
 
+bool ColumnReferenceNode::mayHoldNulls(const BlockView& input) const
+{
+    return dataType().nullable && findColumn(input, name_).hasValidity();
+}
+
 ConstantNode::ConstantNode(Column value)
     : ExpressionNode(value.dataType(), {}), value_(std::move(value))
 {

@@ -21,6 +21,7 @@ public:
                         Column& holder) const override;
     void andValidity(const BlockView& input, size_t begin, size_t count,
                      uint8_t* valid) const override;
+    bool mayHoldNulls(const BlockView& input) const override;
     const std::string* columnName() const override { return &name_; }
 
 private:
@@ -39,6 +40,7 @@ public:
                         Column& holder) const override;
     void andValidity(const BlockView& input, size_t begin, size_t count,
                      uint8_t* valid) const override;
+    bool mayHoldNulls(const BlockView&) const override { return isNull(); }
     const Column* constantValue() const override { return &value_; }
     /// Whether the value is NULL.
     bool isNull() const { return value_.isNull(0); }

@@ -64,11 +64,17 @@ void ExpressionNode::andValidity(const BlockView& input, size_t begin, size_t co
     }
 }
 
+bool ExpressionNode::mayHoldNulls(const BlockView& input) const
+{
+    return std::any_of(children_.begin(), children_.end(),
+                       [&](const NodePtr& child) { return child->mayHoldNulls(input); });
+}
+
 void validityBytes(const ExpressionNode& node, const BlockView& input, size_t begin, size_t count,
                    std::vector<uint8_t>& valid)
 {
     valid.clear();
-    if (node.dataType().nullable)
+    if (node.dataType().nullable && node.mayHoldNulls(input))
     {
         valid.assign(count, 1);
         node.andValidity(input, begin, count, valid.data());

@@ -54,6 +54,10 @@ public:
     /// children's NULLs; nothing for a type that is not Nullable.
     virtual void andValidity(const BlockView& input, size_t begin, size_t count,
                              uint8_t* valid) const;
+    /// False when no row of `input` can be NULL here (no column it reads has a bitmap, no
+    /// constant is NULL): validity is then not computed at all. The default asks the
+    /// children, which is right for every rule that makes NULLs only out of NULLs.
+    virtual bool mayHoldNulls(const BlockView& input) const;
 
     /// For a node that reads no column: its value as a one-row column; null otherwise.
     virtual const Column* constantValue() const { return nullptr; }

@@ -22,7 +22,10 @@ void dropNullRows(const ExpressionNode& condition, const BlockView& input, size_
     }
     std::vector<uint8_t> valid;
     validityBytes(condition, input, begin, count, valid);
-    keepMaskedRows(valid.data(), rows);
+    if (!valid.empty())
+    {
+        keepMaskedRows(valid.data(), rows);
+    }
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "engine/aggregation/aggregate_function_factory.h"
 #include "engine/expressions/compiled_expression.h"
 #include "engine/planner/table_scan.h"
 
@@ -20,11 +21,20 @@ sql::ExpressionPtr call(std::string name, std::vector<sql::ExpressionPtr> argume
     return sql::makeExpression(sql::FunctionCall{std::move(name), std::move(arguments), false});
 }
 
+/// sum, avg, min...: NULL over no value (count, uniq, states: their empty answer).
+bool answersNullWithoutValues(const std::string& function)
+{
+    const ResolvedAggregateName resolved = resolveAggregateName(function);
+    return resolved.entry != nullptr && resolved.entry->empty_is_null &&
+           !resolved.state_combinator;
+}
+
 class Lowering
 {
 public:
-    Lowering(AnalyzedSelect& analyzed, const TableSchema& schema)
-        : analyzed_(analyzed), lookup_(scannedColumnTypes(schema))
+    Lowering(AnalyzedSelect& analyzed, const TableSchema& schema,
+             const std::vector<std::string>& columns_with_nulls)
+        : analyzed_(analyzed), lookup_(scannedColumnTypes(schema)), with_nulls_(columns_with_nulls)
     {
         for (const ScanOutput& output : analyzed_.scan_outputs)
         {
@@ -37,7 +47,11 @@ public:
         const std::vector<std::string> keys = analyzed_.group_keys;
         for (const std::string& key : keys)
         {
-            if (nullable(key))
+            if (nullable(key) && !holdsNulls(key))
+            {
+                lowering_.nullable_keys.push_back(key);
+            }
+            else if (nullable(key))
             {
                 const std::string flag = kHiddenPrefix + key + " is NULL";
                 addOutput(flag, call("isNull", {outputs_.at(key)}));
@@ -49,6 +63,11 @@ public:
         {
             lowerAggregate(aggregate);
         }
+        if (!lowering_.null_without_rows.empty())
+        {
+            lowering_.rows_counted = kHiddenPrefix + std::string("rows");
+            analyzed_.aggregate_functions.push_back({"count", {}, lowering_.rows_counted});
+        }
         return lowering_;
     }
 
@@ -58,6 +77,19 @@ private:
         const auto found = outputs_.find(output);
         return found != outputs_.end() &&
                compileExpression(found->second, lookup_).dataType().nullable;
+    }
+
+    /// Whether the output reads a column with a NULL in the snapshot (or a NULL literal).
+    bool holdsNulls(const std::string& output) const
+    {
+        const CompiledExpression compiled = compileExpression(outputs_.at(output), lookup_);
+        return compiled.isConstant() ||
+               std::any_of(compiled.columns().begin(), compiled.columns().end(),
+                           [&](const std::string& column)
+                           {
+                               return std::find(with_nulls_.begin(), with_nulls_.end(), column) !=
+                                      with_nulls_.end();
+                           });
     }
 
     void addOutput(const std::string& name, sql::ExpressionPtr expression)
@@ -71,9 +103,11 @@ private:
     void lowerAggregate(AggregateDescription& aggregate)
     {
         sql::ExpressionPtr mask;
+        bool nullable_argument = false;
         for (const std::string& argument : aggregate.arguments)
         {
-            if (!nullable(argument))
+            nullable_argument = nullable_argument || nullable(argument);
+            if (!nullable(argument) || !holdsNulls(argument))
             {
                 continue;
             }
@@ -84,6 +118,11 @@ private:
         }
         if (!mask)
         {
+            if (nullable_argument && analyzed_.group_keys.empty() &&
+                answersNullWithoutValues(aggregate.function))
+            {
+                lowering_.null_without_rows.push_back(aggregate.result_name);
+            }
             return;
         }
         if (!aggregate.mask.empty())  // FILTER (WHERE c): the rows must pass both
@@ -99,6 +138,7 @@ private:
 
     AnalyzedSelect& analyzed_;
     ColumnTypeLookup lookup_;
+    const std::vector<std::string>& with_nulls_;
     std::unordered_map<std::string, sql::ExpressionPtr> outputs_;
     NullAggregation lowering_;
 };
@@ -117,18 +157,38 @@ Column& columnNamed(Block& stage, const std::string& name)
 
 }  // namespace
 
-NullAggregation lowerNullAggregation(AnalyzedSelect& analyzed, const TableSchema& schema)
+NullAggregation lowerNullAggregation(AnalyzedSelect& analyzed, const TableSchema& schema,
+                                     const std::vector<std::string>& columns_with_nulls)
 {
     // Elements of an ARRAY JOIN are never Nullable, and the lookup does not know their names.
     if (!analyzed.aggregates || analyzed.array_join)
     {
         return {};
     }
-    return Lowering(analyzed, schema).run();
+    return Lowering(analyzed, schema, columns_with_nulls).run();
+}
+
+std::vector<std::string> columnsWithNulls(const TableSnapshot& snapshot, const TableSchema& schema)
+{
+    std::vector<std::string> columns;
+    for (size_t c = 0; c < schema.columns.size(); ++c)
+    {
+        if (schema.columns[c].type.nullable &&
+            std::any_of(snapshot.parts.begin(), snapshot.parts.end(),
+                        [&](const auto& part) { return part->hasNulls(c); }))
+        {
+            columns.push_back(schema.columns[c].name);
+        }
+    }
+    return columns;
 }
 
 void restoreNulls(const NullAggregation& lowering, Block& stage)
 {
+    for (const std::string& key : lowering.nullable_keys)
+    {
+        columnNamed(stage, key).setNullable();
+    }
     std::vector<std::string> flags;
     for (const NullAggregation::Key& key : lowering.keys)
     {
@@ -143,6 +203,21 @@ void restoreNulls(const NullAggregation& lowering, Block& stage)
             }
         }
         flags.push_back(key.flag);
+    }
+    if (!lowering.rows_counted.empty())
+    {
+        const Column& rows = columnNamed(stage, lowering.rows_counted);
+        const bool no_rows = rows.size() == 1 && rows.valueAt<uint64_t>(0) == 0;
+        for (const std::string& result : lowering.null_without_rows)
+        {
+            Column& values = columnNamed(stage, result);
+            values.setNullable();
+            if (no_rows)
+            {
+                values.setNull(0);
+            }
+        }
+        flags.push_back(lowering.rows_counted);
     }
     std::erase_if(stage.columns, [&](const Block::Entry& entry)
                   { return std::find(flags.begin(), flags.end(), entry.name) != flags.end(); });

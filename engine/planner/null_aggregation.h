@@ -5,6 +5,7 @@
 
 #include "engine/columns/block.h"
 #include "engine/planner/select_analysis.h"
+#include "engine/storage/table.h"
 #include "engine/storage/table_schema.h"
 
 namespace granary
@@ -24,15 +25,27 @@ struct NullAggregation
         std::string flag;  ///< The hidden isNull(key) key.
     };
     std::vector<Key> keys;
+    /// Keys that are Nullable but hold no NULL here: grouped as values, typed Nullable after.
+    std::vector<std::string> nullable_keys;
     /// Whether an aggregate is masked to its known arguments.
     bool masked_aggregates = false;
+    /// Without keys, aggregates over Nullable columns that hold no NULL (not masked) answer NULL
+    /// over no row, as masked ones do: a hidden count of the rows, and the results it decides.
+    std::string rows_counted;
+    std::vector<std::string> null_without_rows;
 
     bool empty() const { return keys.empty() && !masked_aggregates; }
 };
 
-/// Adds the hidden keys and masks to `analyzed` (an aggregating SELECT over `schema`).
-/// Nothing for a query without Nullable keys or arguments, which then runs as before.
-NullAggregation lowerNullAggregation(AnalyzedSelect& analyzed, const TableSchema& schema);
+/// Adds the hidden keys and masks to `analyzed` (an aggregating SELECT over `schema`) for the
+/// keys and arguments that read a column of `columns_with_nulls` (those with a NULL in some
+/// part of the query's snapshot: a Nullable column without NULLs costs nothing). Nothing for
+/// a query without such keys or arguments, which then runs as before.
+NullAggregation lowerNullAggregation(AnalyzedSelect& analyzed, const TableSchema& schema,
+                                     const std::vector<std::string>& columns_with_nulls);
+
+/// The columns of `schema` that hold a NULL in some part of `snapshot`.
+std::vector<std::string> columnsWithNulls(const TableSnapshot& snapshot, const TableSchema& schema);
 
 /// Marks the NULL keys in `stage` (the aggregator's output), Nullable-typed, and removes the
 /// hidden keys.

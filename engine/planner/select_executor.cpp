@@ -400,12 +400,14 @@ SelectPlan planSelect(const sql::SelectStatement& select, const Table& table,
     const TableSchema& schema = table.schema();
     SelectPlan plan;
     plan.analyzed = analyzeSelect(select, schema, options);
-    plan.nulls = lowerNullAggregation(plan.analyzed, schema);
+    const std::shared_ptr<const TableSnapshot> snapshot = table.snapshot();
+    plan.nulls =
+        lowerNullAggregation(plan.analyzed, schema, columnsWithNulls(*snapshot, schema));
     // A top-N scan that can skip by sort-key bounds reads one granule per morsel: the bounds
     // of a whole 8-granule morsel rarely rule it out where a granule's do.
     plan.top_rows_sort_key = topRowsSortKey(plan.analyzed, schema);
     plan.scan = std::make_unique<TableScan>(
-        table.snapshot(), schema, plan.analyzed.where, plan.analyzed.scan_outputs,
+        snapshot, schema, plan.analyzed.where, plan.analyzed.scan_outputs,
         plan.analyzed.array_join, observer, condition_cache,
         plan.top_rows_sort_key ? 1 : TableScan::kMorselGranules);
     return plan;

@@ -63,6 +63,12 @@ const uint8_t* Part::validityOf(size_t column_index) const
     return column_index < contents_.validity.size() ? contents_.validity[column_index] : nullptr;
 }
 
+bool Part::hasNulls(size_t column_index) const
+{
+    checkIndex(column_index, contents_.columns.size(), "column");
+    return validityOf(column_index) != nullptr || contents_.columns[column_index].hasValidity();
+}
+
 bool Part::isEncoded(size_t column_index) const
 {
     checkIndex(column_index, contents_.columns.size(), "column");

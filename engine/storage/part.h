@@ -65,6 +65,8 @@ public:
     /// `buffer` only the granules that hold them; returns the bytes of what was read.
     size_t gather(size_t column_index, size_t first_row, std::span<const uint32_t> selected,
                   Column& buffer, Column& out) const;
+    /// Whether some row of the column is NULL (a validity file or bitmap is there).
+    bool hasNulls(size_t column_index) const;
     /// The part's dictionary of an encoded String column; nothing for other columns.
     std::optional<ColumnView> dictionary(size_t column_index) const;
     /// When the granule of an encoded column is coded against its dictionary, replaces
