@@ -148,30 +148,6 @@ void Column::setNull(size_t row)
     validity_[row >> 3] &= static_cast<uint8_t>(~(1u << (row & 7)));
 }
 
-void Column::setValidity(const uint8_t* bitmap, size_t bit_offset, size_t count)
-{
-    if (count != size())
-    {
-        throw std::invalid_argument("Column: a validity of " + std::to_string(count) +
-                                    " rows for " + std::to_string(size()) + " rows");
-    }
-    validity_.clear();
-    if (bitmap == nullptr)
-    {
-        return;
-    }
-    // Bits past the last row stay set: rows appended later are valid.
-    validity_.assign(std::max<size_t>((count + 7) / 8, 1), 0xFF);
-    for (size_t row = 0; row < count; ++row)
-    {
-        const size_t bit = bit_offset + row;
-        if (((bitmap[bit >> 3] >> (bit & 7)) & 1) == 0)
-        {
-            validity_[row >> 3] &= static_cast<uint8_t>(~(1u << (row & 7)));
-        }
-    }
-}
-
 void Column::defaultNullValues()
 {
     if (!hasNulls() || isNested(type_))

@@ -111,9 +111,8 @@ public:
     }
     /// Gives NULL rows their type's default value (0, ''); scalar columns only.
     void defaultNullValues();
-    /// Replaces the validity with `count` bits of `bitmap` from bit `bit_offset` (null: every
-    /// row valid); count must be size().
-    void setValidity(const uint8_t* bitmap, size_t bit_offset, size_t count);
+    /// Marks every row valid (a reused buffer forgets its NULLs).
+    void clearNulls() { validity_.clear(); }
     /// Whether some row is NULL (setNull was called since the last clear()).
     bool hasNulls() const { return !validity_.empty(); }
     bool isNull(size_t row) const { return !view().isValid(row); }

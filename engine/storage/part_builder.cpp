@@ -165,7 +165,7 @@ void SortedRows::gather(size_t column, size_t begin, size_t end, Column& into) c
 
 void SortedRows::gatherValidity(size_t column, size_t begin, size_t end, Column& into) const
 {
-    into.setValidity(nullptr, 0, into.size());  // a reused buffer forgets its last NULLs
+    into.clearNulls();  // a reused buffer forgets its last NULLs
     if (std::none_of(pieces_.begin(), pieces_.end(),
                      [&](const std::vector<ColumnView>& piece)
                      { return piece[column].hasValidity(); }))
