@@ -25,8 +25,7 @@ sql::ExpressionPtr call(std::string name, std::vector<sql::ExpressionPtr> argume
 bool answersNullWithoutValues(const std::string& function)
 {
     const ResolvedAggregateName resolved = resolveAggregateName(function);
-    return resolved.entry != nullptr && resolved.entry->empty_is_null &&
-           !resolved.state_combinator;
+    return resolved.entry != nullptr && resolved.entry->empty_is_null && !resolved.state_combinator;
 }
 
 class Lowering
@@ -63,7 +62,7 @@ public:
         {
             lowerAggregate(aggregate);
         }
-        if (!lowering_.null_without_rows.empty())
+        if (!lowering_.nullable_results.empty() && analyzed_.group_keys.empty())
         {
             lowering_.rows_counted = kHiddenPrefix + std::string("rows");
             analyzed_.aggregate_functions.push_back({"count", {}, lowering_.rows_counted});
@@ -85,8 +84,7 @@ private:
         const CompiledExpression compiled = compileExpression(outputs_.at(output), lookup_);
         return compiled.isConstant() ||
                std::any_of(compiled.columns().begin(), compiled.columns().end(),
-                           [&](const std::string& column)
-                           {
+                           [&](const std::string& column) {
                                return std::find(with_nulls_.begin(), with_nulls_.end(), column) !=
                                       with_nulls_.end();
                            });
@@ -118,10 +116,9 @@ private:
         }
         if (!mask)
         {
-            if (nullable_argument && analyzed_.group_keys.empty() &&
-                answersNullWithoutValues(aggregate.function))
+            if (nullable_argument && answersNullWithoutValues(aggregate.function))
             {
-                lowering_.null_without_rows.push_back(aggregate.result_name);
+                lowering_.nullable_results.push_back(aggregate.result_name);
             }
             return;
         }
@@ -204,19 +201,20 @@ void restoreNulls(const NullAggregation& lowering, Block& stage)
         }
         flags.push_back(key.flag);
     }
-    if (!lowering.rows_counted.empty())
+    const Column* rows =
+        lowering.rows_counted.empty() ? nullptr : &columnNamed(stage, lowering.rows_counted);
+    const bool no_rows = rows != nullptr && rows->size() == 1 && rows->valueAt<uint64_t>(0) == 0;
+    for (const std::string& result : lowering.nullable_results)
     {
-        const Column& rows = columnNamed(stage, lowering.rows_counted);
-        const bool no_rows = rows.size() == 1 && rows.valueAt<uint64_t>(0) == 0;
-        for (const std::string& result : lowering.null_without_rows)
+        Column& values = columnNamed(stage, result);
+        values.setNullable();
+        if (no_rows)
         {
-            Column& values = columnNamed(stage, result);
-            values.setNullable();
-            if (no_rows)
-            {
-                values.setNull(0);
-            }
+            values.setNull(0);
         }
+    }
+    if (rows != nullptr)
+    {
         flags.push_back(lowering.rows_counted);
     }
     std::erase_if(stage.columns, [&](const Block::Entry& entry)

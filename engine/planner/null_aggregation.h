@@ -29,10 +29,11 @@ struct NullAggregation
     std::vector<std::string> nullable_keys;
     /// Whether an aggregate is masked to its known arguments.
     bool masked_aggregates = false;
-    /// Without keys, aggregates over Nullable columns that hold no NULL (not masked) answer NULL
-    /// over no row, as masked ones do: a hidden count of the rows, and the results it decides.
+    /// Aggregates over Nullable columns that hold no NULL here (not masked), which answer
+    /// NULL over no value: typed Nullable after the aggregation, and, without keys, NULL when
+    /// the hidden count `rows_counted` of the rows is 0, as masked ones would be.
+    std::vector<std::string> nullable_results;
     std::string rows_counted;
-    std::vector<std::string> null_without_rows;
 
     bool empty() const { return keys.empty() && !masked_aggregates; }
 };
