@@ -46,11 +46,12 @@ public:
         const std::vector<std::string> keys = analyzed_.group_keys;
         for (const std::string& key : keys)
         {
-            if (nullable(key) && !holdsNulls(key))
+            const Nulls nulls = nullsOf(key);
+            if (nulls.nullable && !nulls.present)
             {
                 lowering_.nullable_keys.push_back(key);
             }
-            else if (nullable(key))
+            else if (nulls.nullable)
             {
                 const std::string flag = kHiddenPrefix + key + " is NULL";
                 addOutput(flag, call("isNull", {outputs_.at(key)}));
@@ -71,23 +72,29 @@ public:
     }
 
 private:
-    bool nullable(const std::string& output) const
+    /// An output's type is Nullable, and it may hold a NULL here: it reads a column with a
+    /// NULL in the snapshot, or is a constant (a NULL literal).
+    struct Nulls
+    {
+        bool nullable = false;
+        bool present = false;
+    };
+    Nulls nullsOf(const std::string& output) const
     {
         const auto found = outputs_.find(output);
-        return found != outputs_.end() &&
-               compileExpression(found->second, lookup_).dataType().nullable;
-    }
-
-    /// Whether the output reads a column with a NULL in the snapshot (or a NULL literal).
-    bool holdsNulls(const std::string& output) const
-    {
-        const CompiledExpression compiled = compileExpression(outputs_.at(output), lookup_);
-        return compiled.isConstant() ||
-               std::any_of(compiled.columns().begin(), compiled.columns().end(),
-                           [&](const std::string& column) {
-                               return std::find(with_nulls_.begin(), with_nulls_.end(), column) !=
-                                      with_nulls_.end();
-                           });
+        if (found == outputs_.end())
+        {
+            return {};
+        }
+        const CompiledExpression compiled = compileExpression(found->second, lookup_);
+        const bool present =
+            compiled.isConstant() ||
+            std::any_of(compiled.columns().begin(), compiled.columns().end(),
+                        [&](const std::string& column) {
+                            return std::find(with_nulls_.begin(), with_nulls_.end(), column) !=
+                                   with_nulls_.end();
+                        });
+        return {compiled.dataType().nullable, compiled.dataType().nullable && present};
     }
 
     void addOutput(const std::string& name, sql::ExpressionPtr expression)
@@ -104,8 +111,9 @@ private:
         bool nullable_argument = false;
         for (const std::string& argument : aggregate.arguments)
         {
-            nullable_argument = nullable_argument || nullable(argument);
-            if (!nullable(argument) || !holdsNulls(argument))
+            const Nulls nulls = nullsOf(argument);
+            nullable_argument = nullable_argument || nulls.nullable;
+            if (!nulls.present)
             {
                 continue;
             }
