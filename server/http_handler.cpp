@@ -154,7 +154,8 @@ std::string formatResult(Block& result, QueryOutcome& outcome, OutputFormat form
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::ostringstream out;
     writeBlock(result, format, out,
-               {elapsed, outcome.progress.rows_read, outcome.progress.bytes_read});
+               {elapsed, outcome.progress.rows_read, outcome.progress.bytes_read},
+               outcome.totals ? &*outcome.totals : nullptr);
     return std::move(out).str();
 }
 

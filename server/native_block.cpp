@@ -163,7 +163,8 @@ std::vector<NativeColumn> nativeColumns(const Block& block)
     for (const Block::Entry& entry : block.columns)
     {
         refuseJson(entry.name, entry.column.type());
-        columns.push_back({entry.name, dataTypeName(entry.column.dataType()), &entry.column});
+        columns.push_back(
+            {entry.name, dataTypeName(binaryFormatType(entry.column.dataType())), &entry.column});
     }
     return columns;
 }

@@ -49,6 +49,7 @@ QueryOutcome SessionQueryHandler::run(const QueryRequest& request, const QueryCa
     {
         outcome.header.columns.push_back({entry.name, entry.column.emptyLike()});
     }
+    outcome.totals = std::move(result.totals);
     if (result.block.rows() > 0)
     {
         callbacks.on_block(std::move(result.block));

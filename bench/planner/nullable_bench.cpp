@@ -3,21 +3,17 @@
 // Prints each query's median time over both tables and their ratio (target: within 5%).
 // Usage: nullable [rows] [repetitions] [threads]
 
-#include <unistd.h>
-
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
-#include <cstdlib>
-#include <filesystem>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "bench/planner/session_timing.h"
 #include "engine/columns/block.h"
-#include "engine/formats/output_format.h"
 #include "engine/session/session.h"
 #include "engine/storage/database.h"
+
+namespace bench = granary::bench;
 
 namespace
 {
@@ -47,43 +43,20 @@ void fill(granary::Database& database, const std::string& table, size_t rows)
     database.insert(table, std::move(blocks));
 }
 
-double secondsOf(granary::Session& session, const std::string& query,
-                 const granary::QueryOptions& options, std::string& answer)
-{
-    const auto start = std::chrono::steady_clock::now();
-    const granary::QueryResult result = session.execute(query, options);
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::ostringstream text;
-    granary::writeBlockRows(result.block, granary::OutputFormat::kTSV, text);
-    answer = text.str();
-    return seconds;
-}
-
-double median(std::vector<double> values)
-{
-    std::sort(values.begin(), values.end());
-    return values[values.size() / 2];
-}
-
 }  // namespace
 
 int main(int argc, char** argv)
 {
-    const size_t rows = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 10'000'000;
-    const int repetitions = argc > 2 ? std::atoi(argv[2]) : 7;
-    const size_t threads = argc > 3 ? std::strtoull(argv[3], nullptr, 10) : 2;
-    const std::filesystem::path folder = std::filesystem::temp_directory_path() /
-                                         ("granary-nullable-bench-" + std::to_string(::getpid()));
-    std::filesystem::remove_all(folder);
+    const bench::RunShape shape = bench::runShapeOf(argc, argv, 7);
+    const bench::ScratchFolder folder("nullable");
     int failures = 0;
     {
-        granary::Session session(granary::Session::openDatabase(folder));
+        granary::Session session(granary::Session::openDatabase(folder.path()));
         session.execute("CREATE TABLE plain (k UInt64, g UInt32, v UInt32) ORDER BY k");
         session.execute(
             "CREATE TABLE nullable (k UInt64, g Nullable(UInt32), v Nullable(UInt32)) ORDER BY k");
-        fill(session.database(), "plain", rows);
-        fill(session.database(), "nullable", rows);
+        fill(session.database(), "plain", shape.rows);
+        fill(session.database(), "nullable", shape.rows);
         const std::vector<std::string> queries = {
             "SELECT sum(v), count() FROM {}",
             "SELECT count() FROM {} WHERE v > 3000000000",
@@ -91,9 +64,9 @@ int main(int argc, char** argv)
             "SELECT g, sum(v), max(v) FROM {} GROUP BY g ORDER BY g LIMIT 3",
         };
         granary::QueryOptions options;
-        options.threads = threads;
-        std::printf("%zu rows, %zu threads, median of %d interleaved runs (ms)\n", rows, threads,
-                    repetitions);
+        options.threads = shape.threads;
+        std::printf("%zu rows, %zu threads, median of %d interleaved runs (ms)\n", shape.rows,
+                    shape.threads, shape.repetitions);
         std::printf("%-68s %9s %9s %7s\n", "query", "NOT NULL", "Nullable", "ratio");
         for (const std::string& query : queries)
         {
@@ -106,20 +79,27 @@ int main(int argc, char** argv)
             std::vector<double> nullable;
             std::string plain_answer;
             std::string nullable_answer;
-            secondsOf(session, over("plain"), options, plain_answer);  // warm-up
-            secondsOf(session, over("nullable"), options, nullable_answer);
-            for (int r = 0; r < repetitions; ++r)
+            for (int r = -1; r < shape.repetitions; ++r)  // run -1 warms up
             {
-                plain.push_back(secondsOf(session, over("plain"), options, plain_answer));
-                nullable.push_back(secondsOf(session, over("nullable"), options, nullable_answer));
+                const bench::TimedQuery over_plain =
+                    bench::timeQuery(session, over("plain"), options);
+                const bench::TimedQuery over_nullable =
+                    bench::timeQuery(session, over("nullable"), options);
+                plain_answer = over_plain.rows;
+                nullable_answer = over_nullable.rows;
+                if (r >= 0)
+                {
+                    plain.push_back(over_plain.seconds);
+                    nullable.push_back(over_nullable.seconds);
+                }
             }
             const bool same = plain_answer == nullable_answer;
             failures += same ? 0 : 1;
-            std::printf("%-68s %9.2f %9.2f %6.3fx%s\n", query.c_str(), median(plain) * 1e3,
-                        median(nullable) * 1e3, median(nullable) / median(plain),
+            std::printf("%-68s %9.2f %9.2f %6.3fx%s\n", query.c_str(), bench::median(plain) * 1e3,
+                        bench::median(nullable) * 1e3,
+                        bench::median(nullable) / bench::median(plain),
                         same ? "" : "  ANSWERS DIFFER");
         }
     }
-    std::filesystem::remove_all(folder);
     return failures == 0 ? 0 : 1;
 }

@@ -55,4 +55,19 @@ Block Aggregator::execute(const AggregationInput& input, QueryContext& context,
     return concatenateResult(op.finish(top), op.plan(), context);
 }
 
+Aggregator::ResultWithTotals Aggregator::executeWithTotals(const AggregationInput& input,
+                                                           QueryContext& context) const
+{
+    MemoryTrackerScope memory_scope(&context.memory());
+    AggregationSettings settings = settings_;
+    // Counting distinct pairs by value keeps no per-group set to serialize.
+    settings.distinct.count_by_value_buckets = false;
+    GroupByOperator op(makeGroupByPlan(input.columns(), keys_, aggregates_, settings), settings,
+                       context);
+    sinkMorsels(input, op, settings, context);
+    std::vector<Block> fragments = op.finish(nullptr, AggregateOutput::kResultsAndStates);
+    GroupTotals totals(op.plan());
+    return {concatenateResult(std::move(fragments), op.plan(), context), std::move(totals)};
+}
+
 }  // namespace granary

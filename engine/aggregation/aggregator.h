@@ -6,6 +6,7 @@
 #include "engine/aggregation/aggregation_input.h"
 #include "engine/aggregation/aggregation_settings.h"
 #include "engine/aggregation/group_by_plan.h"
+#include "engine/aggregation/group_totals.h"
 #include "engine/columns/block.h"
 #include "engine/exec/query_context.h"
 
@@ -34,6 +35,15 @@ public:
     /// The same over morsels produced on the query's threads (a scan with filters).
     Block execute(const AggregationInput& input, QueryContext& context,
                   const TopGroups* top = nullptr) const;
+
+    /// WITH TOTALS: execute's result (no TopGroups: totals need every group) with each
+    /// aggregate's state after the results, and what folds the states of any of its rows.
+    struct ResultWithTotals
+    {
+        Block groups;
+        GroupTotals totals;
+    };
+    ResultWithTotals executeWithTotals(const AggregationInput& input, QueryContext& context) const;
 
     const AggregationSettings& settings() const { return settings_; }
 

@@ -33,8 +33,8 @@ inline constexpr size_t kFinalizeGroupsPerTask = 4096;
 /// fills, and each function writes the batch in one call.
 constexpr size_t kFinalizeBatchGroups = 256;
 
-/// Appends the results of `count` groups (after the key columns) to `block`: finalized, or
-/// serialized where the plan emits partial states.
+/// Appends the results of `count` groups (after the key columns) to `block`: finalized,
+/// serialized, or both (the plan's AggregateOutput).
 inline void appendResults(const GroupByPlan& plan, char* const* states, size_t count, Block& block,
                           size_t first_column)
 {
@@ -42,13 +42,16 @@ inline void appendResults(const GroupByPlan& plan, char* const* states, size_t c
     for (size_t i = 0; i < entries.size(); ++i)
     {
         Column& to = block.columns[first_column + i].column;
-        if (plan.emit_states)
+        if (plan.output == AggregateOutput::kStates)
         {
             appendSerializedStates(*entries[i].function, states, count, entries[i].offset, to);
+            continue;
         }
-        else
+        entries[i].function->insertResultsInto(states, count, entries[i].offset, to);
+        if (plan.output == AggregateOutput::kResultsAndStates)
         {
-            entries[i].function->insertResultsInto(states, count, entries[i].offset, to);
+            appendSerializedStates(*entries[i].function, states, count, entries[i].offset,
+                                   block.columns[first_column + entries.size() + i].column);
         }
     }
 }

@@ -38,7 +38,7 @@ void GroupByOperator::combine(std::unique_ptr<LocalSinkState> local)
     locals_.push_back(std::move(local));
 }
 
-std::vector<Block> GroupByOperator::finish(const TopGroups* top, bool emit_states)
+std::vector<Block> GroupByOperator::finish(const TopGroups* top, AggregateOutput output)
 {
     partial_recorder_->finish();
     MemoryTrackerScope memory(&context_.memory());
@@ -48,7 +48,7 @@ std::vector<Block> GroupByOperator::finish(const TopGroups* top, bool emit_state
     {
         plan_->top = resolveTop(*top, *plan_);
     }
-    plan_->emit_states = emit_states;
+    plan_->output = output;
     std::vector<Block> fragments;
     {
         ProfileEventsThreadScope events(context_.profileEvents());

@@ -43,9 +43,10 @@ public:
     void combine(std::unique_ptr<LocalSinkState> local);
     /// Merges every combined local and finalizes the result in fragments of the result schema
     /// (keys, then aggregates; no fragment when no row was sunk), keeping only what `top`
-    /// asks for, or (`emit_states`) with every aggregate's serialized state instead of its
-    /// result. Once; the locals are freed.
-    std::vector<Block> finish(const TopGroups* top = nullptr, bool emit_states = false);
+    /// asks for, with each aggregate's result, serialized state or both (`output`). Once; the
+    /// locals are freed.
+    std::vector<Block> finish(const TopGroups* top = nullptr,
+                              AggregateOutput output = AggregateOutput::kResults);
 
 private:
     std::unique_ptr<GroupByPlan> plan_;

@@ -171,12 +171,20 @@ AggregateFunctionPtr createFunction(const AggregateDescription& aggregate,
     {
         return createMerge(aggregate, resolved, arguments, distinct, empty_is_null);
     }
+    std::vector<DataType> argument_types;
+    for (const AggregateArgument& argument : arguments)
+    {
+        argument_types.emplace_back(argument.type);
+    }
     AggregateFunctionPtr function =
         createCombined(aggregate, resolved, std::move(arguments), distinct, empty_is_null);
     if (resolved.state_combinator)
     {
         empty_is_null = false;  // A group without rows has the empty state.
-        function = std::make_shared<StateResultFunction>(std::move(function));
+        function = std::make_shared<StateResultFunction>(
+            std::move(function),
+            DataType::aggregateState(std::string(resolved.stateful_name), aggregate.parameters,
+                                     std::move(argument_types)));
     }
     return function;
 }
@@ -275,13 +283,16 @@ std::unique_ptr<GroupByPlan> makeGroupByPlan(std::vector<InputColumn> columns,
 }
 
 std::unique_ptr<GroupByPlan> makeStateMergePlan(const GroupByPlan& plan,
-                                                std::vector<InputColumn> columns)
+                                                std::vector<InputColumn> columns, bool by_keys)
 {
     auto merge = std::make_unique<GroupByPlan>();
     merge->input_columns = std::move(columns);
-    merge->key_names = plan.key_names;
-    merge->key_types = plan.key_types;
-    for (const std::string& key : plan.key_names)
+    if (by_keys)
+    {
+        merge->key_names = plan.key_names;
+        merge->key_types = plan.key_types;
+    }
+    for (const std::string& key : merge->key_names)
     {
         merge->key_columns.push_back(resolveColumn(merge->input_columns, key, "GROUP BY"));
     }
@@ -333,7 +344,8 @@ GroupByPlan::Top resolveTop(const TopGroups& top, const GroupByPlan& plan)
 /// precision, which TypeId results do not carry.
 DataType resultDataType(const GroupByPlan& plan, const AggregateLayout::Entry& entry)
 {
-    const DataType type = plan.emit_states ? TypeId::String : entry.function->resultType();
+    const DataType type = plan.output == AggregateOutput::kStates ? DataType(TypeId::String)
+                                                                  : entry.function->resultType();
     if (type.id == TypeId::DateTime64)
     {
         for (const size_t argument : entry.argument_columns)
@@ -358,7 +370,20 @@ Block emptyResult(const GroupByPlan& plan)
     {
         block.columns.push_back({entry.result_name, Column(resultDataType(plan, entry))});
     }
+    if (plan.output == AggregateOutput::kResultsAndStates)
+    {
+        for (const AggregateLayout::Entry& entry : plan.layout->entries())
+        {
+            block.columns.push_back({stateColumnName(entry.result_name), Column(TypeId::String)});
+        }
+    }
     return block;
+}
+
+std::string stateColumnName(std::string_view result)
+{
+    // \x01 keeps it apart from any name a query can write (hidden columns' convention).
+    return "\x01state of " + std::string(result);
 }
 
 bool isKeyWithDistinctCount(const GroupByPlan& plan)

@@ -4,6 +4,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -62,6 +63,16 @@ struct TopGroups
     size_t rows = 0;
 };
 
+/// What a built result holds for each aggregate.
+enum class AggregateOutput
+{
+    kResults,  ///< Its finalized result.
+    kStates,   ///< Its serialized partial state (a String column), not finalized.
+    /// Its result, and after every result its state (WITH TOTALS merges those of the groups
+    /// HAVING keeps: engine/aggregation/group_totals.h).
+    kResultsAndStates,
+};
+
 /// A GROUP BY resolved against its input's columns: which columns are keys, the aggregates'
 /// state layout, and (set when the result is built) the caller's TopGroups request. Shared,
 /// read-only, by every local and the merge.
@@ -80,9 +91,8 @@ struct GroupByPlan
         size_t rows = 0;
     };
     std::optional<Top> top;
-    /// Set when the result is built: aggregates are written as serialized partial states
-    /// (String columns), not finalized.
-    bool emit_states = false;
+    /// Set when the result is built.
+    AggregateOutput output = AggregateOutput::kResults;
     /// Groups left out of the result by `top`, summed over the finalize tasks.
     mutable std::atomic<size_t> unfinalized_groups{0};
 };
@@ -100,17 +110,22 @@ std::unique_ptr<GroupByPlan> makeGroupByPlan(std::vector<InputColumn> columns,
 /// The plan that merges partial states of `plan`'s aggregates: `columns` are the key columns
 /// (named and typed as `plan`'s), then one String column of serialized states per aggregate,
 /// named as its result; each aggregate is a MergeStateFunction of `plan`'s, so the two plans'
-/// states have one layout and their locals combine into one merge.
+/// states have one layout and their locals combine into one merge. Without `by_keys` the
+/// merge has no keys (`columns` need not hold them): every state folds into one row.
 std::unique_ptr<GroupByPlan> makeStateMergePlan(const GroupByPlan& plan,
-                                                std::vector<InputColumn> columns);
+                                                std::vector<InputColumn> columns,
+                                                bool by_keys = true);
 
 /// The result column positions of a TopGroups request; Exception(kUnknownColumn) for a name
 /// that is neither a key nor an aggregate result.
 GroupByPlan::Top resolveTop(const TopGroups& top, const GroupByPlan& plan);
 
 /// An empty block with the result's schema: the key columns, then the aggregates (String
-/// columns of states where the plan emits them).
+/// columns of states where the plan emits them), then their states under kResultsAndStates.
 Block emptyResult(const GroupByPlan& plan);
+
+/// The name of the state column beside the result `result` under kResultsAndStates.
+std::string stateColumnName(std::string_view result);
 
 /// Whether the plan is GROUP BY one fixed-width key with count(DISTINCT x) alone over a
 /// fixed-width x: the shape countDistinctByValueBuckets answers without merging sets.

@@ -233,15 +233,7 @@ void HostInput::restoreNullKeys(Block& fragment) const
 {
     for (const NullableKey& key : nullable_keys_)
     {
-        const Column& flags = fragment.columns[key.flag_key].column;
-        Column& values = fragment.columns[key.result_key].column;
-        for (size_t row = 0; row < flags.size(); ++row)
-        {
-            if (flags.valueAt<uint8_t>(row) != 0)
-            {
-                values.setNull(row);
-            }
-        }
+        fragment.columns[key.result_key].column.setNullWhere(fragment.columns[key.flag_key].column);
     }
     if (!nullable_keys_.empty())
     {

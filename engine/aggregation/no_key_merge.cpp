@@ -1,5 +1,6 @@
 #include "engine/aggregation/no_key_merge.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "engine/aggregation/finalize_groups.h"
@@ -42,6 +43,15 @@ Block mergeWithoutKey(const GroupByPlan& plan,
                       QueryContext& context)
 {
     QueryStats& stats = context.stats();
+    stats.partials = std::max<size_t>(locals.size(), 1);
+    stats.single_level_partials = stats.partials;
+    return foldWithoutKey(plan, locals, context);
+}
+
+Block foldWithoutKey(const GroupByPlan& plan,
+                     std::span<const std::unique_ptr<LocalSinkState>> locals, QueryContext& context)
+{
+    QueryStats& stats = context.stats();
     // No local at all still answers one row: count() 0, sum() NULL...
     std::unique_ptr<PartialAggregateWithoutKey> empty;
     std::vector<PartialAggregateWithoutKey*> partials;
@@ -54,9 +64,6 @@ Block mergeWithoutKey(const GroupByPlan& plan,
         empty = std::make_unique<PartialAggregateWithoutKey>(*plan.layout);
         partials.push_back(empty.get());
     }
-    stats.partials = partials.size();
-    stats.single_level_partials = partials.size();
-
     char* target = partials.front()->state();
     {
         PhaseRecorder merge(stats.phase(QueryPhase::kMerge));

@@ -29,9 +29,15 @@ private:
     PartialAggregateWithoutKey partial_;
 };
 
-/// The one result row of `locals` merged (of empty states when there are none).
+/// The one result row of `locals` merged (of empty states when there are none); the
+/// partials are counted in the query's statistics.
 Block mergeWithoutKey(const GroupByPlan& plan,
                       std::span<const std::unique_ptr<LocalSinkState>> locals,
                       QueryContext& context);
+/// The same, leaving the count of partials to the query's own aggregation (for a merge
+/// beside it: WITH TOTALS).
+Block foldWithoutKey(const GroupByPlan& plan,
+                     std::span<const std::unique_ptr<LocalSinkState>> locals,
+                     QueryContext& context);
 
 }  // namespace granary

@@ -8,7 +8,10 @@ namespace granary
 {
 
 Column::Column(const DataType& type)
-    : type_(type.id), precision_(type.precision), nullable_(type.nullable)
+    : type_(type.id),
+      precision_(type.precision),
+      nullable_(type.nullable),
+      state_type_(type.isAggregateState() ? std::make_shared<const DataType>(type) : nullptr)
 {
     const size_t expected_children = nestedChildCount(type_);
     if (type.children.size() != expected_children)
@@ -31,6 +34,7 @@ Column::Column(const Column& other)
     : type_(other.type_),
       precision_(other.precision_),
       nullable_(other.nullable_),
+      state_type_(other.state_type_),
       validity_(other.validity_),
       bytes_(other.bytes_),
       chars_(other.chars_),
@@ -146,6 +150,17 @@ void Column::setNull(size_t row)
         growValidity();
     }
     validity_[row >> 3] &= static_cast<uint8_t>(~(1u << (row & 7)));
+}
+
+void Column::setNullWhere(const Column& flags)
+{
+    for (size_t row = 0; row < flags.size(); ++row)
+    {
+        if (flags.valueAt<uint8_t>(row) != 0)
+        {
+            setNull(row);
+        }
+    }
 }
 
 void Column::defaultNullValues()

@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -38,9 +39,14 @@ public:
     ~Column() = default;
 
     TypeId type() const { return type_; }
-    /// Nullable when the column was made Nullable or holds a NULL.
+    /// Nullable when the column was made Nullable or holds a NULL; AggregateFunction(...) when
+    /// it was made of that type (its values are the states' bytes, a String's).
     DataType dataType() const
     {
+        if (state_type_)
+        {
+            return *state_type_;
+        }
         DataType type = DataType::of(view());
         type.nullable = type.nullable || nullable_;
         return type;
@@ -109,6 +115,9 @@ public:
         appendDefaults(1);
         setNull(size() - 1);
     }
+    /// Marks NULL each row whose flag in `flags` (a UInt8 column of as many rows: isNull of
+    /// the values, as a grouping keeps it beside a key) is non-zero.
+    void setNullWhere(const Column& flags);
     /// Gives NULL rows their type's default value (0, ''); scalar columns only.
     void defaultNullValues();
     /// Marks every row valid (a reused buffer forgets its NULLs).
@@ -219,6 +228,9 @@ private:
     TypeId type_;
     uint8_t precision_ = 0;  ///< DateTime64's.
     bool nullable_ = false;  ///< Declared Nullable (see dataType()).
+    /// AggregateFunction(...): the states' function, parameters and argument types, which a
+    /// view (a String's) does not hold; shared between copies, as types do not change.
+    std::shared_ptr<const DataType> state_type_;
     Buffer<uint8_t> validity_;
     Buffer<char> bytes_;
     Buffer<char> chars_;

@@ -87,6 +87,11 @@ DataType DataType::of(const ColumnView& view)
     return type;
 }
 
+DataType binaryFormatType(const DataType& type)
+{
+    return type.isAggregateState() ? DataType(TypeId::String) : type;
+}
+
 DataType DataType::valueType() const
 {
     if (id == TypeId::Json)

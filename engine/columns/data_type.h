@@ -81,6 +81,11 @@ struct DataType
 /// "JSON(a.b Int64, SKIP c)", "AggregateFunction(quantiles(0.5, 0.9), Float64)".
 std::string dataTypeName(const DataType& type);
 
+/// The type a binary format (the native protocol, RowBinaryWithNamesAndTypes) declares for a
+/// column of `type`: AggregateFunction(...) as String, since the states are Granary's bytes,
+/// which a ClickHouse client could not read as its own.
+DataType binaryFormatType(const DataType& type);
+
 /// Parses ClickHouse's spelling (names case-sensitive, spaces anywhere between tokens), plus
 /// `DateTime64(P, 'UTC')` (other time zones are refused: Granary keeps UTC) and `DateTime('UTC')`.
 /// JSON takes typed paths, SKIP paths and ClickHouse's max_dynamic_paths/max_dynamic_types

@@ -15,6 +15,7 @@
 #include "engine/distributed/rank_exchange.h"
 #include "engine/distributed/state_routing.h"
 #include "engine/planner/select_stages.h"
+#include "engine/sql/source_position.h"
 
 namespace granary::distributed
 {
@@ -125,7 +126,7 @@ Block aggregateAcrossRanks(const SelectPlan& plan, QueryContext& context,
         {
             GroupByOperator partial(rowPlan(plan, settings), settings, context);
             sinkMorsels(*plan.scan, partial, settings, context);
-            const std::vector<Block> states = partial.finish(nullptr, true);
+            const std::vector<Block> states = partial.finish(nullptr, AggregateOutput::kStates);
             outgoing = routeStates(states, plan.analyzed.group_keys.size(), exchange.ranks());
         });
     // The merge chooses its path from the query's statistics: it starts from none of the
@@ -187,6 +188,13 @@ SelectOutcome executeDistributedSelect(const sql::SelectStatement& select, const
                                        QueryContext& context, const SelectSettings& settings,
                                        Transport& transport, const ScanObserver& observer)
 {
+    if (select.with_totals)
+    {
+        // Every rank gets the same statement, so every rank refuses it here, before any exchange.
+        throw Exception(ErrorCode::kNotImplemented,
+                        "WITH TOTALS at " + sql::describePosition(select.position) +
+                            " is not supported by the distributed mode");
+    }
     const auto start = std::chrono::steady_clock::now();
     ExchangeStats& stats = context.stats().exchange;
     RankExchange exchange(transport, stats);

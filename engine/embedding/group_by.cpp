@@ -278,7 +278,8 @@ ResultStream GroupBy::Impl::finish(const TopGroups* top, bool emit_states)
     {
         throw Exception(ErrorCode::kBadArguments, "a GroupBy is finished twice");
     }
-    std::vector<Block> fragments = op.finish(top, emit_states);
+    std::vector<Block> fragments =
+        op.finish(top, emit_states ? AggregateOutput::kStates : AggregateOutput::kResults);
     for (Block& fragment : fragments)
     {
         host.restoreNullKeys(fragment);

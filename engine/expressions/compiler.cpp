@@ -489,9 +489,9 @@ private:
     {
         NodePtr left = compile(left_expression);
         NodePtr right = compile(right_expression);
-        if (isNullConstant(*left) || isNullConstant(*right))
+        if (NodePtr null = nullOperatorResult(*left, *right))
         {
-            return nullConstant(DataType(TypeId::UInt8));
+            return null;
         }
         auto [harmonized_left, harmonized_right] =
             harmonize(left, left_expression, right, right_expression, expression);
@@ -667,9 +667,9 @@ private:
         }
         NodePtr left = compile(*operation.left);
         NodePtr right = compile(*operation.right);
-        if (isNullConstant(*left) || isNullConstant(*right))
+        if (NodePtr null = nullOperatorResult(*left, *right))
         {
-            return nullConstant(DataType(TypeId::UInt8));
+            return null;
         }
         const std::optional<TypeId> result = arithmeticResultType(op, left->type(), right->type());
         if (!result)

@@ -90,6 +90,12 @@ bool isNullConstant(const ExpressionNode& node)
     return value != nullptr && value->isNull(0);
 }
 
+NodePtr nullOperatorResult(const ExpressionNode& left, const ExpressionNode& right)
+{
+    return isNullConstant(left) || isNullConstant(right) ? nullConstant(DataType(TypeId::UInt8))
+                                                         : nullptr;
+}
+
 NodePtr makeIsNull(NodePtr value, bool negated)
 {
     return std::make_shared<IsNullNode>(std::move(value), negated);

@@ -11,6 +11,9 @@ namespace granary
 NodePtr nullConstant(DataType type);
 /// Whether `node` is a constant NULL (the literal, or what folded into one).
 bool isNullConstant(const ExpressionNode& node);
+/// An operator of two operands where either is a constant NULL: NULL (typed as the NULL
+/// literal); else null, and the operator is compiled as usual.
+NodePtr nullOperatorResult(const ExpressionNode& left, const ExpressionNode& right);
 
 /// isNull(x) / isNotNull(x) (`x IS [NOT] NULL`): UInt8, never NULL.
 NodePtr makeIsNull(NodePtr value, bool negated);

@@ -18,8 +18,10 @@ enum class Delimited
 void writeDelimitedHeader(const Block& block, Delimited dialect, std::ostream& out);
 void writeDelimitedRows(const Block& block, Delimited dialect, std::ostream& out);
 void writeJsonEachRow(const Block& block, std::ostream& out);
-/// ClickHouse's JSON format: meta (names, types), data (one object per row), rows, statistics.
-void writeJson(const Block& block, const OutputStatistics& statistics, std::ostream& out);
+/// ClickHouse's JSON format: meta (names, types), data (one object per row), totals (one
+/// object, where given), rows, statistics.
+void writeJson(const Block& block, const Block* totals, const OutputStatistics& statistics,
+               std::ostream& out);
 /// Appends one value as JSON: strings, Date and DateTime quoted; NaN and infinities null.
 /// `scratch` is reused between calls.
 void appendJsonValue(const ColumnView& column, size_t row, std::string& scratch, std::string& out);

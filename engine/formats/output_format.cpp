@@ -96,16 +96,45 @@ void writeBlockRows(const Block& block, OutputFormat format, std::ostream& out)
     }
 }
 
+void writeTotals(const Block& totals, OutputFormat format, std::ostream& out)
+{
+    switch (format)
+    {
+        case OutputFormat::kPrettyCompact:
+            out << "\nTotals:\n";
+            writeBlockRows(totals, format, out);
+            return;
+        case OutputFormat::kTSV:
+        case OutputFormat::kTSVWithNames:
+        case OutputFormat::kCSV:
+        case OutputFormat::kCSVWithNames:
+            out << '\n';
+            writeBlockRows(totals, format, out);
+            return;
+        case OutputFormat::kJSONEachRow:
+        case OutputFormat::kRowBinary:
+        case OutputFormat::kRowBinaryWithNamesAndTypes:
+            return;
+        case OutputFormat::kJSON:
+            throw Exception(ErrorCode::kBadArguments,
+                            "the JSON format is one document: write its totals with writeBlock");
+    }
+}
+
 void writeBlock(const Block& block, OutputFormat format, std::ostream& out,
-                const OutputStatistics& statistics)
+                const OutputStatistics& statistics, const Block* totals)
 {
     if (format == OutputFormat::kJSON)
     {
-        format_writers::writeJson(block, statistics, out);
+        format_writers::writeJson(block, totals, statistics, out);
         return;
     }
     writeHeader(block, format, out);
     writeBlockRows(block, format, out);
+    if (totals != nullptr)
+    {
+        writeTotals(*totals, format, out);
+    }
 }
 
 }  // namespace granary

@@ -45,8 +45,10 @@ OutputFormat outputFormatFromName(std::string_view name);
 ///   "statistics": `statistics`}.
 /// - RowBinary: values back to back, little-endian, strings as VarUInt length + bytes;
 ///   RowBinaryWithNamesAndTypes first writes the column count, the names and the type names.
+/// `totals` (WITH TOTALS' row, the block's columns) follows the rows as writeTotals writes it,
+/// or as JSON's "totals" object.
 void writeBlock(const Block& block, OutputFormat format, std::ostream& out,
-                const OutputStatistics& statistics = {});
+                const OutputStatistics& statistics = {}, const Block* totals = nullptr);
 
 /// Writes the header of the *WithNames formats (nothing for the others), so that a caller
 /// streaming many blocks can write it once and then each block with writeBlockRows. JSON is
@@ -54,5 +56,9 @@ void writeBlock(const Block& block, OutputFormat format, std::ostream& out,
 void writeHeader(const Block& block, OutputFormat format, std::ostream& out);
 /// Writes the rows of `block` without any header (PrettyCompact always draws its whole table).
 void writeBlockRows(const Block& block, OutputFormat format, std::ostream& out);
+/// Writes WITH TOTALS' row after the rows, as ClickHouse does: TSV and CSV an empty line then
+/// the row, PrettyCompact "Totals:" over a table of its own; JSONEachRow and RowBinary, whose
+/// readers could not tell it from a row, nothing. JSON takes it in writeBlock (kBadArguments).
+void writeTotals(const Block& totals, OutputFormat format, std::ostream& out);
 
 }  // namespace granary

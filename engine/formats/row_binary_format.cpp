@@ -48,7 +48,7 @@ void writeRowBinaryHeader(const Block& block, std::ostream& out)
     }
     for (const Block::Entry& entry : block.columns)
     {
-        const std::string type = dataTypeName(entry.column.dataType());
+        const std::string type = dataTypeName(binaryFormatType(entry.column.dataType()));
         appendVarUInt(type.size(), header);
         header += type;
     }

@@ -185,55 +185,70 @@ sql::SelectStatement finishOf(const sql::SelectStatement& select)
     return finish;
 }
 
+/// The plain GROUP BY of one set: the keys it leaves out at their defaults.
+sql::SelectStatement querySet(const sql::SelectStatement& select, const KeySet& set,
+                              const KeySet& all_keys, const TableSchema& schema)
+{
+    KeySet left_out;
+    KeySet defaults;
+    for (const ExpressionPtr& key : all_keys)
+    {
+        if (!contains(set, *key))
+        {
+            left_out.push_back(key);
+            defaults.push_back(defaultOf(key, schema));
+        }
+    }
+    sql::SelectStatement query = select;
+    query.grouping = sql::Grouping::kKeys;
+    query.grouping_sets.clear();
+    query.group_by = set;
+    query.order_by.clear();
+    query.limit_by.reset();
+    query.limit.reset();
+    query.offset = 0;
+    query.with_totals = false;
+    for (sql::SelectItem& item : query.items)
+    {
+        item.alias = outputNameOf(item);  // The union's columns keep the query's names.
+        item.expression = forSet(item.expression, select, set, left_out, defaults);
+    }
+    if (query.having)
+    {
+        query.having = forSet(query.having, select, set, left_out, defaults);
+    }
+    if (set.empty() && sql::collectAggregates(query).empty())
+    {
+        // Grouping by nothing without aggregates is still one group, not every row.
+        query.group_by.push_back(sql::makeExpression(sql::Literal{std::string()}));
+    }
+    return query;
+}
+
 }  // namespace
 
 GroupingSetsPlan planGroupingSets(const sql::SelectStatement& select, const TableSchema& schema)
 {
-    if (select.with_totals)
-    {
-        throw Exception(
-            ErrorCode::kNotImplemented,
-            "WITH TOTALS at " + sql::describePosition(select.position) + " is not supported yet");
-    }
     KeySet all_keys;
     const std::vector<KeySet> sets = groupingSetsOf(select, all_keys);
     GroupingSetsPlan plan;
     plan.finish = finishOf(select);
+    bool totals_placed = !select.with_totals;
     for (const KeySet& set : sets)
     {
-        KeySet left_out;
-        KeySet defaults;
-        for (const ExpressionPtr& key : all_keys)
+        plan.per_set.push_back(querySet(select, set, all_keys, schema));
+        // WITH TOTALS: the totals of the groups of every key (ClickHouse's totals come before
+        // the rollup), from the first set that has them all.
+        if (!totals_placed && set.size() == all_keys.size())
         {
-            if (!contains(set, *key))
-            {
-                left_out.push_back(key);
-                defaults.push_back(defaultOf(key, schema));
-            }
+            plan.per_set.back().with_totals = true;
+            totals_placed = true;
         }
-        sql::SelectStatement query = select;
-        query.grouping = sql::Grouping::kKeys;
-        query.grouping_sets.clear();
-        query.group_by = set;
-        query.order_by.clear();
-        query.limit_by.reset();
-        query.limit.reset();
-        query.offset = 0;
-        for (sql::SelectItem& item : query.items)
-        {
-            item.alias = outputNameOf(item);  // The union's columns keep the query's names.
-            item.expression = forSet(item.expression, select, set, left_out, defaults);
-        }
-        if (query.having)
-        {
-            query.having = forSet(query.having, select, set, left_out, defaults);
-        }
-        if (set.empty() && sql::collectAggregates(query).empty())
-        {
-            // Grouping by nothing without aggregates is still one group, not every row.
-            query.group_by.push_back(sql::makeExpression(sql::Literal{std::string()}));
-        }
-        plan.per_set.push_back(std::move(query));
+    }
+    if (!totals_placed)
+    {
+        plan.totals_only = querySet(select, all_keys, all_keys, schema);
+        plan.totals_only->with_totals = true;
     }
     return plan;
 }

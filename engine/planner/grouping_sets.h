@@ -1,5 +1,6 @@
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "engine/sql/statement.h"
@@ -22,9 +23,13 @@ struct GroupingSetsPlan
     /// SELECT * over the union with the query's ORDER BY (each key a select item: by
     /// position, alias or the same expression), LIMIT BY, LIMIT and OFFSET.
     sql::SelectStatement finish;
+    /// WITH TOTALS: the statement's totals are those of the set of every key, whose per_set
+    /// query carries WITH TOTALS; where no set has every key, totals_only is that query, run
+    /// for its totals alone.
+    std::optional<sql::SelectStatement> totals_only;
 };
 
-/// Throws kNotImplemented for WITH TOTALS, for CUBE over more than kMaxCubeKeys keys and for
+/// Throws kNotImplemented for CUBE over more than kMaxCubeKeys keys and for
 /// an ORDER BY or LIMIT BY key that is no select item; kBadArguments for a bad position.
 GroupingSetsPlan planGroupingSets(const sql::SelectStatement& select, const TableSchema& schema);
 

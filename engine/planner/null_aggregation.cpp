@@ -188,6 +188,27 @@ std::vector<std::string> columnsWithNulls(const TableSnapshot& snapshot, const T
     return columns;
 }
 
+void restoreNullResults(const NullAggregation& lowering, Block& stage, bool no_rows)
+{
+    const Column* rows =
+        lowering.rows_counted.empty() ? nullptr : &columnNamed(stage, lowering.rows_counted);
+    no_rows = no_rows || (rows != nullptr && rows->size() == 1 && rows->valueAt<uint64_t>(0) == 0);
+    for (const std::string& result : lowering.nullable_results)
+    {
+        Column& values = columnNamed(stage, result);
+        values.setNullable();
+        if (no_rows && values.size() == 1)
+        {
+            values.setNull(0);
+        }
+    }
+    if (rows != nullptr)
+    {
+        std::erase_if(stage.columns, [&](const Block::Entry& entry)
+                      { return entry.name == lowering.rows_counted; });
+    }
+}
+
 void restoreNulls(const NullAggregation& lowering, Block& stage)
 {
     for (const std::string& key : lowering.nullable_keys)
@@ -198,35 +219,13 @@ void restoreNulls(const NullAggregation& lowering, Block& stage)
     for (const NullAggregation::Key& key : lowering.keys)
     {
         Column& values = columnNamed(stage, key.key);
-        const Column& flag = columnNamed(stage, key.flag);
         values.setNullable();
-        for (size_t row = 0; row < flag.size(); ++row)
-        {
-            if (flag.valueAt<uint8_t>(row) != 0)
-            {
-                values.setNull(row);
-            }
-        }
+        values.setNullWhere(columnNamed(stage, key.flag));
         flags.push_back(key.flag);
-    }
-    const Column* rows =
-        lowering.rows_counted.empty() ? nullptr : &columnNamed(stage, lowering.rows_counted);
-    const bool no_rows = rows != nullptr && rows->size() == 1 && rows->valueAt<uint64_t>(0) == 0;
-    for (const std::string& result : lowering.nullable_results)
-    {
-        Column& values = columnNamed(stage, result);
-        values.setNullable();
-        if (no_rows)
-        {
-            values.setNull(0);
-        }
-    }
-    if (rows != nullptr)
-    {
-        flags.push_back(lowering.rows_counted);
     }
     std::erase_if(stage.columns, [&](const Block::Entry& entry)
                   { return std::find(flags.begin(), flags.end(), entry.name) != flags.end(); });
+    restoreNullResults(lowering, stage, false);
 }
 
 }  // namespace granary

@@ -52,4 +52,9 @@ std::vector<std::string> columnsWithNulls(const TableSnapshot& snapshot, const T
 /// hidden keys.
 void restoreNulls(const NullAggregation& lowering, Block& stage);
 
+/// restoreNulls' part for aggregates (run by it): types the results that may be NULL
+/// Nullable, marks them NULL in the one row of a keyless `stage` over no row (`no_rows`, or
+/// the hidden count says so: WITH TOTALS over no group) and removes the hidden count.
+void restoreNullResults(const NullAggregation& lowering, Block& stage, bool no_rows);
+
 }  // namespace granary

@@ -178,20 +178,23 @@ public:
     {
     }
 
-    /// The statement with its WITH clause and UNION ALL branches.
-    Block run(const sql::SelectStatement& select, CteScope scope)
+    /// The statement with its WITH clause and UNION ALL branches; its WITH TOTALS row goes
+    /// to `totals` (a subquery's, which has nowhere to go, is not computed: ClickHouse drops
+    /// it too).
+    Block run(const sql::SelectStatement& select, CteScope scope,
+              std::optional<Block>* totals = nullptr)
     {
         for (const sql::CommonTableExpression& cte : select.with)
         {
             scope[cte.name] = cte.query;
         }
-        Block first = runSelect(select, scope);
         if (select.union_all.empty())
         {
-            return first;
+            return runSelect(select, scope, totals);
         }
+        rejectTotalsInUnion(select);
         std::vector<Block> blocks;
-        blocks.push_back(std::move(first));
+        blocks.push_back(runSelect(select, scope, nullptr));
         for (const sql::SelectStatementPtr& branch : select.union_all)
         {
             blocks.push_back(run(*branch, scope));
@@ -199,26 +202,40 @@ public:
         return unionAll(std::move(blocks), select.union_all.front()->position);
     }
 
-    SelectOutcome outcome(Block block) const
+    SelectOutcome outcome(Block block, std::optional<Block> totals) const
     {
-        SelectOutcome result = totals_;
+        SelectOutcome result = reads_;
         result.block = std::move(block);
+        result.totals = std::move(totals);
         return result;
     }
 
 private:
+    /// Which of a UNION ALL's totals would be the result's is not settled: refused.
+    static void rejectTotalsInUnion(const sql::SelectStatement& select)
+    {
+        const sql::SelectStatement* with_totals = select.with_totals ? &select : nullptr;
+        for (size_t b = 0; !with_totals && b < select.union_all.size(); ++b)
+        {
+            with_totals = select.union_all[b]->with_totals ? select.union_all[b].get() : nullptr;
+        }
+        if (with_totals)
+        {
+            throw Exception(ErrorCode::kNotImplemented,
+                            "WITH TOTALS in a UNION ALL branch at " +
+                                sql::describePosition(with_totals->position) +
+                                ": run it as a query of its own");
+        }
+    }
+
     /// One SELECT (no WITH or UNION ALL of its own to run).
-    Block runSelect(const sql::SelectStatement& original, const CteScope& scope)
+    Block runSelect(const sql::SelectStatement& original, const CteScope& scope,
+                    std::optional<Block>* totals)
     {
         sql::SelectStatement select = original;
         select.with.clear();
         select.union_all.clear();
-        if (select.with_totals && select.grouping == sql::Grouping::kKeys)
-        {
-            throw Exception(ErrorCode::kNotImplemented, "WITH TOTALS at " +
-                                                            sql::describePosition(select.position) +
-                                                            " is not supported yet");
-        }
+        select.with_totals = select.with_totals && totals != nullptr;
         sql::rewriteExpressions(select, [&](const ExpressionPtr& expression)
                                 { return withSubqueryResults(expression, scope); });
         const bool distinct_over_rows =
@@ -241,12 +258,13 @@ private:
             select.offset = 0;
             select.limit.reset();
         }
-        Block block =
-            select.hasSource() ? runOverSource(select, scope) : executeSelectWithoutTable(select);
+        Block block = select.hasSource() ? runOverSource(select, scope, totals)
+                                         : executeSelectWithoutTable(select);
         return distinct_over_rows ? distinctRows(block, offset, limit) : block;
     }
 
-    Block runOverSource(const sql::SelectStatement& select, const CteScope& scope)
+    Block runOverSource(const sql::SelectStatement& select, const CteScope& scope,
+                        std::optional<Block>* totals)
     {
         std::shared_ptr<const Table> table;
         bool temporary = true;
@@ -273,28 +291,38 @@ private:
         const sql::SelectStatement unqualified = withUnqualifiedColumns(select, table->schema());
         if (unqualified.grouping == sql::Grouping::kKeys)
         {
-            return executeOn(unqualified, *table, cacheable);
+            return executeOn(unqualified, *table, cacheable, totals);
         }
         const GroupingSetsPlan plan = planGroupingSets(unqualified, table->schema());
         std::vector<Block> blocks;
         for (const sql::SelectStatement& set : plan.per_set)
         {
-            blocks.push_back(executeOn(set, *table, cacheable));
+            blocks.push_back(executeOn(set, *table, cacheable, set.with_totals ? totals : nullptr));
+        }
+        if (plan.totals_only)
+        {
+            executeOn(*plan.totals_only, *table, cacheable, totals);
         }
         const std::shared_ptr<const Table> sets = temporaryTable(
             unionAll(std::move(blocks), select.position), "grouping sets", select.position);
-        return executeOn(plan.finish, *sets, false);
+        return executeOn(plan.finish, *sets, false, nullptr);
     }
 
-    /// executeSelect, its reads counted in the query's totals.
-    Block executeOn(const sql::SelectStatement& select, const Table& table, bool cacheable)
+    /// executeSelect, its reads counted in the query's; its totals row (WITH TOTALS) to
+    /// `totals`.
+    Block executeOn(const sql::SelectStatement& select, const Table& table, bool cacheable,
+                    std::optional<Block>* totals)
     {
         SelectOutcome outcome =
             executeSelect(select, table, context_, environment_.settings, environment_.observer,
                           cacheable ? environment_.condition_cache : nullptr);
-        totals_.rows_read += outcome.rows_read;
-        totals_.bytes_read += outcome.bytes_read;
-        totals_.granules_skipped += outcome.granules_skipped;
+        reads_.rows_read += outcome.rows_read;
+        reads_.bytes_read += outcome.bytes_read;
+        reads_.granules_skipped += outcome.granules_skipped;
+        if (totals != nullptr && outcome.totals)
+        {
+            *totals = std::move(outcome.totals);
+        }
         return std::move(outcome.block);
     }
 
@@ -353,7 +381,7 @@ private:
 
     QueryContext& context_;
     const QueryEnvironment& environment_;
-    SelectOutcome totals_;  ///< Rows, bytes and granules of every table read.
+    SelectOutcome reads_;  ///< Rows, bytes and granules of every table read.
 };
 
 }  // namespace
@@ -364,8 +392,9 @@ SelectOutcome executeQuery(const sql::SelectStatement& select, QueryContext& con
     // IN sets are built on this thread while the SELECTs are planned: charge them to the query.
     MemoryTrackerScope memory(&context.memory());
     QueryRunner runner(context, environment);
-    Block block = runner.run(select, {});
-    return runner.outcome(std::move(block));
+    std::optional<Block> totals;
+    Block block = runner.run(select, {}, &totals);
+    return runner.outcome(std::move(block), std::move(totals));
 }
 
 }  // namespace granary

@@ -221,16 +221,66 @@ std::vector<uint32_t> limitRowsByKeys(const Block& stage, const std::vector<uint
     return rowsWithinKeyLimit(keys, order, limit_by.offset, limit_by.limit);
 }
 
-/// An output's rows as a column, Nullable where the expression is (even with no NULL here).
+/// An output's rows as a column, Nullable where the expression is (even with no NULL here),
+/// of AggregateFunction(...) states where it is (a view holds a String).
 Column materialize(const CompiledExpression& output, const ColumnView& view)
 {
-    Column column = Column::emptyLike(view);
+    Column column =
+        output.dataType().isAggregateState() ? Column(output.dataType()) : Column::emptyLike(view);
     column.appendRange(view, 0, view.rows);
     if (output.dataType().nullable)
     {
         column.setNullable();
     }
     return column;
+}
+
+/// WITH TOTALS' row before the select list: each key at its type's default (NULL where
+/// Nullable), as ClickHouse writes it, and the aggregates over the groups of `stage` (those
+/// HAVING kept), whose state columns are then dropped.
+Block totalsStage(const SelectPlan& plan, Block& stage, const GroupTotals& totals,
+                  QueryContext& context)
+{
+    Block row = totals.merge(stage, context);
+    const std::vector<std::string> states = totals.stateColumns();
+    std::erase_if(stage.columns, [&](const Block::Entry& entry)
+                  { return std::find(states.begin(), states.end(), entry.name) != states.end(); });
+    restoreNullResults(plan.nulls, row, stage.rows() == 0);
+    for (const std::string& key : plan.analyzed.group_keys)
+    {
+        const Column* values = stage.find(key);
+        if (values == nullptr)
+        {
+            continue;  // A hidden NULL marker, gone with restoreNulls.
+        }
+        Column value = values->emptyLike();
+        if (values->dataType().nullable)
+        {
+            value.appendNull();
+        }
+        else
+        {
+            value.appendDefaults(1);
+        }
+        row.columns.push_back({key, std::move(value)});
+    }
+    return row;
+}
+
+/// The result and its totals row share each column's type: Nullable in both where either
+/// may hold a NULL (a client reads the two blocks with one header).
+void unifyNullability(Block& result, Block& totals)
+{
+    for (size_t c = 0; c < result.columns.size(); ++c)
+    {
+        Column& rows = result.columns[c].column;
+        Column& total = totals.columns[c].column;
+        if (rows.dataType().nullable || total.dataType().nullable)
+        {
+            rows.setNullable();
+            total.setNullable();
+        }
+    }
 }
 
 }  // namespace
@@ -401,15 +451,13 @@ SelectPlan planSelect(const sql::SelectStatement& select, const Table& table,
     SelectPlan plan;
     plan.analyzed = analyzeSelect(select, schema, options);
     const std::shared_ptr<const TableSnapshot> snapshot = table.snapshot();
-    plan.nulls =
-        lowerNullAggregation(plan.analyzed, schema, columnsWithNulls(*snapshot, schema));
+    plan.nulls = lowerNullAggregation(plan.analyzed, schema, columnsWithNulls(*snapshot, schema));
     // A top-N scan that can skip by sort-key bounds reads one granule per morsel: the bounds
     // of a whole 8-granule morsel rarely rule it out where a granule's do.
     plan.top_rows_sort_key = topRowsSortKey(plan.analyzed, schema);
     plan.scan = std::make_unique<TableScan>(
-        snapshot, schema, plan.analyzed.where, plan.analyzed.scan_outputs,
-        plan.analyzed.array_join, observer, condition_cache,
-        plan.top_rows_sort_key ? 1 : TableScan::kMorselGranules);
+        snapshot, schema, plan.analyzed.where, plan.analyzed.scan_outputs, plan.analyzed.array_join,
+        observer, condition_cache, plan.top_rows_sort_key ? 1 : TableScan::kMorselGranules);
     return plan;
 }
 
@@ -420,25 +468,41 @@ SelectOutcome executeSelect(const sql::SelectStatement& select, const Table& tab
     const SelectPlan plan = planSelect(select, table, settings.analysis, observer, condition_cache);
     const AnalyzedSelect& analyzed = plan.analyzed;
     Block stage;
+    std::optional<Block> totals;
     if (analyzed.aggregates)
     {
         recordAggregation(analyzed, context.stats());
         const Aggregator aggregator(analyzed.group_keys, analyzed.aggregate_functions,
                                     settings.aggregation);
-        // NULL keys and results are marked after the aggregation: the core's top-N would order
-        // them by their stored defaults.
-        const std::optional<TopGroups> top =
-            plan.nulls.empty() ? topGroupsOf(analyzed) : std::nullopt;
-        stage = aggregator.execute(*plan.scan, context, top ? &*top : nullptr);
-        restoreNulls(plan.nulls, stage);
+        if (select.with_totals)
+        {
+            Aggregator::ResultWithTotals result = aggregator.executeWithTotals(*plan.scan, context);
+            restoreNulls(plan.nulls, result.groups);
+            stage = filterHaving(std::move(result.groups), analyzed);
+            totals = totalsStage(plan, stage, result.totals, context);
+        }
+        else
+        {
+            // NULL keys and results are marked after the aggregation: the core's top-N would
+            // order them by their stored defaults.
+            const std::optional<TopGroups> top =
+                plan.nulls.empty() ? topGroupsOf(analyzed) : std::nullopt;
+            stage = aggregator.execute(*plan.scan, context, top ? &*top : nullptr);
+            restoreNulls(plan.nulls, stage);
+            stage = filterHaving(std::move(stage), analyzed);
+        }
     }
     else
     {
-        stage = collectRows(plan, context);
+        stage = filterHaving(collectRows(plan, context), analyzed);
     }
     SelectOutcome outcome;
-    outcome.block = projectOutputs(
-        orderAndLimit(filterHaving(std::move(stage), analyzed), analyzed, true), analyzed);
+    outcome.block = projectOutputs(orderAndLimit(std::move(stage), analyzed, true), analyzed);
+    if (totals)
+    {
+        outcome.totals = projectOutputs(*totals, analyzed);
+        unifyNullability(outcome.block, *outcome.totals);
+    }
     outcome.rows_read = plan.scan->rowsRead();
     outcome.bytes_read = plan.scan->bytesRead();
     outcome.granules_skipped = plan.scan->granulesSkipped();

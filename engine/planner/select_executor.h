@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 
 #include "engine/aggregation/aggregation_settings.h"
 #include "engine/columns/block.h"
@@ -21,6 +22,9 @@ struct SelectSettings
 struct SelectOutcome
 {
     Block block;
+    /// WITH TOTALS over an aggregation: one row, the result's columns, keys at their default
+    /// and the aggregates over every group HAVING kept (LIMIT aside).
+    std::optional<Block> totals;
     size_t rows_read = 0;
     size_t bytes_read = 0;
     size_t granules_skipped = 0;

@@ -123,6 +123,7 @@ QueryResult Session::execute(std::string_view sql, const QueryOptions& options)
                     settings.use_query_condition_cache ? condition_cache_.get() : nullptr;
                 SelectOutcome outcome = executeQuery(select, context, environment);
                 result.block = std::move(outcome.block);
+                result.totals = std::move(outcome.totals);
                 result.stats = context.stats();
                 result.rows_read = outcome.rows_read;
                 result.bytes_read = outcome.bytes_read;

@@ -57,6 +57,9 @@ struct QueryOptions
 struct QueryResult
 {
     Block block;  ///< Named, typed result columns; empty for statements that return nothing.
+    /// WITH TOTALS: one row with the block's columns, keys at their type's default (NULL where
+    /// Nullable) and each aggregate over every group HAVING kept, whatever the LIMIT.
+    std::optional<Block> totals;
     QueryStats stats;
     size_t rows_read = 0;     ///< Rows scanned (after granule skipping).
     size_t bytes_read = 0;    ///< Bytes of the columns scanned.

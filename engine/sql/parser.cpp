@@ -408,6 +408,7 @@ private:
         {
             groupBy(select);
         }
+        select.with_totals = acceptKeywords({"WITH", "TOTALS"});
         if (acceptKeyword("HAVING"))
         {
             select.having = expression();
@@ -461,7 +462,7 @@ private:
     }
 
     /// After GROUP BY: keys, ROLLUP(keys), CUBE(keys) or GROUPING SETS (sets), then
-    /// `WITH ROLLUP`, `WITH CUBE` (after plain keys) and `WITH TOTALS`.
+    /// `WITH ROLLUP` or `WITH CUBE` (after plain keys).
     void groupBy(SelectStatement& select)
     {
         if (acceptKeywords({"GROUPING", "SETS"}))
@@ -491,7 +492,6 @@ private:
                 advance();
             }
         }
-        select.with_totals = acceptKeywords({"WITH", "TOTALS"});
     }
 
     /// One set of GROUPING SETS: `(keys)`, `()` or a lone key.
@@ -532,9 +532,10 @@ private:
         {
             select.from = expectName("table name");
         }
-        const bool array_join_follows = (atKeyword("ARRAY") && atKeyword("JOIN", 1)) ||
-                                        (atKeyword("LEFT") && atKeyword("ARRAY", 1));
-        if (acceptKeyword("AS") || (atName() && !array_join_follows))
+        const bool clause_follows = (atKeyword("ARRAY") && atKeyword("JOIN", 1)) ||
+                                    (atKeyword("LEFT") && atKeyword("ARRAY", 1)) ||
+                                    (atKeyword("WITH") && atKeyword("TOTALS", 1));
+        if (acceptKeyword("AS") || (atName() && !clause_follows))
         {
             select.from_alias = expectName("alias");
         }

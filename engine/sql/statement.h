@@ -93,7 +93,7 @@ struct SelectStatement
     std::vector<ExpressionPtr> group_by;
     Grouping grouping = Grouping::kKeys;
     std::vector<std::vector<ExpressionPtr>> grouping_sets;  ///< Of GROUPING SETS only.
-    bool with_totals = false;  ///< `WITH TOTALS`: parsed, refused by the planner for now.
+    bool with_totals = false;  ///< `WITH TOTALS`: a totals row beside the result.
     ExpressionPtr having;
     std::vector<OrderByItem> order_by;
     std::optional<LimitBy> limit_by;

@@ -64,7 +64,7 @@ void TableInsert::checkBlock(const Block& block) const
         }
         // A Nullable column takes values without NULLs; a NULL needs a Nullable column.
         const DataType held = entry.column.dataType();
-        if (held.withoutNullable() != expected.type.valueType().withoutNullable() ||
+        if (held.valueType().withoutNullable() != expected.type.valueType().withoutNullable() ||
             (entry.column.hasNulls() && !expected.type.nullable))
         {
             throw Exception(ErrorCode::kTypeMismatch,

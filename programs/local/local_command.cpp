@@ -151,7 +151,8 @@ private:
         }
         if (print && !result.block.columns.empty())
         {
-            writeBlock(result.block, format_, std::cout);
+            writeBlock(result.block, format_, std::cout, {},
+                       result.totals ? &*result.totals : nullptr);
             std::cout.flush();
         }
         if (options_.time)

@@ -221,7 +221,8 @@ std::string formatLogicFile(const LogicFile& file)
     return out;
 }
 
-std::vector<std::string> resultLines(std::string_view tsv, bool row_sort)
+std::vector<std::string> resultLines(std::string_view tsv, bool row_sort,
+                                     std::string_view totals_tsv)
 {
     std::vector<std::string> lines = splitLines(tsv);
     for (std::string& line : lines)
@@ -232,7 +233,22 @@ std::vector<std::string> resultLines(std::string_view tsv, bool row_sort)
     {
         std::sort(lines.begin(), lines.end());
     }
+    for (const std::string& line : splitLines(totals_tsv))
+    {
+        lines.push_back(std::string(kTotalsPrefix) + markEmptyFields(line));
+    }
     return lines;
+}
+
+void sortExpectedLines(std::vector<std::string>& lines, bool row_sort)
+{
+    const auto totals = std::stable_partition(lines.begin(), lines.end(),
+                                              [](const std::string& line)
+                                              { return !line.starts_with(kTotalsPrefix); });
+    if (row_sort)
+    {
+        std::sort(lines.begin(), totals);
+    }
 }
 
 }  // namespace granary::sqllogic

@@ -18,6 +18,7 @@ namespace granary::sqllogic
 ///     SQL, one or more lines
 ///     ----                  (queries only; --generate adds it and the rows)
 ///     expected rows, TSV as `granary local --format TSV` prints them
+///     [totals: WITH TOTALS' row]
 ///
 /// and a blank line ends it. `onlyif granary` marks a record DuckDB does not run: ClickHouse
 /// semantics that DuckDB does not share (its expectations are written by hand, with a
@@ -62,8 +63,15 @@ std::string formatLogicFile(const LogicFile& file);
 /// empty field at the end of a line would be invisible.
 inline constexpr std::string_view kEmptyField = "(empty)";
 
-/// The rows of `tsv` (one per line, each empty field as kEmptyField), sorted when `row_sort`:
-/// what a query record compares.
-std::vector<std::string> resultLines(std::string_view tsv, bool row_sort);
+/// Marks WITH TOTALS' row, written after the rows as `totals: ` and its TSV line (rowsort
+/// leaves it last).
+inline constexpr std::string_view kTotalsPrefix = "totals: ";
+
+/// The rows of `tsv` (one per line, each empty field as kEmptyField), sorted when `row_sort`,
+/// then those of `totals_tsv` with kTotalsPrefix: what a query record compares.
+std::vector<std::string> resultLines(std::string_view tsv, bool row_sort,
+                                     std::string_view totals_tsv = {});
+/// Expected lines as resultLines gives them: sorted when `row_sort`, totals last.
+void sortExpectedLines(std::vector<std::string>& lines, bool row_sort);
 
 }  // namespace granary::sqllogic

@@ -69,12 +69,14 @@ std::optional<std::string> checkRecord(const Record& record, Session& session,
     }
     std::ostringstream tsv;
     writeBlockRows(result.block, OutputFormat::kTSV, tsv);
-    const std::vector<std::string> got = resultLines(tsv.str(), record.row_sort);
-    std::vector<std::string> expected = record.expected;
-    if (record.row_sort)
+    std::ostringstream totals;
+    if (result.totals)
     {
-        std::sort(expected.begin(), expected.end());
+        writeBlockRows(*result.totals, OutputFormat::kTSV, totals);
     }
+    const std::vector<std::string> got = resultLines(tsv.str(), record.row_sort, totals.str());
+    std::vector<std::string> expected = record.expected;
+    sortExpectedLines(expected, record.row_sort);
     if (got != expected)
     {
         return mismatch(expected, got);

@@ -123,5 +123,73 @@ TEST(OutputFormat, PrettyCompactCutsHugeValues)
     EXPECT_EQ(text.find(std::string(10001, 'x')), std::string::npos);
 }
 
+/// A grouped result and its WITH TOTALS row.
+struct GroupsAndTotals
+{
+    Block groups;
+    Block totals;
+};
+
+GroupsAndTotals groupsAndTotals()
+{
+    GroupsAndTotals result;
+    result.groups.columns.push_back({"g", test::stringColumn({"a", "b"})});
+    result.groups.columns.push_back({"c", test::fixedColumn<uint64_t>(TypeId::UInt64, {2, 1})});
+    result.totals.columns.push_back({"g", test::stringColumn({""})});
+    result.totals.columns.push_back({"c", test::fixedColumn<uint64_t>(TypeId::UInt64, {3})});
+    return result;
+}
+
+std::string writtenWithTotals(OutputFormat format)
+{
+    const GroupsAndTotals result = groupsAndTotals();
+    std::ostringstream out;
+    writeBlock(result.groups, format, out, {}, &result.totals);
+    return out.str();
+}
+
+// The layouts clickhouse-client 18.16 prints for a Totals packet (server_test checks Granary's
+// against it over the wire too).
+TEST(OutputFormat, TotalsFollowAnEmptyLineInTsvAndCsv)
+{
+    EXPECT_EQ(writtenWithTotals(OutputFormat::kTSVWithNames), "g\tc\na\t2\nb\t1\n\n\t3\n");
+    EXPECT_EQ(writtenWithTotals(OutputFormat::kCSV), "\"a\",2\n\"b\",1\n\n\"\",3\n");
+}
+
+TEST(OutputFormat, TotalsAreATableOfTheirOwnInPrettyCompact)
+{
+    EXPECT_EQ(writtenWithTotals(OutputFormat::kPrettyCompact),
+              "┌─g─┬─c─┐\n"
+              "│ a │ 2 │\n"
+              "│ b │ 1 │\n"
+              "└───┴───┘\n"
+              "\n"
+              "Totals:\n"
+              "┌─g─┬─c─┐\n"
+              "│   │ 3 │\n"
+              "└───┴───┘\n");
+}
+
+TEST(OutputFormat, TotalsAreAnObjectInJson)
+{
+    const std::string json = writtenWithTotals(OutputFormat::kJSON);
+    EXPECT_NE(json.find("\t],\n\n\t\"totals\":\n\t{\n\t\t\"g\": \"\",\n\t\t\"c\": 3\n\t},\n\n"
+                        "\t\"rows\": 2,"),
+              std::string::npos)
+        << json;
+}
+
+TEST(OutputFormat, RowFormatsLeaveTotalsOut)
+{
+    // A reader of JSONEachRow or RowBinary could not tell the totals from a row.
+    const GroupsAndTotals result = groupsAndTotals();
+    EXPECT_EQ(writtenWithTotals(OutputFormat::kJSONEachRow),
+              written(result.groups, OutputFormat::kJSONEachRow));
+    EXPECT_EQ(writtenWithTotals(OutputFormat::kRowBinary),
+              written(result.groups, OutputFormat::kRowBinary));
+    std::ostringstream out;
+    EXPECT_THROW(writeTotals(result.totals, OutputFormat::kJSON, out), Exception);
+}
+
 }  // namespace
 }  // namespace granary

@@ -164,6 +164,35 @@ TEST_P(AggregateStates, StatesLoadedInPartsMergeToTheOnePassAnswer)
               tsv("SELECT 1, sum(x) FROM src"));
 }
 
+TEST_P(AggregateStates, StatesOfASubqueryOrCteMergeWithTheirType)
+{
+    std::string states = "SELECT k";
+    std::string merged = "SELECT k";
+    std::string one_pass = "SELECT k";
+    for (size_t i = 0; i < kCalls.size(); ++i)
+    {
+        const std::string column = "s" + std::to_string(i);
+        states += ", " + withSuffix(kCalls[i].function, "State") + "(" + kCalls[i].arguments +
+                  ") AS " + column;
+        merged += ", " + withSuffix(kCalls[i].function, "Merge") + "(" + column + ")";
+        one_pass += ", " + kCalls[i].function + "(" + kCalls[i].arguments + ")";
+    }
+    // The subquery's groups (k, id % 4) merge into k's: each group of k has four states.
+    const std::string by_k = " GROUP BY k ORDER BY k";
+    const std::string expected = tsv(one_pass + " FROM src" + by_k);
+    EXPECT_EQ(tsv(merged + " FROM (" + states + " FROM src GROUP BY k, id % 4)" + by_k), expected);
+    EXPECT_EQ(tsv("WITH partial AS (" + states + " FROM src GROUP BY k, id % 4) " + merged +
+                  " FROM partial" + by_k),
+              expected);
+    // The result's columns are typed as the states are, ORDER BY and LIMIT between.
+    const QueryResult result =
+        session_->execute(states + " FROM src GROUP BY k ORDER BY k LIMIT 3", options_);
+    for (size_t i = 0; i < kCalls.size(); ++i)
+    {
+        EXPECT_EQ(dataTypeName(result.block.columns[i + 1].column.dataType()), kCalls[i].type);
+    }
+}
+
 TEST_P(AggregateStates, WrongStatesAndColumnsAreClearErrors)
 {
     session_->execute(

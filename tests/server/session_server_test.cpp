@@ -5,8 +5,10 @@
 
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 
+#include "engine/formats/output_format.h"
 #include "engine/session/session.h"
 #include "server/server.h"
 #include "server/session_query_handler.h"
@@ -92,8 +94,7 @@ TEST(SessionServer, ClientsGetWhatSessionReturns)
     }
     for (const std::string& sql : queries)
     {
-        expectClientsRead(server.port(), script, sql,
-                          toTsv(Session(database).execute(sql).block));
+        expectClientsRead(server.port(), script, sql, toTsv(Session(database).execute(sql).block));
     }
     server.stop();
     std::filesystem::remove_all(dir);
@@ -208,6 +209,69 @@ TEST(SessionServer, NullableColumnsBothWays)
     {
         expectClientsRead(server.port(), script, sql, expected);
     }
+    server.stop();
+    std::filesystem::remove_all(dir);
+}
+
+/// The part of a JSON document from "totals" up to "rows".
+std::string jsonTotals(const std::string& json)
+{
+    const size_t begin = json.find("\"totals\"");
+    const size_t end = json.find("\"rows\"");
+    return begin == std::string::npos || end == std::string::npos ? json
+                                                                  : json.substr(begin, end - begin);
+}
+
+TEST(SessionServer, TotalsAsClickHouseClientPrintsThem)
+{
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                                      fmt::format("granary-server-totals-{}", ::getpid());
+    std::filesystem::remove_all(dir);
+    auto database = Session::openDatabase(dir);
+    Session(database).execute("CREATE TABLE t (k UInt32, g String, x Nullable(UInt32)) ORDER BY k");
+    Session(database).execute(
+        "INSERT INTO t VALUES (1, 'a', 2), (1, 'b', NULL), (2, 'a', 5), (3, 'c', NULL)");
+    ServerConfig config;
+    config.port = 0;
+    Server server(config, std::make_shared<SessionQueryHandler>(database));
+    server.start();
+
+    // clickhouse-client prints the Totals packet in each format its own way: Granary's
+    // writers must print the same result identically.
+    const std::string sql = "SELECT g, count(), sum(x) FROM t GROUP BY g WITH TOTALS ORDER BY g";
+    const QueryResult result = Session(database).execute(sql);
+    ASSERT_TRUE(result.totals.has_value());
+    const auto granary = [&](OutputFormat format)
+    {
+        std::ostringstream out;
+        writeBlock(result.block, format, out, {}, &*result.totals);
+        return out.str();
+    };
+    const auto client = [&](std::string_view format)
+    {
+        return runCommand(
+            fmt::format("timeout 30 /usr/bin/clickhouse-client --port {} --format {} "
+                        "--query \"{}\" 2>&1",
+                        server.port(), format, sql));
+    };
+    EXPECT_EQ(client("TSVWithNames"), granary(OutputFormat::kTSVWithNames));
+    EXPECT_EQ(client("CSV"), granary(OutputFormat::kCSV));
+    EXPECT_EQ(client("PrettyCompactNoEscapes"), granary(OutputFormat::kPrettyCompact));
+    // ClickHouse quotes 64-bit integers in JSON, Granary writes them bare (docs/formats.md).
+    const std::string client_json =
+        std::regex_replace(jsonTotals(client("JSON")), std::regex(R"(": "(-?[0-9]+)\")"), "\": $1");
+    EXPECT_EQ(client_json, jsonTotals(granary(OutputFormat::kJSON)));
+
+    // clickhouse-driver appends the totals to the rows.
+    const std::filesystem::path script = dir / "totals.py";
+    std::ofstream(script)
+        << "import sys, clickhouse_driver\n"
+           "c = clickhouse_driver.Client(host='127.0.0.1', port=int(sys.argv[1]))\n"
+           "for row in c.execute(sys.argv[2]):\n"
+           "    print('\\t'.join('\\\\N' if v is None else str(v) for v in row))\n";
+    EXPECT_EQ(runCommand(fmt::format("timeout 30 /usr/bin/python3 {} {} \"{}\" 2>&1",
+                                     script.string(), server.port(), sql)),
+              "a\t2\t7\nb\t1\t\\N\nc\t1\t\\N\n\t4\t7\n");
     server.stop();
     std::filesystem::remove_all(dir);
 }

@@ -14,7 +14,8 @@ namespace
 
 /// What follows a complete SELECT item when nothing else does.
 constexpr std::string_view kAfterSelectItem =
-    "',', FROM, WHERE, GROUP BY, HAVING, ORDER BY, LIMIT, OFFSET, UNION, ';' or end of input";
+    "',', FROM, WHERE, GROUP BY, WITH TOTALS, HAVING, ORDER BY, LIMIT, OFFSET, UNION, ';' or end "
+    "of input";
 
 struct MalformedInput
 {

@@ -29,13 +29,14 @@ inline void appendSerializedStates(const AggregateFunction& function, char* cons
 class StateResultFunction final : public WrappedAggregateFunction
 {
 public:
-    explicit StateResultFunction(std::shared_ptr<const AggregateFunction> inner)
-        : WrappedAggregateFunction(std::move(inner))
+    /// `state_type`: AggregateFunction(f, T...), the type of the states `inner` makes.
+    StateResultFunction(std::shared_ptr<const AggregateFunction> inner, DataType state_type)
+        : WrappedAggregateFunction(std::move(inner)), state_type_(std::move(state_type))
     {
     }
 
     std::string name() const override { return inner_->name() + "State"; }
-    DataType resultType() const override { return TypeId::String; }
+    DataType resultType() const override { return state_type_; }
     bool resultMayBeNull() const override { return false; }
 
     void insertResultInto(char* state, Column& to) const override
@@ -47,6 +48,9 @@ public:
     {
         appendSerializedStates(*inner_, places, count, state_offset, to);
     }
+
+private:
+    DataType state_type_;
 };
 
 }  // namespace granary
