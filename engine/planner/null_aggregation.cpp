@@ -5,6 +5,7 @@
 
 #include "engine/aggregation/aggregate_function_factory.h"
 #include "engine/expressions/compiled_expression.h"
+#include "engine/planner/array_join.h"
 #include "engine/planner/table_scan.h"
 
 namespace granary
@@ -33,7 +34,7 @@ class Lowering
 public:
     Lowering(AnalyzedSelect& analyzed, const TableSchema& schema,
              const std::vector<std::string>& columns_with_nulls)
-        : analyzed_(analyzed), lookup_(scannedColumnTypes(schema)), with_nulls_(columns_with_nulls)
+        : analyzed_(analyzed), lookup_(lookupOf(analyzed, schema)), with_nulls_(columns_with_nulls)
     {
         for (const ScanOutput& output : analyzed_.scan_outputs)
         {
@@ -72,6 +73,18 @@ public:
     }
 
 private:
+    /// The scan's columns, and an ARRAY JOIN's element by its alias (never Nullable: Arrays
+    /// of Nullable are refused).
+    static ColumnTypeLookup lookupOf(const AnalyzedSelect& analyzed, const TableSchema& schema)
+    {
+        ColumnTypeLookup columns = scannedColumnTypes(schema);
+        if (!analyzed.array_join)
+        {
+            return columns;
+        }
+        return ArrayJoinStep(*analyzed.array_join, columns).withElement(columns);
+    }
+
     /// An output's type is Nullable, and it may hold a NULL here: it reads a column with a
     /// NULL in the snapshot, or is a constant (a NULL literal).
     struct Nulls
@@ -165,8 +178,7 @@ Column& columnNamed(Block& stage, const std::string& name)
 NullAggregation lowerNullAggregation(AnalyzedSelect& analyzed, const TableSchema& schema,
                                      const std::vector<std::string>& columns_with_nulls)
 {
-    // Elements of an ARRAY JOIN are never Nullable, and the lookup does not know their names.
-    if (!analyzed.aggregates || analyzed.array_join)
+    if (!analyzed.aggregates)
     {
         return {};
     }

@@ -118,6 +118,57 @@ TEST_P(Nulls, NullKeysAreOneGroupAndAggregatesSkipNullArguments)
               "\\N\t\\N\n");
 }
 
+TEST_P(Nulls, NullKeysStayNullUnderArrayJoin)
+{
+    // Row r: g as in rows(true), an array of r % 4 elements 0, 1, ..., r % 4 - 1.
+    auto database = tableOf(true);
+    Session(database).execute(
+        "CREATE TABLE a (k UInt64, g Nullable(UInt32), arr Array(UInt32)) ORDER BY k");
+    Block block;
+    block.columns.push_back({"k", Column(TypeId::UInt64)});
+    block.columns.push_back({"g", Column(DataType::makeNullable(TypeId::UInt32))});
+    block.columns.push_back({"arr", Column(DataType::array(TypeId::UInt32))});
+    std::map<std::optional<uint32_t>, std::pair<uint64_t, uint64_t>> groups;  // rows, sum
+    for (size_t row = 0; row < kRows; ++row)
+    {
+        const std::optional<uint32_t> key =
+            row % 7 == 3 ? std::nullopt : std::optional<uint32_t>(row % 3);
+        block.columns[0].column.append(static_cast<uint64_t>(row));
+        block.columns[1].column.append(key.value_or(0));
+        if (!key)
+        {
+            block.columns[1].column.setNull(row);
+        }
+        for (uint32_t element = 0; element < row % 4; ++element)
+        {
+            block.columns[2].column.child(0).append(element);
+            ++groups[key].first;
+            groups[key].second += element;
+        }
+        block.columns[2].column.closeNestedRow();
+    }
+    database->insert("a", {std::move(block)});
+    std::string expected;
+    for (const auto& [key, group] : groups)
+    {
+        if (key)
+        {
+            expected += std::to_string(*key) + "\t" + std::to_string(group.first) + "\t" +
+                        std::to_string(group.second) + "\n";
+        }
+    }
+    expected += "\\N\t" + std::to_string(groups.at(std::nullopt).first) + "\t" +
+                std::to_string(groups.at(std::nullopt).second) + "\n";
+    QueryOptions options;
+    options.threads = GetParam();
+    EXPECT_EQ(tsv(Session(database)
+                      .execute("SELECT g, count(), sum(e) FROM a ARRAY JOIN arr AS e GROUP BY g "
+                               "ORDER BY g",
+                               options)
+                      .block),
+              expected);
+}
+
 INSTANTIATE_TEST_SUITE_P(Threads, Nulls, ::testing::Values(1, 2, 64, 256));
 
 TEST(NullTypes, DependOnTheSchemaNotOnTheRows)
