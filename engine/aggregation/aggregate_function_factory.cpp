@@ -9,6 +9,7 @@
 #include "engine/aggregation/functions/quantile_functions.h"
 #include "engine/aggregation/functions/statistics_functions.h"
 #include "engine/aggregation/functions/sum.h"
+#include "engine/aggregation/functions/group_array.h"
 #include "engine/aggregation/functions/top_k.h"
 #include "engine/aggregation/functions/uniq_exact.h"
 #include "engine/aggregation/functions/uniq_sketch_functions.h"
@@ -151,6 +152,7 @@ std::vector<AggregateFunctionEntry> makeRegistry()
     addQuantileFunctions(entries);
     addUniqSketchFunctions(entries);
     addTopKFunctions(entries);
+    addGroupArrayFunctions(entries);
     return entries;
 }
 

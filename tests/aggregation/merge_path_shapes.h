@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "engine/aggregation/aggregation_settings.h"
+#include "engine/aggregation/aggregator.h"
 
 namespace granary::testing
 {
@@ -65,6 +66,20 @@ inline std::vector<MergePathShape> mergePathShapes()
     mixed.settings.merge_cost.min_average_size = 1'000'000;
     shapes.push_back(mixed);
     return shapes;
+}
+
+/// The thread counts function tests run at: one, two and oversubscribed.
+inline const std::vector<size_t> kShapeThreadCounts = {1, 2, 7, 64, 256};
+
+/// `descriptions` grouped by the column "key" of `input`, as `shape` sets the aggregation up,
+/// at `threads` threads.
+inline Block aggregateOnShape(const MergePathShape& shape, const BlockView& input,
+                              const std::vector<AggregateDescription>& descriptions, size_t threads)
+{
+    AggregationSettings settings = shape.settings;
+    settings.max_threads = threads;
+    QueryContext context(threads);
+    return Aggregator({"key"}, descriptions, settings).execute(input, context);
 }
 
 }  // namespace granary::testing

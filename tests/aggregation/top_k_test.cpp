@@ -24,8 +24,6 @@ namespace granary
 namespace
 {
 
-const std::vector<size_t> kThreadCounts = {1, 2, 7, 64, 256};
-
 /// One call to check: topK(parameters)(argument), with a condition for topKIf.
 struct TopKCall
 {
@@ -237,14 +235,10 @@ TEST(TopK, MeetsSpaceSavingBoundsOnEveryMergePathAndThreadCount)
                 }
             }
         }
-        for (const size_t threads : kThreadCounts)
+        for (const size_t threads : testing::kShapeThreadCounts)
         {
             SCOPED_TRACE(shape.name + " threads " + std::to_string(threads));
-            AggregationSettings settings = shape.settings;
-            settings.max_threads = threads;
-            QueryContext context(threads);
-            const Block result =
-                Aggregator({"key"}, descriptions, settings).execute(input, context);
+            const Block result = testing::aggregateOnShape(shape, input, descriptions, threads);
             ASSERT_EQ(result.rows(), expected.size());
             size_t failures = 0;
             for (size_t row = 0; row < result.rows() && failures < 5; ++row)
