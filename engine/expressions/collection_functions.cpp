@@ -1,7 +1,14 @@
 #include "engine/expressions/collection_functions.h"
 
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <type_traits>
+#include <vector>
+
 #include "engine/common/ascii.h"
 #include "engine/expressions/function_registry.h"
+#include "engine/expressions/row_function_node.h"
 #include "engine/formats/json_column.h"
 
 namespace granary
@@ -305,6 +312,114 @@ NodePtr buildLookup(CallContext& call)
     return makeContains(call.argument(0), call.argument(1));
 }
 
+/// Orders two elements of type T, ascending or (`descending`) descending: numbers by value
+/// with every NaN after the others either way (and equal to another NaN), strings bytewise.
+template <typename T>
+bool elementBefore(const T& left, const T& right, bool descending)
+{
+    if constexpr (std::is_floating_point_v<T>)
+    {
+        if (std::isnan(left) || std::isnan(right))
+        {
+            return !std::isnan(left) && std::isnan(right);
+        }
+    }
+    return descending ? right < left : left < right;
+}
+
+/// How arraySort, arrayReverseSort, arrayDistinct and arrayReverse reorder a row's elements.
+enum class ArrayReorder
+{
+    kSort,
+    kReverseSort,
+    kDistinct,
+    kReverse,
+};
+
+/// The positions of elements [begin, end) of `elements` in the order `reorder` gives them
+/// (arrayDistinct: each value's first position, in the array's order).
+template <typename T>
+std::vector<uint64_t> reorderedPositions(const ColumnView& elements, uint64_t begin, uint64_t end,
+                                         ArrayReorder reorder)
+{
+    std::vector<uint64_t> positions(end - begin);
+    std::iota(positions.begin(), positions.end(), begin);
+    const auto value = [&](uint64_t position)
+    {
+        if constexpr (std::is_same_v<T, std::string_view>)
+        {
+            return elements.stringAt(position);
+        }
+        else
+        {
+            return elements.valueAt<T>(position);
+        }
+    };
+    const auto less = [&](uint64_t a, uint64_t b)
+    { return elementBefore(value(a), value(b), false); };
+    switch (reorder)
+    {
+        case ArrayReorder::kSort:
+            std::stable_sort(positions.begin(), positions.end(), less);
+            break;
+        case ArrayReorder::kReverseSort:
+            std::stable_sort(positions.begin(), positions.end(),
+                             [&](uint64_t a, uint64_t b)
+                             { return elementBefore(value(a), value(b), true); });
+            break;
+        case ArrayReorder::kDistinct:
+        {
+            std::vector<uint64_t> sorted = positions;
+            std::stable_sort(sorted.begin(), sorted.end(), less);
+            std::vector<bool> first(end - begin, false);
+            for (size_t i = 0; i < sorted.size(); ++i)
+            {
+                first[sorted[i] - begin] = i == 0 || less(sorted[i - 1], sorted[i]);
+            }
+            std::erase_if(positions, [&](uint64_t position) { return !first[position - begin]; });
+            break;
+        }
+        case ArrayReorder::kReverse:
+            std::reverse(positions.begin(), positions.end());
+            break;
+    }
+    return positions;
+}
+
+/// arraySort, arrayReverseSort, arrayDistinct and arrayReverse of an Array of numbers or
+/// strings: the same elements, reordered (or thinned) per row.
+NodePtr buildArrayReorder(CallContext& call)
+{
+    const DataType& type = call.argument(0)->dataType();
+    if (type.id != TypeId::Array || isNested(type.element().id))
+    {
+        call.failArgumentType(0, "an Array of numbers, dates or strings");
+    }
+    const std::string& name = call.lowerName();
+    const ArrayReorder reorder = name == "arraysort"          ? ArrayReorder::kSort
+                                 : name == "arrayreversesort" ? ArrayReorder::kReverseSort
+                                 : name == "arraydistinct"    ? ArrayReorder::kDistinct
+                                                              : ArrayReorder::kReverse;
+    return makeRowFunction(type, {call.argument(0)},
+                           [reorder](const std::vector<Operand>& values, size_t row, Column& out)
+                           {
+                               const ColumnView& array = values[0].view;
+                               const size_t at = values[0].scalar ? 0 : row;
+                               const ColumnView& elements = array.children[0];
+                               const std::vector<uint64_t> positions = dispatchType(
+                                   elements.type,
+                                   [&]<typename T>(TypeTag<T>) {
+                                       return reorderedPositions<T>(elements, array.offsets[at],
+                                                                    array.offsets[at + 1], reorder);
+                                   });
+                               for (const uint64_t position : positions)
+                               {
+                                   out.child(0).appendRange(elements, position, 1);
+                               }
+                               out.closeNestedRow();
+                           });
+}
+
 /// getSubcolumn(json, 'path'[, 'Type']): the path as text, or in a typed path's type (the
 /// planner passes it for `j.a.b` when the column declares `a.b` typed).
 NodePtr buildGetSubcolumn(CallContext& call)
@@ -337,6 +452,16 @@ std::vector<ScalarFunction> collectionFunctionEntries()
          buildLookup},
         {"mapContains", "mapContains(map, key)", "1 when the Map has the key.", 2, 2, true,
          buildLookup},
+        {"arraySort", "arraySort(array)",
+         "The Array's elements in ascending order (NaN last; strings bytewise).", 1, 1, true,
+         buildArrayReorder},
+        {"arrayReverseSort", "arrayReverseSort(array)",
+         "The Array's elements in descending order (NaN last).", 1, 1, true, buildArrayReorder},
+        {"arrayDistinct", "arrayDistinct(array)",
+         "The Array's distinct elements, each where it first occurs (every NaN one value).", 1, 1,
+         true, buildArrayReorder},
+        {"arrayReverse", "arrayReverse(array)", "The Array's elements in reverse order.", 1, 1,
+         true, buildArrayReorder},
         {"mapKeys", "mapKeys(map)", "The Map's keys as an Array.", 1, 1, true, buildMapPart},
         {"mapValues", "mapValues(map)", "The Map's values as an Array.", 1, 1, true, buildMapPart},
         {"getSubcolumn", "getSubcolumn(json, 'path'[, 'Type']), json.path",

@@ -477,6 +477,76 @@ TEST(NestedTypes, CollectionFunctionsMatchTheNaiveAnswers)
     }
 }
 
+/// `values` as TSV prints an Array: [1,2] or ['x','y'].
+template <typename T>
+std::string arrayText(const std::vector<T>& values)
+{
+    std::string text = "[";
+    for (size_t i = 0; i < values.size(); ++i)
+    {
+        text += i == 0 ? "" : ",";
+        if constexpr (std::is_same_v<T, std::string>)
+        {
+            text += "'" + values[i] + "'";
+        }
+        else
+        {
+            text += std::to_string(values[i]);
+        }
+    }
+    return text + "]";
+}
+
+TEST(NestedTypes, ArrayReorderingMatchesTheNaiveAnswers)
+{
+    Session session(Database::openInMemory());
+    session.execute("CREATE TABLE t " + std::string(kColumns) + " ORDER BY tuple()");
+    const std::vector<ReferenceRow> rows = randomRows(3000);
+    insertRowBinary(session, encode(rows));
+    std::string expected;
+    for (const ReferenceRow& row : rows)
+    {
+        std::vector<uint32_t> sorted = row.a;
+        std::sort(sorted.begin(), sorted.end());
+        std::vector<uint32_t> descending(sorted.rbegin(), sorted.rend());
+        std::vector<std::string> keys;
+        std::vector<std::string> distinct;
+        for (const auto& [key, value] : row.m)
+        {
+            keys.push_back(key);
+            if (std::find(distinct.begin(), distinct.end(), key) == distinct.end())
+            {
+                distinct.push_back(key);  // Each key where it first occurs.
+            }
+        }
+        std::vector<std::string> reversed(keys.rbegin(), keys.rend());
+        std::vector<std::string> sorted_keys = keys;
+        std::sort(sorted_keys.begin(), sorted_keys.end());
+        expected += arrayText(sorted) + "\t" + arrayText(descending) + "\t" + arrayText(distinct) +
+                    "\t" + arrayText(reversed) + "\t" + arrayText(sorted_keys) + "\n";
+    }
+    std::ostringstream out;
+    writeBlock(session
+                   .execute("SELECT arraySort(a), arrayReverseSort(a), arrayDistinct(mapKeys(m)), "
+                            "arrayReverse(mapKeys(m)), arraySort(mapKeys(m)) FROM t")
+                   .block,
+               OutputFormat::kTSV, out);
+    EXPECT_EQ(out.str(), expected);
+    for (const std::string query : {"SELECT arraySort(b) FROM t", "SELECT arraySort(e) FROM t",
+                                    "SELECT arrayReverse(m) FROM t"})
+    {
+        try
+        {
+            session.execute(query);
+            ADD_FAILURE() << query;
+        }
+        catch (const Exception& error)
+        {
+            EXPECT_EQ(error.code(), ErrorCode::kTypeMismatch) << query << ": " << error.what();
+        }
+    }
+}
+
 TEST(NestedTypes, MalformedValuesAreRefusedAndInsertNothing)
 {
     Session session(Database::openInMemory());
