@@ -129,7 +129,7 @@ const std::vector<ScalarFunction>& scalarFunctions()
         for (std::vector<ScalarFunction> family :
              {stringFunctionEntries(), conversionFunctionEntries(), mathFunctionEntries(),
               dateFunctionEntries(), conditionalFunctionEntries(), collectionFunctionEntries(),
-              nullFunctionEntries()})
+              nullFunctionEntries(), stateFunctionEntries()})
         {
             gathered.insert(gathered.end(), family.begin(), family.end());
         }

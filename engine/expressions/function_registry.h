@@ -110,5 +110,6 @@ std::vector<ScalarFunction> dateFunctionEntries();
 std::vector<ScalarFunction> conditionalFunctionEntries();
 std::vector<ScalarFunction> collectionFunctionEntries();
 std::vector<ScalarFunction> nullFunctionEntries();
+std::vector<ScalarFunction> stateFunctionEntries();
 
 }  // namespace granary

@@ -44,7 +44,9 @@ ColumnTypeLookup scannedColumnTypes(const TableSchema& schema)
     {
         if (const std::optional<size_t> index = schema.indexOf(name))
         {
-            return schema.columns[*index].type.valueType();
+            // States keep their type (finalizeAggregation reads it); its values are a String's.
+            const DataType& type = schema.columns[*index].type;
+            return type.isAggregateState() ? type : type.valueType();
         }
         return std::nullopt;
     };

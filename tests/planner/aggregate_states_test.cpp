@@ -168,6 +168,7 @@ TEST_P(AggregateStates, StatesOfASubqueryOrCteMergeWithTheirType)
 {
     std::string states = "SELECT k";
     std::string merged = "SELECT k";
+    std::string finalized = "SELECT k";
     std::string one_pass = "SELECT k";
     for (size_t i = 0; i < kCalls.size(); ++i)
     {
@@ -175,6 +176,7 @@ TEST_P(AggregateStates, StatesOfASubqueryOrCteMergeWithTheirType)
         states += ", " + withSuffix(kCalls[i].function, "State") + "(" + kCalls[i].arguments +
                   ") AS " + column;
         merged += ", " + withSuffix(kCalls[i].function, "Merge") + "(" + column + ")";
+        finalized += ", finalizeAggregation(" + column + ")";
         one_pass += ", " + kCalls[i].function + "(" + kCalls[i].arguments + ")";
     }
     // The subquery's groups (k, id % 4) merge into k's: each group of k has four states.
@@ -184,6 +186,8 @@ TEST_P(AggregateStates, StatesOfASubqueryOrCteMergeWithTheirType)
     EXPECT_EQ(tsv("WITH partial AS (" + states + " FROM src GROUP BY k, id % 4) " + merged +
                   " FROM partial" + by_k),
               expected);
+    // finalizeAggregation of a group's one state is the group's answer.
+    EXPECT_EQ(tsv(finalized + " FROM (" + states + " FROM src GROUP BY k) ORDER BY k"), expected);
     // The result's columns are typed as the states are, ORDER BY and LIMIT between.
     const QueryResult result =
         session_->execute(states + " FROM src GROUP BY k ORDER BY k LIMIT 3", options_);
@@ -204,6 +208,7 @@ TEST_P(AggregateStates, WrongStatesAndColumnsAreClearErrors)
     EXPECT_EQ(errorOf("SELECT uniqExactMerge(plain) FROM agg", &message), ErrorCode::kTypeMismatch);
     EXPECT_NE(message.find("line 1, column 8"), std::string::npos) << message;
     EXPECT_EQ(errorOf("SELECT uniqExactMerge(k + 1) FROM agg"), ErrorCode::kTypeMismatch);
+    EXPECT_EQ(errorOf("SELECT finalizeAggregation(plain) FROM agg"), ErrorCode::kTypeMismatch);
 
     // A damaged state fails the query, naming the column, and changes nothing.
     const fs::path path = directory_ / "bad.tsv";
@@ -212,6 +217,7 @@ TEST_P(AggregateStates, WrongStatesAndColumnsAreClearErrors)
     EXPECT_EQ(errorOf("SELECT k, uniqExactMerge(u) FROM agg GROUP BY k", &message),
               ErrorCode::kIncorrectData);
     EXPECT_NE(message.find("state column 'u'"), std::string::npos) << message;
+    EXPECT_EQ(errorOf("SELECT finalizeAggregation(u) FROM agg"), ErrorCode::kIncorrectData);
 
     // Types naming no function, or a function that does not take their arguments.
     EXPECT_EQ(errorOf("CREATE TABLE bad (s AggregateFunction(nope, UInt8)) ORDER BY tuple()"),
