@@ -461,41 +461,45 @@ SelectPlan planSelect(const sql::SelectStatement& select, const Table& table,
     return plan;
 }
 
+namespace
+{
+
+/// The aggregation's groups after HAVING, their NULL keys restored; with `with_totals`, also
+/// the totals row before the select list (totalsStage).
+Block aggregatedStage(const SelectPlan& plan, bool with_totals, const AggregationSettings& settings,
+                      QueryContext& context, std::optional<Block>& totals)
+{
+    const AnalyzedSelect& analyzed = plan.analyzed;
+    recordAggregation(analyzed, context.stats());
+    const Aggregator aggregator(analyzed.group_keys, analyzed.aggregate_functions, settings);
+    if (with_totals)
+    {
+        Aggregator::ResultWithTotals result = aggregator.executeWithTotals(*plan.scan, context);
+        restoreNulls(plan.nulls, result.groups);
+        Block stage = filterHaving(std::move(result.groups), analyzed);
+        totals = totalsStage(plan, stage, result.totals, context);
+        return stage;
+    }
+    // NULL keys and results are marked after the aggregation: the core's top-N would order
+    // them by their stored defaults.
+    const std::optional<TopGroups> top = plan.nulls.empty() ? topGroupsOf(analyzed) : std::nullopt;
+    Block stage = aggregator.execute(*plan.scan, context, top ? &*top : nullptr);
+    restoreNulls(plan.nulls, stage);
+    return filterHaving(std::move(stage), analyzed);
+}
+
+}  // namespace
+
 SelectOutcome executeSelect(const sql::SelectStatement& select, const Table& table,
                             QueryContext& context, const SelectSettings& settings,
                             const ScanObserver& observer, QueryConditionCache* condition_cache)
 {
     const SelectPlan plan = planSelect(select, table, settings.analysis, observer, condition_cache);
     const AnalyzedSelect& analyzed = plan.analyzed;
-    Block stage;
     std::optional<Block> totals;
-    if (analyzed.aggregates)
-    {
-        recordAggregation(analyzed, context.stats());
-        const Aggregator aggregator(analyzed.group_keys, analyzed.aggregate_functions,
-                                    settings.aggregation);
-        if (select.with_totals)
-        {
-            Aggregator::ResultWithTotals result = aggregator.executeWithTotals(*plan.scan, context);
-            restoreNulls(plan.nulls, result.groups);
-            stage = filterHaving(std::move(result.groups), analyzed);
-            totals = totalsStage(plan, stage, result.totals, context);
-        }
-        else
-        {
-            // NULL keys and results are marked after the aggregation: the core's top-N would
-            // order them by their stored defaults.
-            const std::optional<TopGroups> top =
-                plan.nulls.empty() ? topGroupsOf(analyzed) : std::nullopt;
-            stage = aggregator.execute(*plan.scan, context, top ? &*top : nullptr);
-            restoreNulls(plan.nulls, stage);
-            stage = filterHaving(std::move(stage), analyzed);
-        }
-    }
-    else
-    {
-        stage = filterHaving(collectRows(plan, context), analyzed);
-    }
+    Block stage = analyzed.aggregates ? aggregatedStage(plan, select.with_totals,
+                                                        settings.aggregation, context, totals)
+                                      : filterHaving(collectRows(plan, context), analyzed);
     SelectOutcome outcome;
     outcome.block = projectOutputs(orderAndLimit(std::move(stage), analyzed, true), analyzed);
     if (totals)
