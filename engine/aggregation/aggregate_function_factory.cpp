@@ -27,6 +27,7 @@ constexpr std::string_view kIfSuffix = "if";
 constexpr std::string_view kDistinctSuffix = "distinct";
 constexpr std::string_view kStateSuffix = "state";
 constexpr std::string_view kMergeSuffix = "merge";
+constexpr std::string_view kArraySuffix = "array";
 
 /// `name` without `suffix` (any case), or nullopt when it does not end with it.
 std::optional<std::string_view> withoutSuffix(std::string_view name, std::string_view suffix)
@@ -232,6 +233,12 @@ ResolvedAggregateName resolveAggregateName(std::string_view name)
     {
         resolved.distinct_combinator = findAggregateFunction(name) == nullptr;
         name = resolved.distinct_combinator ? *base : name;
+    }
+    // groupArray is a function of its own; groupArrayArray is groupArray over elements.
+    if (const std::optional<std::string_view> base = withoutSuffix(name, kArraySuffix))
+    {
+        resolved.array_combinator = findAggregateFunction(name) == nullptr;
+        name = resolved.array_combinator ? *base : name;
     }
     resolved.entry = findAggregateFunction(name);
     resolved.base_name = name;

@@ -81,6 +81,8 @@ struct ResolvedAggregateName
     bool distinct_combinator = false;
     bool state_combinator = false;
     bool merge_combinator = false;
+    /// fArray(arrays...): f over the arrays' elements (functions/array_combinator.h).
+    bool array_combinator = false;
     /// The name as written, without its combinators (a view into the name resolved).
     std::string_view base_name = {};
     /// The name without State or Merge: the function whose states are made or merged (uniqIf).

@@ -11,7 +11,9 @@ BlockViewInput::BlockViewInput(const BlockView& block, size_t morsel_rows)
     block.checkEqualLengths();
     for (const BlockView::Entry& entry : block.columns)
     {
-        columns_.push_back({entry.name, entry.column.type});
+        // The view's whole type (Array elements, DateTime64's precision); NULLs are the
+        // caller's to mask, as before.
+        columns_.push_back({entry.name, DataType::of(entry.column).withoutNullable()});
     }
 }
 

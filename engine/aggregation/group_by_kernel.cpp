@@ -11,12 +11,29 @@ namespace granary
 namespace
 {
 
+/// `settings` for `plan`'s partials: partitioning copies rows' argument columns into buckets,
+/// which Array arguments (fArray's) cannot be, so such plans aggregate their rows in place.
+AggregationSettings partialSettings(const GroupByPlan& plan, AggregationSettings settings)
+{
+    for (const AggregateLayout::Entry& entry : plan.layout->entries())
+    {
+        for (const size_t column : entry.argument_columns)
+        {
+            if (isNested(plan.input_columns[column].type.id))
+            {
+                settings.partition_high_cardinality = false;
+            }
+        }
+    }
+    return settings;
+}
+
 template <typename Method>
 class KeyedKernel final : public GroupByKernel
 {
 public:
     KeyedKernel(const GroupByPlan& plan, const AggregationSettings& settings)
-        : plan_(plan), settings_(settings)
+        : plan_(plan), settings_(partialSettings(plan, settings))
     {
     }
     std::unique_ptr<LocalSinkState> makeLocalState() const override
@@ -31,7 +48,7 @@ public:
 
 private:
     const GroupByPlan& plan_;
-    const AggregationSettings& settings_;
+    const AggregationSettings settings_;
 };
 
 class NoKeyKernel final : public GroupByKernel

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "engine/aggregation/aggregate_function_factory.h"
+#include "engine/aggregation/functions/array_combinator.h"
 #include "engine/aggregation/functions/distinct_combinator.h"
 #include "engine/aggregation/functions/masked.h"
 #include "engine/aggregation/functions/merge_state.h"
@@ -99,6 +100,12 @@ AggregateFunctionPtr createCombined(const AggregateDescription& aggregate,
                            AggregateCall{std::string(resolved.base_name), std::move(arguments),
                                          aggregate.parameters, distinct},
                            *resolved.entry, resolved.distinct_combinator);
+    if (resolved.array_combinator)
+    {
+        // Inside the -If: the condition keeps or drops a row's whole arrays.
+        function =
+            std::make_shared<ArrayCombinatorFunction>(std::move(function), function_arguments);
+    }
     if (resolved.if_combinator)
     {
         // ClickHouse: sumIf over no matching row is 0, not NULL.
@@ -114,9 +121,11 @@ std::vector<AggregateArgument> stateArguments(const DataType& state_type)
     std::vector<AggregateArgument> arguments;
     for (size_t i = 0; i < state_type.state_arguments.size(); ++i)
     {
+        // fArray's states are f's over the elements: Array(T) as ClickHouse spells it means T.
+        const DataType& argument = state_type.state_arguments[i];
         arguments.push_back(
             {"argument " + std::to_string(i + 1) + " of " + dataTypeName(state_type),
-             state_type.state_arguments[i].id});
+             argument.id == TypeId::Array ? argument.element().id : argument.id});
     }
     return arguments;
 }
@@ -234,20 +243,29 @@ std::unique_ptr<GroupByPlan> makeGroupByPlan(std::vector<InputColumn> columns,
     {
         AggregateLayout::Entry entry;
         std::vector<AggregateArgument> arguments;
-        for (const std::string& argument : aggregate.arguments)
+        const ResolvedAggregateName resolved = resolveAggregateName(aggregate.function);
+        for (size_t a = 0; a < aggregate.arguments.size(); ++a)
         {
+            const std::string& argument = aggregate.arguments[a];
             const size_t column =
                 resolveColumn(plan->input_columns, argument, "arguments of " + aggregate.function);
-            if (isNested(plan->input_columns[column].type.id))
+            const DataType& type = plan->input_columns[column].type;
+            // fArray takes Arrays (all but an -If condition) and f sees their elements.
+            const bool array_argument =
+                resolved.array_combinator && !resolved.merge_combinator &&
+                !(resolved.if_combinator && a + 1 == aggregate.arguments.size());
+            const bool taken = array_argument
+                                   ? type.id == TypeId::Array && !isNested(type.element().id)
+                                   : !isNested(type.id);
+            if (!taken)
             {
-                throw withOrigin(
-                    Exception(ErrorCode::kTypeMismatch,
-                              aggregate.function + " does not take '" + argument + "' of type " +
-                                  dataTypeName(plan->input_columns[column].type)),
-                    aggregate);
+                throw withOrigin(Exception(ErrorCode::kTypeMismatch,
+                                           aggregate.function + " does not take '" + argument +
+                                               "' of type " + dataTypeName(type)),
+                                 aggregate);
             }
             entry.argument_columns.push_back(column);
-            arguments.push_back({argument, plan->input_columns[column].type.id});
+            arguments.push_back({argument, array_argument ? type.element().id : type.id});
         }
         bool empty_is_null = true;
         try

@@ -407,6 +407,7 @@ std::string aggregateSignature(const AggregateDescription& description)
     {
         signature += "Distinct";
     }
+    signature += resolved.array_combinator ? "Array" : "";
     signature += resolved.state_combinator ? "State" : "";
     signature += resolved.merge_combinator ? "Merge" : "";
     for (const double parameter : description.parameters)
