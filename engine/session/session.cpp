@@ -10,6 +10,7 @@
 #include "engine/ingest/insert_input.h"
 #include "engine/planner/query_executor.h"
 #include "engine/session/create_table.h"
+#include "engine/session/insert_select.h"
 #include "engine/session/query_settings.h"
 #include "engine/sql/overloaded.h"
 #include "engine/sql/parser.h"
@@ -83,6 +84,29 @@ std::shared_ptr<Database> Session::openDatabase(const std::filesystem::path& dat
     return Database::open(data_dir);
 }
 
+SelectOutcome Session::runQuery(const sql::SelectStatement& select, const QuerySettings& settings,
+                                const QueryOptions& options, size_t threads, QueryStats& stats)
+{
+    QueryContext context(threads, settings.max_memory_usage);
+    context.setProfiler(options.profiler);
+    QueryEnvironment environment;
+    environment.tables = [&](const std::string& name)
+    { return std::shared_ptr<const Table>(database_->table(name)); };
+    environment.settings = settings.select;
+    environment.observer.cancel = options.cancel;
+    if (options.on_progress)
+    {
+        environment.observer.on_progress = [&](size_t rows, size_t bytes, size_t total) {
+            options.on_progress(QueryProgress{rows, bytes, total});
+        };
+    }
+    environment.condition_cache =
+        settings.use_query_condition_cache ? condition_cache_.get() : nullptr;
+    SelectOutcome outcome = executeQuery(select, context, environment);
+    stats = context.stats();
+    return outcome;
+}
+
 void Session::dropCaches()
 {
     condition_cache_ = std::make_unique<QueryConditionCache>(kConditionCacheBytes);
@@ -105,26 +129,9 @@ QueryResult Session::execute(std::string_view sql, const QueryOptions& options)
         sql::Overloaded{
             [&](const sql::SelectStatement& select)
             {
-                QueryContext context(threads, settings.max_memory_usage);
-                context.setProfiler(options.profiler);
-                QueryEnvironment environment;
-                environment.tables = [&](const std::string& name)
-                { return std::shared_ptr<const Table>(database_->table(name)); };
-                environment.settings = settings.select;
-                environment.observer.cancel = options.cancel;
-                if (options.on_progress)
-                {
-                    environment.observer.on_progress = [&](size_t rows, size_t bytes, size_t total)
-                    {
-                        options.on_progress(QueryProgress{rows, bytes, total});
-                    };
-                }
-                environment.condition_cache =
-                    settings.use_query_condition_cache ? condition_cache_.get() : nullptr;
-                SelectOutcome outcome = executeQuery(select, context, environment);
+                SelectOutcome outcome = runQuery(select, settings, options, threads, result.stats);
                 result.block = std::move(outcome.block);
                 result.totals = std::move(outcome.totals);
-                result.stats = context.stats();
                 result.rows_read = outcome.rows_read;
                 result.bytes_read = outcome.bytes_read;
             },
@@ -137,6 +144,17 @@ QueryResult Session::execute(std::string_view sql, const QueryOptions& options)
             {
                 ingest::InsertSource source;
                 source.blocks = options.insert_blocks;
+                std::vector<Block> selected;
+                if (insert.select)
+                {
+                    SelectOutcome outcome =
+                        runQuery(*insert.select, settings, options, threads, result.stats);
+                    result.rows_read = outcome.rows_read;
+                    result.bytes_read = outcome.bytes_read;
+                    selected = rowsToInsert(std::move(outcome.block),
+                                            database_->table(insert.table)->schema(), insert);
+                    source.blocks = &selected;
+                }
                 source.bytes = options.insert_bytes;
                 source.bytes_padded = options.insert_bytes_padded;
                 source.stream = options.insert_data;

@@ -21,6 +21,12 @@ namespace granary
 
 class Database;
 class QueryProfiler;
+struct QuerySettings;
+struct SelectOutcome;
+namespace sql
+{
+struct SelectStatement;
+}
 
 /// How far a query has read: what the native protocol's Progress packet and the progress bar
 /// of `granary local` show.
@@ -91,6 +97,11 @@ public:
     static constexpr size_t kConditionCacheBytes = 64 << 20;
 
 private:
+    /// A SELECT (on its own or under INSERT ... SELECT) on the session's database; its
+    /// statistics to `stats`.
+    SelectOutcome runQuery(const sql::SelectStatement& select, const QuerySettings& settings,
+                           const QueryOptions& options, size_t threads, QueryStats& stats);
+
     std::shared_ptr<Database> database_;
     std::unique_ptr<QueryConditionCache> condition_cache_;
 };

@@ -429,6 +429,10 @@ std::string formatInsert(const InsertStatement& insert)
     {
         out += " (" + joined(insert.columns, formatIdentifier) + ")";
     }
+    if (insert.select)
+    {
+        out += " " + formatSelect(*insert.select);
+    }
     if (insert.infile)
     {
         out += " FROM INFILE " + formatStringLiteral(*insert.infile);

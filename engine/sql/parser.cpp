@@ -945,6 +945,11 @@ private:
             } while (accept(TokenKind::Comma));
             expect(TokenKind::RightParen);
         }
+        if (atQuery())
+        {
+            insert.select = std::make_shared<SelectStatement>(selectQuery());
+            return insert;
+        }
         if (acceptKeywords({"FROM", "INFILE"}))
         {
             insert.infile = expect(TokenKind::String).decoded;

@@ -133,8 +133,10 @@ bool operator==(const CreateTableStatement& left, const CreateTableStatement& ri
 
 bool operator==(const InsertStatement& left, const InsertStatement& right)
 {
+    const bool same_select =
+        left.select && right.select ? *left.select == *right.select : !left.select && !right.select;
     return left.table == right.table && left.columns == right.columns &&
-           left.infile == right.infile && left.format == right.format &&
+           left.infile == right.infile && left.format == right.format && same_select &&
            std::equal(left.rows.begin(), left.rows.end(), right.rows.begin(), right.rows.end(),
                       sameExpressions);
 }

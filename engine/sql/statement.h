@@ -172,6 +172,8 @@ struct InsertStatement
     std::optional<std::string> format;  ///< As written (TSV, TabSeparated, CSVWithNames...).
     /// `VALUES (1, 'a'), (2, 'b')`: each row's constant expressions, one per column.
     std::vector<std::vector<ExpressionPtr>> rows;
+    /// `INSERT INTO t [(columns)] SELECT ...`: the query whose rows are inserted.
+    SelectStatementPtr select;
 };
 
 struct DropTableStatement

@@ -289,6 +289,9 @@ TEST(SqlFormatter, QueriesWithSubqueriesRoundTrip)
               "UNION ALL SELECT 1, 2 OFFSET 4");
     EXPECT_EQ(roundTripStatement("INSERT INTO t (a, b) VALUES (1, 'x'), (-2, 'y')"),
               "INSERT INTO t (a, b) VALUES (1, 'x'), (-2, 'y')");
+    EXPECT_EQ(roundTripStatement("insert into t (a) with q as (select 1 as x) select x from q "
+                                 "union all select 2"),
+              "INSERT INTO t (a) WITH q AS (SELECT 1 AS x) SELECT x FROM q UNION ALL SELECT 2");
 }
 
 TEST(SqlFormatter, GroupingSetsRoundTrip)
