@@ -152,6 +152,16 @@ void Column::setNull(size_t row)
     validity_[row >> 3] &= static_cast<uint8_t>(~(1u << (row & 7)));
 }
 
+void Column::appendMissing(size_t rows)
+{
+    const size_t first = size();
+    appendDefaults(rows);
+    for (size_t row = first; nullable_ && row < first + rows; ++row)
+    {
+        setNull(row);
+    }
+}
+
 void Column::setNullWhere(const Column& flags)
 {
     for (size_t row = 0; row < flags.size(); ++row)

@@ -115,6 +115,9 @@ public:
         appendDefaults(1);
         setNull(size() - 1);
     }
+    /// Appends `rows` values an input left out or gave as null: NULL where the column is
+    /// declared Nullable, its type's default otherwise (ClickHouse's defaults for inserts).
+    void appendMissing(size_t rows);
     /// Marks NULL each row whose flag in `flags` (a UInt8 column of as many rows: isNull of
     /// the values, as a grouping keeps it beside a key) is non-zero.
     void setNullWhere(const Column& flags);

@@ -170,12 +170,7 @@ Block completeBlock(const TableSchema& schema, const std::vector<size_t>& field_
         }
         if (entry == nullptr)
         {
-            // A column left out takes its default: NULL where it is Nullable.
-            column.appendDefaults(rows);
-            for (size_t row = 0; schema.columns[index].type.nullable && row < rows; ++row)
-            {
-                column.setNull(row);
-            }
+            column.appendMissing(rows);
             continue;
         }
         if (entry->column.dataType() != column.dataType() || entry->column.size() != rows)

@@ -69,7 +69,7 @@ public:
         {
             if (!seen_[index])
             {
-                block.columns[index].column.appendDefaults(1);
+                block.columns[index].column.appendMissing(1);
             }
         }
     }

@@ -207,7 +207,7 @@ void appendJsonScalar(simdjson::dom::element value, Column& column)
     switch (value.type())
     {
         case Type::NULL_VALUE:
-            column.appendDefaults(1);
+            column.appendMissing(1);
             return;
         case Type::STRING:
         {

@@ -206,7 +206,7 @@ void RowBinaryReader::fillDefaults(Block& block, size_t rows) const
         {
             continue;
         }
-        block.columns[index].column.appendDefaults(rows);
+        block.columns[index].column.appendMissing(rows);
     }
 }
 

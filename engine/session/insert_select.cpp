@@ -15,10 +15,8 @@ namespace
 Column converted(const ColumnView& values, const DataType& type, const std::string& where)
 {
     const std::string input = "\x01value";
-    Block single;
-    Column held = Column::emptyLike(values);
-    held.appendRange(values, 0, values.rows);
-    single.columns.push_back({input, std::move(held)});
+    BlockView single;
+    single.columns.push_back({input, values});
     const sql::ExpressionPtr cast = sql::makeExpression(
         sql::FunctionCall{"CAST",
                           {sql::makeExpression(sql::ColumnRef{input}),
@@ -29,7 +27,7 @@ Column converted(const ColumnView& values, const DataType& type, const std::stri
         [&](std::string_view name) -> std::optional<DataType>
         { return name == input ? std::optional(DataType::of(values)) : std::nullopt; });
     Column holder;
-    const ColumnView result = compiled.evaluate(BlockView::of(single), 0, values.rows, holder);
+    const ColumnView result = compiled.evaluate(single, 0, values.rows, holder);
     Column column(type.valueType().withoutNullable());
     column.appendRange(result, 0, result.rows);
     if (type.nullable)

@@ -248,12 +248,7 @@ ParsedText TextParser::parse(std::string_view text) const
     {
         if (std::find(field_columns_.begin(), field_columns_.end(), index) == field_columns_.end())
         {
-            // An omitted column gets its default: NULL where the column is Nullable.
-            columns[index].appendDefaults(rows);
-            for (size_t row = 0; schema_.columns[index].type.nullable && row < rows; ++row)
-            {
-                columns[index].setNull(row);
-            }
+            columns[index].appendMissing(rows);
         }
         result.block.columns.push_back({schema_.columns[index].name, std::move(columns[index])});
     }

@@ -59,6 +59,26 @@ TEST(JsonEachRowReader, ReadsValuesOfEveryKind)
     EXPECT_EQ(block.columns[4].column.stringAt(1), "only s");
 }
 
+TEST(JsonEachRowReader, NullAndLeftOutAreNullInNullableColumns)
+{
+    TableSchema schema = schemaOf({{"id", TypeId::UInt64}, {"n", TypeId::Int32}});
+    schema.columns[1].type = DataType::makeNullable(TypeId::Int32);
+    const std::vector<Block> blocks =
+        readJsonEachRow(schema, schema.fieldColumns({}),
+                        "{\"id\":1,\"n\":7}\n{\"id\":2,\"n\":null}\n{\"id\":3}\n{\"n\":null}\n");
+    ASSERT_EQ(blocks.size(), 1u);
+    const Column& n = blocks.front().columns[1].column;
+    ASSERT_EQ(n.size(), 4u);
+    EXPECT_FALSE(n.isNull(0));
+    EXPECT_EQ(n.valueAt<int32_t>(0), 7);
+    EXPECT_TRUE(n.isNull(1));
+    EXPECT_TRUE(n.isNull(2));
+    EXPECT_TRUE(n.isNull(3));
+    // A column that is not Nullable takes its default for both.
+    EXPECT_EQ(blocks.front().columns[0].column.valueAt<uint64_t>(3), 0u);
+    EXPECT_FALSE(blocks.front().columns[0].column.hasNulls());
+}
+
 TEST(JsonEachRowReader, ErrorsNameLineAndColumn)
 {
     std::string message;

@@ -9,6 +9,7 @@
 #include <string>
 #include <type_traits>
 #include <utility>
+#include <variant>
 
 #include "engine/aggregation/aggregate_function_base.h"
 #include "engine/aggregation/functions/kept_value.h"
@@ -47,8 +48,11 @@ struct CollectedValues
 {
     uint64_t limit = kUnlimited;
     std::vector<T> values;
-    /// Unique only: the values kept, for the membership test.
-    absl::flat_hash_set<decltype(uniqueKey(std::declval<T>()))> seen;
+    /// Unique only: the values kept, for the membership test (groupArray's states go without:
+    /// a GROUP BY holds one per group).
+    [[no_unique_address]] std::conditional_t<
+        Unique, absl::flat_hash_set<decltype(uniqueKey(std::declval<T>()))>, std::monostate>
+        seen;
 
     bool full() const { return values.size() >= limit; }
 
