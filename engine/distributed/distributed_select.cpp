@@ -200,7 +200,7 @@ SelectOutcome executeDistributedSelect(const sql::SelectStatement& select, const
     RankExchange exchange(transport, stats);
     std::optional<SelectPlan> plan;
     exchange.agreeAfter(
-        [&] { plan.emplace(planSelect(select, table, settings.analysis, observer, nullptr)); });
+        [&] { plan.emplace(planSelect(select, table, settings.analysis, observer, {})); });
     const AnalyzedSelect& analyzed = plan->analyzed;
     Block stage;
     if (analyzed.aggregates)

@@ -20,6 +20,9 @@
     M(ConditionCacheMisses, "Query condition cache lookups that found no entry")               \
     M(ConditionCacheUpdates, "Condition cache writes that marked granules as not matching")    \
     M(ConditionCacheEvictions, "Condition cache entries evicted to stay under the byte bound") \
+    M(DecodedCacheHits, "Decoded chunks of compressed columns a scan found in the cache")      \
+    M(DecodedCacheMisses, "Decoded-chunk cache lookups that found nothing (the scan decoded)") \
+    M(DecodedCacheEvictions, "Decoded chunks evicted to stay under the cache's byte bound")    \
     M(ProfilerSamples, "Stack samples the query profiler collected")                           \
     M(ProfilerSamplesDropped, "Stack samples lost because a thread's sample buffer was full")
 

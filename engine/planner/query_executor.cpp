@@ -315,7 +315,8 @@ private:
     {
         SelectOutcome outcome =
             executeSelect(select, table, context_, environment_.settings, environment_.observer,
-                          cacheable ? environment_.condition_cache : nullptr);
+                          ScanCaches{cacheable ? environment_.caches.condition : nullptr,
+                                     environment_.caches.decoded});
         reads_.rows_read += outcome.rows_read;
         reads_.bytes_read += outcome.bytes_read;
         reads_.granules_skipped += outcome.granules_skipped;

@@ -23,7 +23,7 @@ struct QueryEnvironment
     TableLookup tables;
     SelectSettings settings;
     ScanObserver observer;
-    QueryConditionCache* condition_cache = nullptr;
+    ScanCaches caches;  ///< The condition cache is used for table reads only.
 };
 
 /// Runs a whole SELECT statement on the context's threads: its common table expressions and

@@ -445,7 +445,7 @@ Block projectOutputs(const Block& stage, const AnalyzedSelect& analyzed)
 
 SelectPlan planSelect(const sql::SelectStatement& select, const Table& table,
                       const AnalysisOptions& options, const ScanObserver& observer,
-                      QueryConditionCache* condition_cache)
+                      ScanCaches caches)
 {
     const TableSchema& schema = table.schema();
     SelectPlan plan;
@@ -457,7 +457,7 @@ SelectPlan planSelect(const sql::SelectStatement& select, const Table& table,
     plan.top_rows_sort_key = topRowsSortKey(plan.analyzed, schema);
     plan.scan = std::make_unique<TableScan>(
         snapshot, schema, plan.analyzed.where, plan.analyzed.scan_outputs, plan.analyzed.array_join,
-        observer, condition_cache, plan.top_rows_sort_key ? 1 : TableScan::kMorselGranules);
+        observer, caches, plan.top_rows_sort_key ? 1 : TableScan::kMorselGranules);
     return plan;
 }
 
@@ -492,9 +492,9 @@ Block aggregatedStage(const SelectPlan& plan, bool with_totals, const Aggregatio
 
 SelectOutcome executeSelect(const sql::SelectStatement& select, const Table& table,
                             QueryContext& context, const SelectSettings& settings,
-                            const ScanObserver& observer, QueryConditionCache* condition_cache)
+                            const ScanObserver& observer, ScanCaches caches)
 {
-    const SelectPlan plan = planSelect(select, table, settings.analysis, observer, condition_cache);
+    const SelectPlan plan = planSelect(select, table, settings.analysis, observer, caches);
     const AnalyzedSelect& analyzed = plan.analyzed;
     std::optional<Block> totals;
     Block stage = analyzed.aggregates ? aggregatedStage(plan, select.with_totals,

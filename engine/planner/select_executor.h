@@ -35,8 +35,7 @@ struct SelectOutcome
 /// the select list. Without aggregation, each morsel keeps only its own top-N rows.
 SelectOutcome executeSelect(const sql::SelectStatement& select, const Table& table,
                             QueryContext& context, const SelectSettings& settings,
-                            const ScanObserver& observer = {},
-                            QueryConditionCache* condition_cache = nullptr);
+                            const ScanObserver& observer = {}, ScanCaches caches = {});
 
 /// A SELECT without FROM: its items are constants, evaluated once (`SELECT 1`).
 Block executeSelectWithoutTable(const sql::SelectStatement& select);

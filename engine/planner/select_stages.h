@@ -30,7 +30,7 @@ struct SelectPlan
 
 SelectPlan planSelect(const sql::SelectStatement& select, const Table& table,
                       const AnalysisOptions& options, const ScanObserver& observer,
-                      QueryConditionCache* condition_cache);
+                      ScanCaches caches);
 
 /// The rows of a query without aggregation: each morsel keeps its own top-N (LIMIT + OFFSET
 /// rows; without ORDER BY, the scan stops once that many are in), joined in morsel order.

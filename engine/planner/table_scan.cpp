@@ -31,10 +31,10 @@ int64_t monotonicNanoseconds()
 struct TableScan::ScanBuffers final : MorselBuffers
 {
     std::vector<uint32_t> selected;
-    std::vector<uint64_t> codes;   ///< A dictionary-coded granule's codes.
-    std::vector<Column> decoded;   ///< Per table column read: its rows of an encoded part.
-    std::vector<Column> gathered;  ///< Per table column the outputs read.
-    std::vector<Column> computed;  ///< Per output.
+    std::vector<uint64_t> codes;            ///< A dictionary-coded granule's codes.
+    std::vector<ColumnReadBuffer> decoded;  ///< Per table column read: of an encoded part.
+    std::vector<Column> gathered;           ///< Per table column the outputs read.
+    std::vector<Column> computed;           ///< Per output.
     ArrayJoinStep::Buffers array_join;
 };
 
@@ -55,11 +55,12 @@ ColumnTypeLookup scannedColumnTypes(const TableSchema& schema)
 TableScan::TableScan(std::shared_ptr<const TableSnapshot> snapshot, const TableSchema& schema,
                      const sql::ExpressionPtr& where, const std::vector<ScanOutput>& outputs,
                      const std::optional<sql::ArrayJoinClause>& array_join, ScanObserver observer,
-                     QueryConditionCache* condition_cache, size_t morsel_granules)
+                     ScanCaches caches, size_t morsel_granules)
     : snapshot_(std::move(snapshot)),
       schema_(schema),
       observer_(std::move(observer)),
-      condition_cache_(where ? condition_cache : nullptr)
+      condition_cache_(where ? caches.condition : nullptr),
+      decoded_cache_(caches.decoded)
 {
     if (condition_cache_)
     {
@@ -187,7 +188,8 @@ void TableScan::planRanges(const GranulePruner& pruner, size_t morsel_granules)
                 continue;
             }
             Range range{p, g, 0};
-            while (g < mask.size() && mask[g] && range.granules < morsel_granules)
+            while (g < mask.size() && mask[g] && range.granules < morsel_granules &&
+                   (range.granules == 0 || g % Part::kChunkGranules != 0))
             {
                 ++range.granules;
                 ++g;
@@ -264,7 +266,8 @@ size_t TableScan::readColumns(const MorselRows& morsel, size_t begin, size_t end
             continue;
         }
         input.add(schema_.columns[column].name,
-                  morsel.part.read(column, morsel.first, morsel.rows, buffers.decoded[i]));
+                  morsel.part.read(column, morsel.first, morsel.rows, buffers.decoded[i],
+                                   decoded_cache_));
         bytes += morsel.part.bytesOf(column, morsel.first, morsel.rows);
     }
     return bytes;
@@ -300,7 +303,8 @@ bool TableScan::filterByDictionary(const Range& range, const MorselRows& morsel,
         // decoded values.
         BlockView granule;
         granule.add(schema_.columns[column].name,
-                    morsel.part.read(column, morsel.first + offset, rows, buffers.decoded[0]));
+                    morsel.part.read(column, morsel.first + offset, rows, buffers.decoded[0],
+                                     decoded_cache_));
         const size_t before = buffers.selected.size();
         filterRows(*filter_, granule, 0, rows, buffers.selected);
         for (size_t i = before; i < buffers.selected.size(); ++i)
@@ -330,7 +334,7 @@ size_t TableScan::gatherOutputColumns(const MorselRows& morsel, const BlockView&
             const size_t position =
                 std::ranges::find(read_columns_, table_column) - read_columns_.begin();
             bytes += morsel.part.gather(table_column, morsel.first, buffers.selected,
-                                        buffers.decoded[position], column);
+                                        buffers.decoded[position], column, decoded_cache_);
         }
         gathered.add(name, column.view());
     }

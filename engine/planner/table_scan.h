@@ -21,6 +21,16 @@ namespace granary
 {
 
 /// What a scan reports as it reads, and how it learns that the query was cancelled.
+/// The caches a scan may use; none by default.
+struct ScanCaches
+{
+    /// Granules where an earlier scan with the same WHERE found no row are skipped, and the
+    /// scan records the granules where it finds none.
+    QueryConditionCache* condition = nullptr;
+    /// Compressed columns are read from decoded chunks kept across queries.
+    DecodedChunkCache* decoded = nullptr;
+};
+
 struct ScanObserver
 {
     /// Called (serialised, from the scan's threads) with rows and bytes read so far and the
@@ -43,15 +53,14 @@ public:
     /// Granules per morsel: 64 Ki rows, enough to amortise a task, small enough to balance.
     static constexpr size_t kMorselGranules = 8;
 
-    /// With a `condition_cache`, granules where an earlier scan with the same WHERE found no
-    /// row are skipped, and this scan records the granules where it finds none. Morsels hold
-    /// at most `morsel_granules` granules.
+    /// Morsels hold at most `morsel_granules` granules, and never cross a decoded chunk's
+    /// bounds (Part::kChunkGranules), so that each reads from one cached chunk.
     /// With `array_join`, the rows that pass are repeated per element of the array before
     /// the outputs are computed (array_join.h).
     TableScan(std::shared_ptr<const TableSnapshot> snapshot, const TableSchema& schema,
               const sql::ExpressionPtr& where, const std::vector<ScanOutput>& outputs,
               const std::optional<sql::ArrayJoinClause>& array_join = std::nullopt,
-              ScanObserver observer = {}, QueryConditionCache* condition_cache = nullptr,
+              ScanObserver observer = {}, ScanCaches caches = {},
               size_t morsel_granules = kMorselGranules);
 
     const std::vector<InputColumn>& columns() const override { return columns_; }
@@ -123,6 +132,7 @@ private:
     size_t granules_skipped_ = 0;
     ScanObserver observer_;
     QueryConditionCache* condition_cache_ = nullptr;
+    DecodedChunkCache* decoded_cache_ = nullptr;
     uint64_t condition_hash_ = 0;
     mutable std::atomic<size_t> rows_read_{0};
     mutable std::atomic<size_t> bytes_read_{0};

@@ -91,6 +91,10 @@ void applySettings(const std::map<std::string, std::string, std::less<>>& values
         {
             settings.use_query_condition_cache = parseFlag(name, value);
         }
+        else if (name == "use_uncompressed_cache")
+        {
+            settings.use_uncompressed_cache = parseFlag(name, value);
+        }
         else if (name == "group_by_two_level_threshold")
         {
             aggregation.group_by_two_level_threshold = parseCount(name, value);

@@ -27,6 +27,9 @@ struct QuerySettings
     bool binary_json_as_string = false;
     /// Skip granules where an earlier query with the same WHERE found no row.
     bool use_query_condition_cache = true;
+    /// Read compressed columns from decoded chunks kept across queries (ClickHouse's name;
+    /// Granary caches every encoding's decoded values, within the database's bound).
+    bool use_uncompressed_cache = true;
     SelectSettings select;
 };
 

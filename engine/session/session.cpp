@@ -100,8 +100,10 @@ SelectOutcome Session::runQuery(const sql::SelectStatement& select, const QueryS
             options.on_progress(QueryProgress{rows, bytes, total});
         };
     }
-    environment.condition_cache =
+    environment.caches.condition =
         settings.use_query_condition_cache ? condition_cache_.get() : nullptr;
+    environment.caches.decoded =
+        settings.use_uncompressed_cache ? &database_->decodedCache() : nullptr;
     SelectOutcome outcome = executeQuery(select, context, environment);
     stats = context.stats();
     return outcome;
@@ -110,6 +112,7 @@ SelectOutcome Session::runQuery(const sql::SelectStatement& select, const QueryS
 void Session::dropCaches()
 {
     condition_cache_ = std::make_unique<QueryConditionCache>(kConditionCacheBytes);
+    database_->decodedCache().clear();
 }
 
 QueryResult Session::execute(std::string_view sql, const QueryOptions& options)

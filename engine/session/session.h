@@ -88,7 +88,8 @@ public:
     /// errors, cancellation) or MemoryLimitExceeded. Statistics are in the result.
     QueryResult execute(std::string_view sql, const QueryOptions& options = {});
 
-    /// Forgets cached query state (the query condition cache), for cold runs.
+    /// Forgets cached query state (the query condition cache and the database's decoded
+    /// chunks), for cold runs.
     void dropCaches();
 
     Database& database() { return *database_; }

@@ -12,6 +12,7 @@
 
 #include "engine/columns/block.h"
 #include "engine/storage/async_insert_queue.h"
+#include "engine/storage/decoded_chunk_cache.h"
 #include "engine/storage/part_merge.h"
 #include "engine/storage/table.h"
 
@@ -64,6 +65,9 @@ public:
     uint64_t backgroundMerges() const;
     /// The queue of async_insert=1 inserts, started on first use.
     AsyncInsertQueue& asyncInserts();
+    /// Decoded chunks of the tables' compressed columns, shared by every query that sets
+    /// use_uncompressed_cache (DecodedChunkCache::defaultMaxBytes() until set otherwise).
+    DecodedChunkCache& decodedCache() { return decoded_cache_; }
 
 private:
     explicit Database(std::optional<std::filesystem::path> directory);
@@ -75,6 +79,7 @@ private:
     std::unique_ptr<BackgroundMerges> merges_;
     std::mutex async_inserts_mutex_;
     std::unique_ptr<AsyncInsertQueue> async_inserts_;
+    DecodedChunkCache decoded_cache_{DecodedChunkCache::defaultMaxBytes()};
 };
 
 }  // namespace granary

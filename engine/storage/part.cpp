@@ -63,6 +63,16 @@ const uint8_t* Part::validityOf(size_t column_index) const
     return column_index < contents_.validity.size() ? contents_.validity[column_index] : nullptr;
 }
 
+void Part::checkReadRange(size_t first_row, size_t rows) const
+{
+    if (first_row % kGranuleRows != 0 || first_row + rows > this->rows())
+    {
+        throw Exception(ErrorCode::kLogicalError, "part read of rows " + std::to_string(first_row) +
+                                                      " + " + std::to_string(rows) +
+                                                      " is not granule-aligned within the part");
+    }
+}
+
 bool Part::hasNulls(size_t column_index) const
 {
     checkIndex(column_index, contents_.columns.size(), "column");
@@ -78,12 +88,7 @@ bool Part::isEncoded(size_t column_index) const
 ColumnView Part::read(size_t column_index, size_t first_row, size_t rows, Column& buffer) const
 {
     checkOnFirstUse(column_index);
-    if (first_row % kGranuleRows != 0 || first_row + rows > this->rows())
-    {
-        throw Exception(ErrorCode::kLogicalError, "part read of rows " + std::to_string(first_row) +
-                                                      " + " + std::to_string(rows) +
-                                                      " is not granule-aligned within the part");
-    }
+    checkReadRange(first_row, rows);
     if (!isEncoded(column_index))
     {
         return contents_.columns[column_index].slice(first_row, rows);
@@ -93,6 +98,116 @@ ColumnView Part::read(size_t column_index, size_t first_row, size_t rows, Column
     contents_.encoded[column_index]->read(first_granule, granules, buffer);
     // A read ending inside a granule decodes the whole granule: the view ends at the rows.
     return buffer.view().slice(0, rows).withValidity(validityOf(column_index), first_row);
+}
+
+std::optional<uint32_t> Part::cachedChunkOf(size_t column_index, size_t first_row,
+                                            size_t rows) const
+{
+    constexpr size_t kChunkRows = kChunkGranules * kGranuleRows;
+    if (rows == 0 || !isEncoded(column_index) ||
+        first_row / kChunkRows != (first_row + rows - 1) / kChunkRows)
+    {
+        return std::nullopt;
+    }
+    return uint32_t(first_row / kChunkRows);
+}
+
+std::shared_ptr<const Column> Part::cachedGranules(size_t column_index, size_t first_granule,
+                                                   size_t granules, DecodedChunkCache& cache,
+                                                   const DataType* decode) const
+{
+    const DecodedChunkKey key{id_, uint32_t(column_index), uint32_t(first_granule),
+                              uint32_t(granules)};
+    std::shared_ptr<const Column> found = cache.find(key);
+    if (found || decode == nullptr)
+    {
+        return found;
+    }
+    // The values only: NULLs come from the part's bitmap, as for reads without the cache.
+    Column decoded(decode->withoutNullable());
+    contents_.encoded[column_index]->read(
+        first_granule, std::min(granules, this->granules() - first_granule), decoded);
+    return cache.insert(key, std::move(decoded));
+}
+
+ColumnView Part::read(size_t column_index, size_t first_row, size_t rows, ColumnReadBuffer& buffer,
+                      DecodedChunkCache* cache) const
+{
+    buffer.pinned.reset();
+    const std::optional<uint32_t> chunk =
+        cache ? cachedChunkOf(column_index, first_row, rows) : std::nullopt;
+    if (!chunk)
+    {
+        return read(column_index, first_row, rows, buffer.decoded);
+    }
+    checkOnFirstUse(column_index);
+    checkReadRange(first_row, rows);
+    const size_t first_granule = size_t(*chunk) * kChunkGranules;
+    const DataType type = buffer.decoded.dataType();
+    buffer.pinned = cachedGranules(column_index, first_granule, kChunkGranules, *cache, &type);
+    return buffer.pinned->view()
+        .slice(first_row - first_granule * kGranuleRows, rows)
+        .withValidity(validityOf(column_index), first_row);
+}
+
+template <typename Visit>
+void Part::forEachGranuleOf(size_t first_row, std::span<const uint32_t> selected, Visit visit) const
+{
+    thread_local std::vector<uint32_t> granule_offsets;
+    for (auto begin = selected.begin(); begin != selected.end();)
+    {
+        const size_t granule = (first_row + *begin) / kGranuleRows;
+        const size_t granule_first_row = granule * kGranuleRows;
+        const uint32_t granule_end = uint32_t(granule_first_row + kGranuleRows - first_row);
+        const auto end = std::lower_bound(begin, selected.end(), granule_end);
+        granule_offsets.clear();
+        for (auto row = begin; row != end; ++row)
+        {
+            granule_offsets.push_back(uint32_t(first_row + *row - granule_first_row));
+        }
+        visit(granule, std::span<const uint32_t>(granule_offsets));
+        begin = end;
+    }
+}
+
+size_t Part::gather(size_t column_index, size_t first_row, std::span<const uint32_t> selected,
+                    ColumnReadBuffer& buffer, Column& out, DecodedChunkCache* cache) const
+{
+    buffer.pinned.reset();
+    if (cache == nullptr || selected.empty() || !isEncoded(column_index))
+    {
+        return gather(column_index, first_row, selected, buffer.decoded, out);
+    }
+    checkOnFirstUse(column_index);
+    // From the chunk when a scan cached it, else from each granule, cached on its own: the
+    // granule is decoded whole either way, and a chunk would decode granules no row needs.
+    const std::optional<uint32_t> chunk = cachedChunkOf(column_index, first_row + selected.front(),
+                                                        selected.back() - selected.front() + 1);
+    if (chunk)
+    {
+        buffer.pinned =
+            cachedGranules(column_index, *chunk * kChunkGranules, kChunkGranules, *cache, nullptr);
+    }
+    const DataType type = out.dataType();
+    const size_t first_out_row = out.size();
+    size_t bytes = 0;
+    forEachGranuleOf(first_row, selected,
+                     [&](size_t granule, std::span<const uint32_t> rows)
+                     {
+                         bytes += contents_.encoded[column_index]->bytes(granule, 1);
+                         if (buffer.pinned)
+                         {
+                             const size_t offset =
+                                 (granule - *chunk * kChunkGranules) * kGranuleRows;
+                             gatherRows(buffer.pinned->view(), offset, rows, out);
+                             return;
+                         }
+                         const std::shared_ptr<const Column> decoded =
+                             cachedGranules(column_index, granule, 1, *cache, &type);
+                         gatherRows(decoded->view(), 0, rows, out);
+                     });
+    markNulls(column_index, first_row, selected, out, first_out_row);
+    return bytes;
 }
 
 size_t Part::gather(size_t column_index, size_t first_row, std::span<const uint32_t> selected,
@@ -110,24 +225,21 @@ size_t Part::gather(size_t column_index, size_t first_row, std::span<const uint3
     }
     const EncodedColumn& encoded = *contents_.encoded[column_index];
     const size_t first_out_row = out.size();
-    thread_local std::vector<uint32_t> granule_offsets;
     size_t bytes = 0;
     // One granule at a time: the selected rows in it are gathered from its decoded block.
-    for (auto begin = selected.begin(); begin != selected.end();)
-    {
-        const size_t granule = (first_row + *begin) / kGranuleRows;
-        const size_t granule_first_row = granule * kGranuleRows;
-        const uint32_t granule_end = uint32_t(granule_first_row + kGranuleRows - first_row);
-        const auto end = std::lower_bound(begin, selected.end(), granule_end);
-        bytes += encoded.bytes(granule, 1);
-        granule_offsets.clear();
-        for (auto row = begin; row != end; ++row)
-        {
-            granule_offsets.push_back(uint32_t(first_row + *row - granule_first_row));
-        }
-        encoded.gather(granule, granule_offsets, buffer, out);
-        begin = end;
-    }
+    forEachGranuleOf(first_row, selected,
+                     [&](size_t granule, std::span<const uint32_t> rows)
+                     {
+                         bytes += encoded.bytes(granule, 1);
+                         encoded.gather(granule, rows, buffer, out);
+                     });
+    markNulls(column_index, first_row, selected, out, first_out_row);
+    return bytes;
+}
+
+void Part::markNulls(size_t column_index, size_t first_row, std::span<const uint32_t> selected,
+                     Column& out, size_t first_out_row) const
+{
     if (const uint8_t* validity = validityOf(column_index))
     {
         const ColumnView nulls = ColumnView{}.withValidity(validity, first_row);
@@ -139,7 +251,6 @@ size_t Part::gather(size_t column_index, size_t first_row, std::span<const uint3
             }
         }
     }
-    return bytes;
 }
 
 std::optional<ColumnView> Part::dictionary(size_t column_index) const

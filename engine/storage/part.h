@@ -11,6 +11,7 @@
 
 #include "engine/columns/column.h"
 #include "engine/columns/column_view.h"
+#include "engine/storage/decoded_chunk_cache.h"
 #include "engine/storage/encoded_column.h"
 #include "engine/storage/storage_files.h"
 
@@ -40,12 +41,26 @@ struct PartContents
     std::vector<std::function<void(const PartContents&)>> first_use_checks;
 };
 
+/// Where reads of a column through the decoded-chunk cache leave their values: decoded into
+/// `decoded` (reused between reads), or in a cached chunk that `pinned` keeps alive while the
+/// view is read.
+struct ColumnReadBuffer
+{
+    explicit ColumnReadBuffer(const DataType& type) : decoded(type) {}
+
+    Column decoded;
+    std::shared_ptr<const Column> pinned;
+};
+
 /// Rows of one table, sorted by its sort key, split into granules of kGranuleRows. Immutable
 /// once published, so queries read it without locks.
 class Part
 {
 public:
     static constexpr size_t kGranuleRows = 8192;
+    /// Granules decoded and cached together: reads within one chunk (a scan's morsels are
+    /// chunks or parts of one) are served from it.
+    static constexpr size_t kChunkGranules = 8;
 
     explicit Part(PartContents contents);
 
@@ -61,10 +76,18 @@ public:
     /// into which an encoded column is decoded. The first read of a column of a part read
     /// from disk verifies its checksum (kCorruptedData naming the file).
     ColumnView read(size_t column_index, size_t first_row, size_t rows, Column& buffer) const;
+    /// The same rows through `cache` (none: read as above): an encoded column's read within
+    /// one chunk is a view of the cached chunk, decoded whole and kept there on a miss.
+    ColumnView read(size_t column_index, size_t first_row, size_t rows, ColumnReadBuffer& buffer,
+                    DecodedChunkCache* cache) const;
     /// Appends rows first_row + selected[i] (ascending) of a column to `out`, decoding into
     /// `buffer` only the granules that hold them; returns the bytes of what was read.
     size_t gather(size_t column_index, size_t first_row, std::span<const uint32_t> selected,
                   Column& buffer, Column& out) const;
+    /// The same, from the cached chunk when `cache` holds the one of those rows (a gather
+    /// touches few granules: a miss decodes them as above and caches nothing).
+    size_t gather(size_t column_index, size_t first_row, std::span<const uint32_t> selected,
+                  ColumnReadBuffer& buffer, Column& out, DecodedChunkCache* cache) const;
     /// Whether some row of the column is NULL (a validity file or bitmap is there).
     bool hasNulls(size_t column_index) const;
     /// The part's dictionary of an encoded String column; nothing for other columns.
@@ -83,6 +106,26 @@ public:
 
 private:
     void checkOnFirstUse(size_t column_index) const;
+    /// Throws kLogicalError unless the rows start at a granule and end within the part.
+    void checkReadRange(size_t first_row, size_t rows) const;
+    /// Marks the NULL rows among `selected` (rows first_row + selected[i]) in `out`, whose
+    /// row first_out_row is the first of them.
+    void markNulls(size_t column_index, size_t first_row, std::span<const uint32_t> selected,
+                   Column& out, size_t first_out_row) const;
+    /// The chunk (Part::kChunkGranules granules from a multiple of them) holding rows
+    /// [first_row, first_row + rows) when one does and the column is encoded; else nothing
+    /// (the read decodes without the cache).
+    std::optional<uint32_t> cachedChunkOf(size_t column_index, size_t first_row, size_t rows) const;
+    /// Granules [first_granule, first_granule + granules) of the column from the cache; when
+    /// missing, decoded as values of type `decode` (the column's) and cached, or null when
+    /// `decode` is.
+    std::shared_ptr<const Column> cachedGranules(size_t column_index, size_t first_granule,
+                                                 size_t granules, DecodedChunkCache& cache,
+                                                 const DataType* decode) const;
+    /// Calls visit(granule, rows) per granule holding rows first_row + selected[i], with
+    /// those rows as offsets in the granule.
+    template <typename Visit>
+    void forEachGranuleOf(size_t first_row, std::span<const uint32_t> selected, Visit visit) const;
     /// The column's validity bitmap over the part's rows; null when no row is NULL.
     const uint8_t* validityOf(size_t column_index) const;
     /// Whether the column is stored encoded (reads decode it).

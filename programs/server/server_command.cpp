@@ -24,6 +24,7 @@ struct ServerOptions
     std::string data_dir;
     std::string config_path;
     std::optional<size_t> max_connections;
+    std::optional<size_t> uncompressed_cache_size;
     bool no_http = false;
     server::ServerConfig config;
 };
@@ -57,6 +58,10 @@ int runServer(ServerOptions& options)
     pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
     const std::shared_ptr<Database> database = Session::openDatabase(options.data_dir);
+    if (options.uncompressed_cache_size)
+    {
+        database->decodedCache().setMaxBytes(*options.uncompressed_cache_size);
+    }
     // Collectors insert a batch per request: small parts are merged behind them.
     database->startBackgroundMerges();
     auto handler = std::make_shared<server::SessionQueryHandler>(database);
@@ -98,6 +103,9 @@ const CommandRegistrar kRegistrar{Command{
         app.add_option("--threads", options->config.threads, "Threads per query (0: all)");
         app.add_option("--max-connections", options->max_connections,
                        "Connections served at once (default 1024)");
+        app.add_option("--uncompressed-cache-size", options->uncompressed_cache_size,
+                       "Bytes of decoded chunks of compressed columns kept for later queries "
+                       "(default: an eighth of memory, at most 8 GiB; 0: none)");
         return [options] { return runServer(*options); };
     }}};
 

@@ -1,0 +1,95 @@
+#pragma once
+
+#include <absl/container/flat_hash_map.h>
+
+#include <array>
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <list>
+#include <memory>
+#include <mutex>
+
+#include "engine/columns/column.h"
+
+namespace granary
+{
+
+/// Identifies one decoded chunk: granules [first_granule, first_granule + granules) of one
+/// column of one part.
+struct DecodedChunkKey
+{
+    uint64_t part_id = 0;  ///< Part::id(): unique in the process, never reused.
+    uint32_t column = 0;
+    uint32_t first_granule = 0;
+    uint32_t granules = 0;
+
+    bool operator==(const DecodedChunkKey&) const = default;
+
+    template <typename H>
+    friend H AbslHashValue(H state, const DecodedChunkKey& key)
+    {
+        return H::combine(std::move(state), key.part_id, key.column, key.first_granule,
+                          key.granules);
+    }
+};
+
+/// Decoded chunks of compressed columns kept for later scans, least recently used first out,
+/// within a byte bound (ClickHouse's uncompressed cache, for Granary's encodings): a hot scan
+/// of a compressed part then reads values as a raw part's scan does, without decoding again.
+/// Entries are shared: a reader keeps the chunk it holds alive after its eviction. Split into
+/// shards, each with its own lock and a share of the bound, so that many scan threads looking
+/// up chunks rarely meet on one lock. Thread-safe.
+class DecodedChunkCache
+{
+public:
+    /// Lock shards; a chunk larger than a shard's share of the bound is never kept.
+    static constexpr size_t kShards = 16;
+
+    explicit DecodedChunkCache(size_t max_bytes);
+
+    /// The chunk, or null when it is not cached.
+    std::shared_ptr<const Column> find(const DecodedChunkKey& key);
+    /// Keeps `chunk` (evicting the least recently used ones to make room) unless it is larger
+    /// than a shard's share of the bound; returns it either way.
+    std::shared_ptr<const Column> insert(const DecodedChunkKey& key, Column chunk);
+
+    /// Changes the bound, evicting what no longer fits.
+    void setMaxBytes(size_t max_bytes);
+    size_t maxBytes() const { return max_bytes_.load(std::memory_order_relaxed); }
+    /// Bytes of the chunks held now.
+    size_t sizeInBytes() const;
+    void clear();
+
+    /// A default bound for a machine: an eighth of its memory, at most 8 GiB.
+    static size_t defaultMaxBytes();
+    /// The shard holding a key's entry (tests fill one shard to see the eviction order).
+    static size_t shardIndex(const DecodedChunkKey& key);
+
+private:
+    struct Entry
+    {
+        DecodedChunkKey key;
+        std::shared_ptr<const Column> chunk;
+        size_t bytes = 0;
+    };
+    using Recency = std::list<Entry>;  ///< Most recently used first.
+
+    struct Shard
+    {
+        mutable std::mutex mutex;
+        Recency recency;
+        absl::flat_hash_map<DecodedChunkKey, Recency::iterator> index;
+        size_t bytes = 0;
+    };
+
+    Shard& shardOf(const DecodedChunkKey& key) { return shards_[shardIndex(key)]; }
+    size_t shardMaxBytes() const { return maxBytes() / kShards; }
+    /// Evicts the shard's least recently used entries until it holds at most `max_bytes`.
+    static void shrinkLocked(Shard& shard, size_t max_bytes);
+
+    std::atomic<size_t> max_bytes_;
+    std::array<Shard, kShards> shards_;
+};
+
+}  // namespace granary
