@@ -128,6 +128,10 @@ TableScan::TableScan(std::shared_ptr<const TableSnapshot> snapshot, const TableS
     }
     output_read_columns_.assign(output_read.begin(), output_read.end());
     planRanges(GranulePruner(schema_, where), morsel_granules);
+    if (rows_to_read_ > caches.decoded_max_rows)
+    {
+        decoded_cache_ = nullptr;
+    }
     evaluateFilterOnDictionaries();
 }
 

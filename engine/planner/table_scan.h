@@ -27,8 +27,12 @@ struct ScanCaches
     /// Granules where an earlier scan with the same WHERE found no row are skipped, and the
     /// scan records the granules where it finds none.
     QueryConditionCache* condition = nullptr;
-    /// Compressed columns are read from decoded chunks kept across queries.
+    /// Compressed columns are read from decoded chunks kept across queries, by scans of at
+    /// most `decoded_max_rows` rows (ClickHouse's merge_tree_max_rows_to_use_cache, and its
+    /// default): a larger scan would evict the chunks it caches before it reads them again.
     DecodedChunkCache* decoded = nullptr;
+    size_t decoded_max_rows = kDefaultDecodedMaxRows;
+    static constexpr size_t kDefaultDecodedMaxRows = 128 * 8192;
 };
 
 struct ScanObserver
