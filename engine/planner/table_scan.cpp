@@ -128,9 +128,9 @@ TableScan::TableScan(std::shared_ptr<const TableSnapshot> snapshot, const TableS
     }
     output_read_columns_.assign(output_read.begin(), output_read.end());
     planRanges(GranulePruner(schema_, where), morsel_granules);
-    if (rows_to_read_ > caches.decoded_max_rows)
+    if (decoded_cache_)
     {
-        decoded_cache_ = nullptr;
+        cache_fill_left_ = int64_t(decoded_cache_->maxBytes() / kCacheShareDivisor);
     }
     evaluateFilterOnDictionaries();
 }
@@ -270,11 +270,22 @@ size_t TableScan::readColumns(const MorselRows& morsel, size_t begin, size_t end
             continue;
         }
         input.add(schema_.columns[column].name,
-                  morsel.part.read(column, morsel.first, morsel.rows, buffers.decoded[i],
-                                   decoded_cache_));
+                  readColumn(morsel, column, morsel.first, morsel.rows, buffers.decoded[i]));
         bytes += morsel.part.bytesOf(column, morsel.first, morsel.rows);
     }
     return bytes;
+}
+
+ColumnView TableScan::readColumn(const MorselRows& morsel, size_t column, size_t first_row,
+                                 size_t rows, ColumnReadBuffer& buffer) const
+{
+    const bool fill = cache_fill_left_.load(std::memory_order_relaxed) > 0;
+    const ColumnView view = morsel.part.read(column, first_row, rows, buffer, decoded_cache_, fill);
+    if (buffer.added_bytes > 0)
+    {
+        cache_fill_left_.fetch_sub(int64_t(buffer.added_bytes), std::memory_order_relaxed);
+    }
+    return view;
 }
 
 bool TableScan::filterByDictionary(const Range& range, const MorselRows& morsel,
@@ -307,8 +318,7 @@ bool TableScan::filterByDictionary(const Range& range, const MorselRows& morsel,
         // decoded values.
         BlockView granule;
         granule.add(schema_.columns[column].name,
-                    morsel.part.read(column, morsel.first + offset, rows, buffers.decoded[0],
-                                     decoded_cache_));
+                    readColumn(morsel, column, morsel.first + offset, rows, buffers.decoded[0]));
         const size_t before = buffers.selected.size();
         filterRows(*filter_, granule, 0, rows, buffers.selected);
         for (size_t i = before; i < buffers.selected.size(); ++i)

@@ -27,12 +27,8 @@ struct ScanCaches
     /// Granules where an earlier scan with the same WHERE found no row are skipped, and the
     /// scan records the granules where it finds none.
     QueryConditionCache* condition = nullptr;
-    /// Compressed columns are read from decoded chunks kept across queries, by scans of at
-    /// most `decoded_max_rows` rows (ClickHouse's merge_tree_max_rows_to_use_cache, and its
-    /// default): a larger scan would evict the chunks it caches before it reads them again.
+    /// Compressed columns are read from decoded chunks kept across queries.
     DecodedChunkCache* decoded = nullptr;
-    size_t decoded_max_rows = kDefaultDecodedMaxRows;
-    static constexpr size_t kDefaultDecodedMaxRows = 128 * 8192;
 };
 
 struct ScanObserver
@@ -111,6 +107,10 @@ private:
     /// `input` where the filter read them, else from the part; returns the bytes read.
     size_t gatherOutputColumns(const MorselRows& morsel, const BlockView& input,
                                ScanBuffers& buffers, BlockView& gathered) const;
+    /// Rows of a column of the morsel's part through the decoded-chunk cache, filling it
+    /// while this scan's share of it lasts.
+    ColumnView readColumn(const MorselRows& morsel, size_t column, size_t first_row, size_t rows,
+                          ColumnReadBuffer& buffer) const;
     void reportProgress(size_t rows, size_t bytes) const;
     QueryConditionCacheKey cacheKey(const Part& part) const;
     /// Tells the condition cache which granules of the range had no row pass the filter.
@@ -137,6 +137,12 @@ private:
     ScanObserver observer_;
     QueryConditionCache* condition_cache_ = nullptr;
     DecodedChunkCache* decoded_cache_ = nullptr;
+    /// A scan adds at most this share of the cache's bound: a scan larger than the cache
+    /// would otherwise evict its own chunks before reading them again, every run; capped,
+    /// the chunks it did add are read from the cache by the next run.
+    static constexpr size_t kCacheShareDivisor = 2;
+    /// Bytes this scan may still add to the decoded-chunk cache.
+    mutable std::atomic<int64_t> cache_fill_left_{0};
     uint64_t condition_hash_ = 0;
     mutable std::atomic<size_t> rows_read_{0};
     mutable std::atomic<size_t> bytes_read_{0};

@@ -95,10 +95,6 @@ void applySettings(const std::map<std::string, std::string, std::less<>>& values
         {
             settings.use_uncompressed_cache = parseFlag(name, value);
         }
-        else if (name == "merge_tree_max_rows_to_use_cache")
-        {
-            settings.max_rows_to_use_cache = parseCount(name, value);
-        }
         else if (name == "group_by_two_level_threshold")
         {
             aggregation.group_by_two_level_threshold = parseCount(name, value);

@@ -30,8 +30,6 @@ struct QuerySettings
     /// Read compressed columns from decoded chunks kept across queries (ClickHouse's name;
     /// Granary caches every encoding's decoded values, within the database's bound).
     bool use_uncompressed_cache = true;
-    /// Scans of more rows than this do not use it (merge_tree_max_rows_to_use_cache).
-    size_t max_rows_to_use_cache = ScanCaches::kDefaultDecodedMaxRows;
     SelectSettings select;
 };
 

@@ -104,7 +104,6 @@ SelectOutcome Session::runQuery(const sql::SelectStatement& select, const QueryS
         settings.use_query_condition_cache ? condition_cache_.get() : nullptr;
     environment.caches.decoded =
         settings.use_uncompressed_cache ? &database_->decodedCache() : nullptr;
-    environment.caches.decoded_max_rows = settings.max_rows_to_use_cache;
     SelectOutcome outcome = executeQuery(select, context, environment);
     stats = context.stats();
     return outcome;

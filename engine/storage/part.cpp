@@ -114,7 +114,8 @@ std::optional<uint32_t> Part::cachedChunkOf(size_t column_index, size_t first_ro
 
 std::shared_ptr<const Column> Part::cachedGranules(size_t column_index, size_t first_granule,
                                                    size_t granules, DecodedChunkCache& cache,
-                                                   const DataType* decode) const
+                                                   const DataType* decode,
+                                                   size_t* added_bytes) const
 {
     const DecodedChunkKey key{id_, uint32_t(column_index), uint32_t(first_granule),
                               uint32_t(granules)};
@@ -127,13 +128,18 @@ std::shared_ptr<const Column> Part::cachedGranules(size_t column_index, size_t f
     Column decoded(decode->withoutNullable());
     contents_.encoded[column_index]->read(
         first_granule, std::min(granules, this->granules() - first_granule), decoded);
+    if (added_bytes != nullptr)
+    {
+        *added_bytes += decoded.allocatedBytes();
+    }
     return cache.insert(key, std::move(decoded));
 }
 
 ColumnView Part::read(size_t column_index, size_t first_row, size_t rows, ColumnReadBuffer& buffer,
-                      DecodedChunkCache* cache) const
+                      DecodedChunkCache* cache, bool fill) const
 {
     buffer.pinned.reset();
+    buffer.added_bytes = 0;
     const std::optional<uint32_t> chunk =
         cache ? cachedChunkOf(column_index, first_row, rows) : std::nullopt;
     if (!chunk)
@@ -144,7 +150,12 @@ ColumnView Part::read(size_t column_index, size_t first_row, size_t rows, Column
     checkReadRange(first_row, rows);
     const size_t first_granule = size_t(*chunk) * kChunkGranules;
     const DataType type = buffer.decoded.dataType();
-    buffer.pinned = cachedGranules(column_index, first_granule, kChunkGranules, *cache, &type);
+    buffer.pinned = cachedGranules(column_index, first_granule, kChunkGranules, *cache,
+                                   fill ? &type : nullptr, &buffer.added_bytes);
+    if (!buffer.pinned)
+    {
+        return read(column_index, first_row, rows, buffer.decoded);
+    }
     return buffer.pinned->view()
         .slice(first_row - first_granule * kGranuleRows, rows)
         .withValidity(validityOf(column_index), first_row);

@@ -50,6 +50,8 @@ struct ColumnReadBuffer
 
     Column decoded;
     std::shared_ptr<const Column> pinned;
+    /// Bytes the last read added to the cache (0 when it found or kept nothing).
+    size_t added_bytes = 0;
 };
 
 /// Rows of one table, sorted by its sort key, split into granules of kGranuleRows. Immutable
@@ -77,9 +79,10 @@ public:
     /// from disk verifies its checksum (kCorruptedData naming the file).
     ColumnView read(size_t column_index, size_t first_row, size_t rows, Column& buffer) const;
     /// The same rows through `cache` (none: read as above): an encoded column's read within
-    /// one chunk is a view of the cached chunk, decoded whole and kept there on a miss.
+    /// one chunk is a view of the cached chunk; on a miss the chunk is decoded whole and kept
+    /// there when `fill`, else the rows are decoded as without the cache.
     ColumnView read(size_t column_index, size_t first_row, size_t rows, ColumnReadBuffer& buffer,
-                    DecodedChunkCache* cache) const;
+                    DecodedChunkCache* cache, bool fill = true) const;
     /// Appends rows first_row + selected[i] (ascending) of a column to `out`, decoding into
     /// `buffer` only the granules that hold them; returns the bytes of what was read.
     size_t gather(size_t column_index, size_t first_row, std::span<const uint32_t> selected,
@@ -117,11 +120,12 @@ private:
     /// (the read decodes without the cache).
     std::optional<uint32_t> cachedChunkOf(size_t column_index, size_t first_row, size_t rows) const;
     /// Granules [first_granule, first_granule + granules) of the column from the cache; when
-    /// missing, decoded as values of type `decode` (the column's) and cached, or null when
-    /// `decode` is.
+    /// missing, decoded as values of type `decode` (the column's) and cached, their bytes
+    /// added to `added_bytes`, or null when `decode` is.
     std::shared_ptr<const Column> cachedGranules(size_t column_index, size_t first_granule,
                                                  size_t granules, DecodedChunkCache& cache,
-                                                 const DataType* decode) const;
+                                                 const DataType* decode,
+                                                 size_t* added_bytes = nullptr) const;
     /// Calls visit(granule, rows) per granule holding rows first_row + selected[i], with
     /// those rows as offsets in the granule.
     template <typename Visit>
