@@ -20,7 +20,6 @@
 namespace granary
 {
 
-/// What a scan reports as it reads, and how it learns that the query was cancelled.
 /// The caches a scan may use; none by default.
 struct ScanCaches
 {
@@ -31,6 +30,7 @@ struct ScanCaches
     DecodedChunkCache* decoded = nullptr;
 };
 
+/// What a scan reports as it reads, and how it learns that the query was cancelled.
 struct ScanObserver
 {
     /// Called (serialised, from the scan's threads) with rows and bytes read so far and the

@@ -15,22 +15,20 @@
 namespace granary
 {
 
-/// Identifies one decoded chunk: granules [first_granule, first_granule + granules) of one
-/// column of one part.
+/// Identifies one decoded chunk: a run of granules (Part::kChunkGranules of them, from a
+/// multiple of that) of one column of one part.
 struct DecodedChunkKey
 {
     uint64_t part_id = 0;  ///< Part::id(): unique in the process, never reused.
     uint32_t column = 0;
-    uint32_t first_granule = 0;
-    uint32_t granules = 0;
+    uint32_t chunk = 0;
 
     bool operator==(const DecodedChunkKey&) const = default;
 
     template <typename H>
     friend H AbslHashValue(H state, const DecodedChunkKey& key)
     {
-        return H::combine(std::move(state), key.part_id, key.column, key.first_granule,
-                          key.granules);
+        return H::combine(std::move(state), key.part_id, key.column, key.chunk);
     }
 };
 

@@ -103,7 +103,6 @@ ColumnView Part::read(size_t column_index, size_t first_row, size_t rows, Column
 std::optional<uint32_t> Part::cachedChunkOf(size_t column_index, size_t first_row,
                                             size_t rows) const
 {
-    constexpr size_t kChunkRows = kChunkGranules * kGranuleRows;
     if (rows == 0 || !isEncoded(column_index) ||
         first_row / kChunkRows != (first_row + rows - 1) / kChunkRows)
     {
@@ -112,13 +111,11 @@ std::optional<uint32_t> Part::cachedChunkOf(size_t column_index, size_t first_ro
     return uint32_t(first_row / kChunkRows);
 }
 
-std::shared_ptr<const Column> Part::cachedGranules(size_t column_index, size_t first_granule,
-                                                   size_t granules, DecodedChunkCache& cache,
-                                                   const DataType* decode,
-                                                   size_t* added_bytes) const
+std::shared_ptr<const Column> Part::cachedChunk(size_t column_index, uint32_t chunk,
+                                                DecodedChunkCache& cache, const DataType* decode,
+                                                size_t* added_bytes) const
 {
-    const DecodedChunkKey key{id_, uint32_t(column_index), uint32_t(first_granule),
-                              uint32_t(granules)};
+    const DecodedChunkKey key{id_, uint32_t(column_index), chunk};
     std::shared_ptr<const Column> found = cache.find(key);
     if (found || decode == nullptr)
     {
@@ -126,8 +123,9 @@ std::shared_ptr<const Column> Part::cachedGranules(size_t column_index, size_t f
     }
     // The values only: NULLs come from the part's bitmap, as for reads without the cache.
     Column decoded(decode->withoutNullable());
+    const size_t first_granule = size_t(chunk) * kChunkGranules;
     contents_.encoded[column_index]->read(
-        first_granule, std::min(granules, this->granules() - first_granule), decoded);
+        first_granule, std::min(kChunkGranules, granules() - first_granule), decoded);
     if (added_bytes != nullptr)
     {
         *added_bytes += decoded.allocatedBytes();
@@ -142,71 +140,45 @@ ColumnView Part::read(size_t column_index, size_t first_row, size_t rows, Column
     buffer.added_bytes = 0;
     const std::optional<uint32_t> chunk =
         cache ? cachedChunkOf(column_index, first_row, rows) : std::nullopt;
-    if (!chunk)
+    if (chunk)
     {
-        return read(column_index, first_row, rows, buffer.decoded);
+        checkOnFirstUse(column_index);
+        checkReadRange(first_row, rows);
+        const DataType type = buffer.decoded.dataType();
+        buffer.pinned =
+            cachedChunk(column_index, *chunk, *cache, fill ? &type : nullptr, &buffer.added_bytes);
     }
-    checkOnFirstUse(column_index);
-    checkReadRange(first_row, rows);
-    const size_t first_granule = size_t(*chunk) * kChunkGranules;
-    const DataType type = buffer.decoded.dataType();
-    buffer.pinned = cachedGranules(column_index, first_granule, kChunkGranules, *cache,
-                                   fill ? &type : nullptr, &buffer.added_bytes);
     if (!buffer.pinned)
     {
         return read(column_index, first_row, rows, buffer.decoded);
     }
     return buffer.pinned->view()
-        .slice(first_row - first_granule * kGranuleRows, rows)
+        .slice(first_row - size_t(*chunk) * kChunkRows, rows)
         .withValidity(validityOf(column_index), first_row);
-}
-
-template <typename Visit>
-void Part::forEachGranuleOf(size_t first_row, std::span<const uint32_t> selected, Visit visit) const
-{
-    thread_local std::vector<uint32_t> granule_offsets;
-    for (auto begin = selected.begin(); begin != selected.end();)
-    {
-        const size_t granule = (first_row + *begin) / kGranuleRows;
-        const size_t granule_first_row = granule * kGranuleRows;
-        const uint32_t granule_end = uint32_t(granule_first_row + kGranuleRows - first_row);
-        const auto end = std::lower_bound(begin, selected.end(), granule_end);
-        granule_offsets.clear();
-        for (auto row = begin; row != end; ++row)
-        {
-            granule_offsets.push_back(uint32_t(first_row + *row - granule_first_row));
-        }
-        visit(granule, std::span<const uint32_t>(granule_offsets));
-        begin = end;
-    }
 }
 
 size_t Part::gather(size_t column_index, size_t first_row, std::span<const uint32_t> selected,
                     ColumnReadBuffer& buffer, Column& out, DecodedChunkCache* cache) const
 {
     buffer.pinned.reset();
-    if (cache == nullptr || selected.empty() || !isEncoded(column_index))
-    {
-        return gather(column_index, first_row, selected, buffer.decoded, out);
-    }
-    checkOnFirstUse(column_index);
     // From the chunk when a scan cached it; else decoded as without the cache, and nothing
     // cached: a gather needs few rows, and caching the granules it decodes whole (where the
     // plain gather copies only the passing strings) made Q24-like scans of 10M rows 6x slower.
-    const std::optional<uint32_t> chunk = cachedChunkOf(column_index, first_row + selected.front(),
-                                                        selected.back() - selected.front() + 1);
+    const std::optional<uint32_t> chunk =
+        cache && !selected.empty() ? cachedChunkOf(column_index, first_row + selected.front(),
+                                                   selected.back() - selected.front() + 1)
+                                   : std::nullopt;
     if (chunk)
     {
-        buffer.pinned =
-            cachedGranules(column_index, *chunk * kChunkGranules, kChunkGranules, *cache, nullptr);
+        checkOnFirstUse(column_index);
+        buffer.pinned = cachedChunk(column_index, *chunk, *cache, nullptr, nullptr);
     }
     if (!buffer.pinned)
     {
         return gather(column_index, first_row, selected, buffer.decoded, out);
     }
     const size_t first_out_row = out.size();
-    const size_t chunk_first_row = size_t(*chunk) * kChunkGranules * kGranuleRows;
-    gatherRows(buffer.pinned->view(), first_row - chunk_first_row, selected, out);
+    gatherRows(buffer.pinned->view(), first_row - size_t(*chunk) * kChunkRows, selected, out);
     markNulls(column_index, first_row, selected, out, first_out_row);
     return bytesOf(column_index, first_row + selected.front(),
                    selected.back() - selected.front() + 1);
@@ -227,14 +199,24 @@ size_t Part::gather(size_t column_index, size_t first_row, std::span<const uint3
     }
     const EncodedColumn& encoded = *contents_.encoded[column_index];
     const size_t first_out_row = out.size();
+    thread_local std::vector<uint32_t> granule_offsets;
     size_t bytes = 0;
     // One granule at a time: the selected rows in it are gathered from its decoded block.
-    forEachGranuleOf(first_row, selected,
-                     [&](size_t granule, std::span<const uint32_t> rows)
-                     {
-                         bytes += encoded.bytes(granule, 1);
-                         encoded.gather(granule, rows, buffer, out);
-                     });
+    for (auto begin = selected.begin(); begin != selected.end();)
+    {
+        const size_t granule = (first_row + *begin) / kGranuleRows;
+        const size_t granule_first_row = granule * kGranuleRows;
+        const uint32_t granule_end = uint32_t(granule_first_row + kGranuleRows - first_row);
+        const auto end = std::lower_bound(begin, selected.end(), granule_end);
+        bytes += encoded.bytes(granule, 1);
+        granule_offsets.clear();
+        for (auto row = begin; row != end; ++row)
+        {
+            granule_offsets.push_back(uint32_t(first_row + *row - granule_first_row));
+        }
+        encoded.gather(granule, granule_offsets, buffer, out);
+        begin = end;
+    }
     markNulls(column_index, first_row, selected, out, first_out_row);
     return bytes;
 }

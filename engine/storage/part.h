@@ -115,21 +115,17 @@ private:
     /// row first_out_row is the first of them.
     void markNulls(size_t column_index, size_t first_row, std::span<const uint32_t> selected,
                    Column& out, size_t first_out_row) const;
-    /// The chunk (Part::kChunkGranules granules from a multiple of them) holding rows
-    /// [first_row, first_row + rows) when one does and the column is encoded; else nothing
-    /// (the read decodes without the cache).
+    /// Rows per chunk: kChunkGranules granules, from a multiple of them.
+    static constexpr size_t kChunkRows = kChunkGranules * kGranuleRows;
+    /// The chunk holding rows [first_row, first_row + rows) when one does and the column is
+    /// encoded; else nothing (the read decodes without the cache).
     std::optional<uint32_t> cachedChunkOf(size_t column_index, size_t first_row, size_t rows) const;
-    /// Granules [first_granule, first_granule + granules) of the column from the cache; when
-    /// missing, decoded as values of type `decode` (the column's) and cached, their bytes
-    /// added to `added_bytes`, or null when `decode` is.
-    std::shared_ptr<const Column> cachedGranules(size_t column_index, size_t first_granule,
-                                                 size_t granules, DecodedChunkCache& cache,
-                                                 const DataType* decode,
-                                                 size_t* added_bytes = nullptr) const;
-    /// Calls visit(granule, rows) per granule holding rows first_row + selected[i], with
-    /// those rows as offsets in the granule.
-    template <typename Visit>
-    void forEachGranuleOf(size_t first_row, std::span<const uint32_t> selected, Visit visit) const;
+    /// The chunk of the column from the cache; when missing, decoded as values of type
+    /// `decode` (the column's) and cached, its bytes added to `added_bytes`, or null when
+    /// `decode` is.
+    std::shared_ptr<const Column> cachedChunk(size_t column_index, uint32_t chunk,
+                                              DecodedChunkCache& cache, const DataType* decode,
+                                              size_t* added_bytes) const;
     /// The column's validity bitmap over the part's rows; null when no row is NULL.
     const uint8_t* validityOf(size_t column_index) const;
     /// Whether the column is stored encoded (reads decode it).

@@ -13,13 +13,13 @@ namespace granary::storage_test
 namespace
 {
 
-/// A chunk whose values tell its key: `rows` copies of key.first_granule.
+/// A chunk whose values tell its key: `rows` copies of key.chunk.
 Column chunkFor(const DecodedChunkKey& key, size_t rows)
 {
     Column column(TypeId::UInt32);
     for (size_t row = 0; row < rows; ++row)
     {
-        column.append(key.first_granule);
+        column.append(key.chunk);
     }
     return column;
 }
@@ -28,9 +28,9 @@ Column chunkFor(const DecodedChunkKey& key, size_t rows)
 std::vector<DecodedChunkKey> keysOfOneShard(size_t count)
 {
     std::vector<DecodedChunkKey> keys;
-    for (uint32_t granule = 0; keys.size() < count; ++granule)
+    for (uint32_t chunk = 0; keys.size() < count; ++chunk)
     {
-        const DecodedChunkKey key{7, 1, granule, 1};
+        const DecodedChunkKey key{7, 1, chunk};
         if (DecodedChunkCache::shardIndex(key) == 0)
         {
             keys.push_back(key);
@@ -56,7 +56,7 @@ TEST(DecodedChunkCache, KeepsWithinItsBoundAndEvictsTheLeastRecentlyUsedFirst)
     {
         const std::shared_ptr<const Column> found = cache.find(keys[i]);
         ASSERT_NE(found, nullptr) << i;
-        EXPECT_EQ(found->view().valueAt<uint32_t>(999), keys[i].first_granule);
+        EXPECT_EQ(found->view().valueAt<uint32_t>(999), keys[i].chunk);
     }
     EXPECT_LE(cache.sizeInBytes(), cache.maxBytes());
     EXPECT_GE(cache.sizeInBytes(), 3 * chunk_bytes);
@@ -70,7 +70,7 @@ TEST(DecodedChunkCache, KeepsWithinItsBoundAndEvictsTheLeastRecentlyUsedFirst)
 TEST(DecodedChunkCache, AChunkLargerThanAShardsShareIsReturnedButNotKept)
 {
     DecodedChunkCache cache(DecodedChunkCache::kShards * 1024);
-    const DecodedChunkKey key{1, 0, 0, 8};
+    const DecodedChunkKey key{1, 0, 0};
     const std::shared_ptr<const Column> chunk = cache.insert(key, chunkFor(key, 100000));
     ASSERT_NE(chunk, nullptr);
     EXPECT_EQ(chunk->size(), 100000u);
@@ -81,7 +81,7 @@ TEST(DecodedChunkCache, AChunkLargerThanAShardsShareIsReturnedButNotKept)
 TEST(DecodedChunkCache, AReaderKeepsItsChunkAfterEvictionAndClear)
 {
     DecodedChunkCache cache(size_t{64} << 20);
-    const DecodedChunkKey key{3, 2, 16, 8};
+    const DecodedChunkKey key{3, 2, 16};
     const std::shared_ptr<const Column> held = cache.insert(key, chunkFor(key, 5000));
     cache.clear();
     EXPECT_EQ(cache.find(key), nullptr);
@@ -103,14 +103,14 @@ TEST(DecodedChunkCache, ConcurrentReadersAndWritersSeeWholeChunks)
                 std::mt19937 random{uint32_t(t)};
                 for (size_t i = 0; i < 20000; ++i)
                 {
-                    const DecodedChunkKey key{1, 0, uint32_t(random() % 64), 1};
+                    const DecodedChunkKey key{1, 0, uint32_t(random() % 64)};
                     std::shared_ptr<const Column> chunk = cache.find(key);
                     if (!chunk)
                     {
                         chunk = cache.insert(key, chunkFor(key, 1000));
                     }
                     if (chunk->size() != 1000 ||
-                        chunk->view().valueAt<uint32_t>(random() % 1000) != key.first_granule)
+                        chunk->view().valueAt<uint32_t>(random() % 1000) != key.chunk)
                     {
                         ++wrong;
                     }
