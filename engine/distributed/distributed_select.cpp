@@ -239,8 +239,8 @@ SelectOutcome executeDistributedSelect(const sql::SelectStatement& select, const
             outcome.block =
                 projectOutputs(orderAndLimit(std::move(rows), analyzed, true), analyzed);
         });
-    outcome.rows_read = plan->scan->rowsRead();
-    outcome.bytes_read = plan->scan->bytesRead();
+    outcome.rows_read = plan->rowsRead();
+    outcome.bytes_read = plan->bytesRead();
     outcome.granules_skipped = plan->scan->granulesSkipped();
     stats.local_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() -

@@ -207,6 +207,12 @@ std::string QueryStats::toString() const
                       top_rows_morsels_skipped);
         out += line;
     }
+    if (late_materialized_rows > 0)
+    {
+        std::snprintf(line, sizeof(line), "rows read late (the top rows' other columns): %zu\n",
+                      late_materialized_rows);
+        out += line;
+    }
     if (partial_groups > 0)
     {
         std::snprintf(

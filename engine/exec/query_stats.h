@@ -125,6 +125,9 @@ struct QueryStats
     /// Morsels an ORDER BY ... LIMIT scan never read: their sort-key bounds could not enter
     /// the top rows.
     size_t top_rows_morsels_skipped = 0;
+    /// Rows whose other columns late materialization read after the scan of the ORDER BY
+    /// keys found them (the top rows).
+    size_t late_materialized_rows = 0;
     /// The GROUP BY keys the query grouped by (after rewrites that leave keys out).
     std::vector<std::string> group_keys;
     /// The aggregate functions the query computed, each once (after rewrites).

@@ -58,6 +58,13 @@ struct AnalysisOptions
     /// optimize_group_by_function_keys.
     bool eliminate_constant_group_keys = true;
     bool eliminate_group_keys_of_keys = true;
+    /// Late materialization (late_materialization.h), for LIMIT + OFFSET up to the bound (0:
+    /// any). Settings query_plan_optimize_lazy_materialization and
+    /// query_plan_max_limit_for_lazy_materialization, as ClickHouse names them.
+    bool late_materialization = true;
+    /// Reading a row's other columns costs a granule's decoding per column: past some
+    /// hundred rows, reading them with the scan's passing rows costs less.
+    uint64_t late_materialization_max_rows = 100;
 };
 
 /// The name of a select item's result column: its alias, a bare column's name, else the

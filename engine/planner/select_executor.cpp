@@ -12,6 +12,7 @@
 #include "engine/common/exception.h"
 #include "engine/expressions/compiled_expression.h"
 #include "engine/expressions/filter.h"
+#include "engine/planner/late_materialization.h"
 #include "engine/planner/rows_per_key.h"
 #include "engine/planner/select_analysis.h"
 #include "engine/planner/select_stages.h"
@@ -187,19 +188,31 @@ std::vector<uint32_t> keptRows(const std::vector<ColumnView>& columns, size_t ro
     return keep;
 }
 
-/// The scan's columns, empty, then every fragment's rows in morsel order.
-Block joinFragments(const TableScan& scan, const std::vector<std::optional<Block>>& fragments)
+/// A morsel's rows that may be among the first `wanted`; with late materialization, also
+/// where they are in the table.
+struct Fragment
+{
+    Block rows;
+    std::vector<RowLocation> locations;
+};
+
+/// The scan's columns, empty, then every fragment's rows in morsel order (and their
+/// locations, appended to `locations`).
+Block joinFragments(const TableScan& scan, const std::vector<std::optional<Fragment>>& fragments,
+                    std::vector<RowLocation>& locations)
 {
     Block rows;
     for (const InputColumn& column : scan.columns())
     {
         rows.columns.push_back({column.name, Column(column.type)});
     }
-    for (const std::optional<Block>& fragment : fragments)
+    for (const std::optional<Fragment>& fragment : fragments)
     {
         if (fragment)
         {
-            appendBlock(rows, *fragment);
+            appendBlock(rows, fragment->rows);
+            locations.insert(locations.end(), fragment->locations.begin(),
+                             fragment->locations.end());
         }
     }
     return rows;
@@ -293,12 +306,13 @@ Block collectRows(const SelectPlan& plan, QueryContext& context)
     const size_t wanted = rowsWanted(analyzed);
     const std::vector<size_t> order_columns = orderColumnsOf(scan, analyzed);
     const bool ordered = !order_columns.empty();
+    const bool locate = plan.row_fetcher != nullptr;
     std::optional<TopRowsThreshold> threshold;
     if (top_rows_sort_key)
     {
         threshold.emplace(scan, *top_rows_sort_key, analyzed.descending[0]);
     }
-    std::vector<std::optional<Block>> fragments(scan.morsels());
+    std::vector<std::optional<Fragment>> fragments(scan.morsels());
     std::atomic<size_t> next_morsel{0};
     std::atomic<size_t> collected{0};
     PhaseRecorder recorder(context.stats().phase(QueryPhase::kPartial));
@@ -325,12 +339,16 @@ Block collectRows(const SelectPlan& plan, QueryContext& context)
                 const std::vector<uint32_t> keep =
                     keptRows(columns, rows, order_columns, analyzed, wanted,
                              threshold ? &*threshold : nullptr);
-                Block fragment;
+                Fragment fragment;
                 for (size_t c = 0; c < columns.size(); ++c)
                 {
                     Column column = Column::emptyLike(columns[c]);
                     gatherRows(columns[c], 0, keep, column);
-                    fragment.columns.push_back({scan.columns()[c].name, std::move(column)});
+                    fragment.rows.columns.push_back({scan.columns()[c].name, std::move(column)});
+                }
+                if (locate)
+                {
+                    scan.locateRows(morsel, *buffers, keep, fragment.locations);
                 }
                 collected += keep.size();
                 fragments[morsel] = std::move(fragment);
@@ -340,7 +358,27 @@ Block collectRows(const SelectPlan& plan, QueryContext& context)
     {
         context.stats().top_rows_morsels_skipped = threshold->skipped();
     }
-    return joinFragments(scan, fragments);
+    std::vector<RowLocation> locations;
+    Block rows = joinFragments(scan, fragments, locations);
+    if (!locate)
+    {
+        return rows;
+    }
+    // The top rows by the keys, then every column of those rows alone.
+    const BlockView keys = BlockView::of(rows);
+    std::vector<ColumnView> key_columns;
+    for (const BlockView::Entry& entry : keys.columns)
+    {
+        key_columns.push_back(entry.column);
+    }
+    std::vector<RowLocation> top;
+    for (const uint32_t row :
+         keptRows(key_columns, rows.rows(), order_columns, analyzed, wanted, nullptr))
+    {
+        top.push_back(locations[row]);
+    }
+    context.stats().late_materialized_rows = top.size();
+    return plan.row_fetcher->fetch(top);
 }
 
 std::optional<TopGroups> topGroupsOf(const AnalyzedSelect& analyzed)
@@ -455,9 +493,19 @@ SelectPlan planSelect(const sql::SelectStatement& select, const Table& table,
     // A top-N scan that can skip by sort-key bounds reads one granule per morsel: the bounds
     // of a whole 8-granule morsel rarely rule it out where a granule's do.
     plan.top_rows_sort_key = topRowsSortKey(plan.analyzed, schema);
-    plan.scan = std::make_unique<TableScan>(
-        snapshot, schema, plan.analyzed.where, plan.analyzed.scan_outputs, plan.analyzed.array_join,
-        observer, caches, plan.top_rows_sort_key ? 1 : TableScan::kMorselGranules);
+    const size_t morsel_granules = plan.top_rows_sort_key ? 1 : TableScan::kMorselGranules;
+    if (const auto keys = lateMaterializationKeys(plan.analyzed, schema, options))
+    {
+        plan.scan = std::make_unique<TableScan>(snapshot, schema, plan.analyzed.where, *keys,
+                                                std::nullopt, observer, caches, morsel_granules);
+        plan.row_fetcher = std::make_unique<TableScan>(
+            snapshot, schema, nullptr, plan.analyzed.scan_outputs, std::nullopt, ScanObserver{},
+            ScanCaches{.decoded = caches.decoded});
+        return plan;
+    }
+    plan.scan = std::make_unique<TableScan>(snapshot, schema, plan.analyzed.where,
+                                            plan.analyzed.scan_outputs, plan.analyzed.array_join,
+                                            observer, caches, morsel_granules);
     return plan;
 }
 
@@ -507,8 +555,8 @@ SelectOutcome executeSelect(const sql::SelectStatement& select, const Table& tab
         outcome.totals = projectOutputs(*totals, analyzed);
         unifyNullability(outcome.block, *outcome.totals);
     }
-    outcome.rows_read = plan.scan->rowsRead();
-    outcome.bytes_read = plan.scan->bytesRead();
+    outcome.rows_read = plan.rowsRead();
+    outcome.bytes_read = plan.bytesRead();
     outcome.granules_skipped = plan.scan->granulesSkipped();
     return outcome;
 }

@@ -25,7 +25,18 @@ struct SelectPlan
     std::optional<std::string> top_rows_sort_key;
     /// The hidden keys and counts that carry NULLs through the aggregation.
     NullAggregation nulls;
+    /// Reads the rows: computes every scan output, or with late materialization the ORDER
+    /// BY keys alone.
     std::unique_ptr<TableScan> scan;
+    /// With late materialization (late_materialization.h), computes every scan output for the
+    /// top rows the scan found (TableScan::fetch); none otherwise.
+    std::unique_ptr<TableScan> row_fetcher;
+
+    size_t rowsRead() const { return scan->rowsRead(); }
+    size_t bytesRead() const
+    {
+        return scan->bytesRead() + (row_fetcher ? row_fetcher->bytesRead() : 0);
+    }
 };
 
 SelectPlan planSelect(const sql::SelectStatement& select, const Table& table,
@@ -33,7 +44,8 @@ SelectPlan planSelect(const sql::SelectStatement& select, const Table& table,
                       ScanCaches caches);
 
 /// The rows of a query without aggregation: each morsel keeps its own top-N (LIMIT + OFFSET
-/// rows; without ORDER BY, the scan stops once that many are in), joined in morsel order.
+/// rows; without ORDER BY, the scan stops once that many are in), joined in morsel order;
+/// with late materialization, the top-N of those, fetched.
 Block collectRows(const SelectPlan& plan, QueryContext& context);
 
 /// LIMIT over an aggregation, when finish would sort by result columns alone (or not at all)

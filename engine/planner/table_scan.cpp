@@ -1,7 +1,9 @@
 #include "engine/planner/table_scan.h"
 
 #include <algorithm>
+#include <numeric>
 #include <set>
+#include <tuple>
 
 #include "engine/columns/gather.h"
 #include "engine/common/exception.h"
@@ -31,6 +33,7 @@ int64_t monotonicNanoseconds()
 struct TableScan::ScanBuffers final : MorselBuffers
 {
     std::vector<uint32_t> selected;
+    bool every_row = true;                  ///< Every row passed: `selected` is not filled.
     std::vector<uint64_t> codes;            ///< A dictionary-coded granule's codes.
     std::vector<ColumnReadBuffer> decoded;  ///< Per table column read: of an encoded part.
     std::vector<Column> gathered;           ///< Per table column the outputs read.
@@ -400,19 +403,89 @@ size_t TableScan::produce(size_t index, MorselBuffers* raw_buffers,
         evaluated = &gathered;
     }
 
+    buffers.every_row = passed == morsel.rows;
+    passed = evaluateOutputs(*evaluated, passed, buffers, out);
+    reportProgress(morsel.rows, bytes);
+    return passed;
+}
+
+size_t TableScan::evaluateOutputs(const BlockView& input, size_t rows, ScanBuffers& buffers,
+                                  std::vector<ColumnView>& out) const
+{
+    const BlockView* evaluated = &input;
     BlockView repeated;
     if (array_join_)
     {
-        passed = array_join_->expand(*evaluated, passed, buffers.array_join, repeated);
+        rows = array_join_->expand(input, rows, buffers.array_join, repeated);
         evaluated = &repeated;
     }
     out.clear();
     for (size_t i = 0; i < outputs_.size(); ++i)
     {
-        out.push_back(outputs_[i].evaluate(*evaluated, 0, passed, buffers.computed[i]));
+        out.push_back(outputs_[i].evaluate(*evaluated, 0, rows, buffers.computed[i]));
     }
-    reportProgress(morsel.rows, bytes);
-    return passed;
+    return rows;
+}
+
+void TableScan::locateRows(size_t index, const MorselBuffers& raw_buffers,
+                           std::span<const uint32_t> rows, std::vector<RowLocation>& out) const
+{
+    const auto& buffers = static_cast<const ScanBuffers&>(raw_buffers);
+    const Range& range = ranges_[index];
+    const size_t first = range.first_granule * Part::kGranuleRows;
+    for (const uint32_t row : rows)
+    {
+        const size_t in_morsel = buffers.every_row ? row : buffers.selected[row];
+        out.push_back({uint32_t(range.part), uint32_t(first + in_morsel)});
+    }
+}
+
+Block TableScan::fetch(std::span<const RowLocation> rows) const
+{
+    // Read part by part in row order (a gather's rows ascend), then put back in `rows` order.
+    std::vector<uint32_t> by_location(rows.size());
+    std::iota(by_location.begin(), by_location.end(), 0);
+    std::ranges::sort(
+        by_location, [&](uint32_t a, uint32_t b)
+        { return std::tie(rows[a].part, rows[a].row) < std::tie(rows[b].part, rows[b].row); });
+    Block fetched;
+    for (const InputColumn& column : columns_)
+    {
+        fetched.columns.push_back({column.name, Column(column.type)});
+    }
+    const auto buffers_holder = makeBuffers();
+    auto& buffers = static_cast<ScanBuffers&>(*buffers_holder);
+    std::vector<ColumnView> out;
+    size_t bytes = 0;
+    for (auto begin = by_location.begin(); begin != by_location.end();)
+    {
+        const uint32_t part_index = rows[*begin].part;
+        const auto end = std::find_if(begin, by_location.end(),
+                                      [&](uint32_t i) { return rows[i].part != part_index; });
+        const Part& part = *snapshot_->parts[part_index];
+        buffers.selected.clear();
+        for (auto i = begin; i != end; ++i)
+        {
+            buffers.selected.push_back(rows[*i].row);
+        }
+        BlockView gathered;
+        bytes += gatherOutputColumns({part, 0, part.rows()}, BlockView{}, buffers, gathered);
+        const size_t produced = evaluateOutputs(gathered, buffers.selected.size(), buffers, out);
+        for (size_t c = 0; c < out.size(); ++c)
+        {
+            fetched.columns[c].column.appendRange(out[c], 0, produced);
+        }
+        begin = end;
+    }
+    reportProgress(0, bytes);
+    std::vector<uint32_t> position(rows.size());
+    for (uint32_t sorted = 0; sorted < by_location.size(); ++sorted)
+    {
+        position[by_location[sorted]] = sorted;
+    }
+    Block ordered;
+    gatherBlockRows(fetched, position, ordered);
+    return ordered;
 }
 
 QueryConditionCacheKey TableScan::cacheKey(const Part& part) const

@@ -6,6 +6,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -28,6 +29,13 @@ struct ScanCaches
     QueryConditionCache* condition = nullptr;
     /// Compressed columns are read from decoded chunks kept across queries.
     DecodedChunkCache* decoded = nullptr;
+};
+
+/// A row of a table snapshot: its part (index in the snapshot) and its row there.
+struct RowLocation
+{
+    uint32_t part = 0;
+    uint32_t row = 0;
 };
 
 /// What a scan reports as it reads, and how it learns that the query was cancelled.
@@ -69,6 +77,15 @@ public:
     size_t produce(size_t index, MorselBuffers* buffers,
                    std::vector<ColumnView>& out) const override;
 
+    /// Appends where the produced rows `rows` of morsel `index` are in the table, for the
+    /// rows `produce` last gave through `buffers` (no ARRAY JOIN: a produced row is a row).
+    void locateRows(size_t index, const MorselBuffers& buffers, std::span<const uint32_t> rows,
+                    std::vector<RowLocation>& out) const;
+    /// The outputs at `rows` (no ARRAY JOIN), in that order, the filter not applied: each
+    /// column read for those rows alone. Late materialization fetches a top-N's columns so,
+    /// after a scan of its keys alone found the rows.
+    Block fetch(std::span<const RowLocation> rows) const;
+
     /// The least value (or, with `maximum`, the greatest) of `column` over morsel `index`'s
     /// granules, from its part's granule bounds: a number column of the sort key only, else
     /// none. As a double: rounding keeps the order (never reverses it), so "bound worse than
@@ -107,6 +124,9 @@ private:
     /// `input` where the filter read them, else from the part; returns the bytes read.
     size_t gatherOutputColumns(const MorselRows& morsel, const BlockView& input,
                                ScanBuffers& buffers, BlockView& gathered) const;
+    /// The outputs over the rows of `input` (`rows` of them; repeated by ARRAY JOIN first).
+    size_t evaluateOutputs(const BlockView& input, size_t rows, ScanBuffers& buffers,
+                           std::vector<ColumnView>& out) const;
     /// Rows of a column of the morsel's part through the decoded-chunk cache, filling it
     /// while this scan's share of it lasts.
     ColumnView readColumn(const MorselRows& morsel, size_t column, size_t first_row, size_t rows,

@@ -87,6 +87,14 @@ void applySettings(const std::map<std::string, std::string, std::less<>>& values
         {
             settings.select.analysis.eliminate_group_keys_of_keys = parseFlag(name, value);
         }
+        else if (name == "query_plan_optimize_lazy_materialization")
+        {
+            settings.select.analysis.late_materialization = parseFlag(name, value);
+        }
+        else if (name == "query_plan_max_limit_for_lazy_materialization")
+        {
+            settings.select.analysis.late_materialization_max_rows = parseCount(name, value);
+        }
         else if (name == "use_query_condition_cache")
         {
             settings.use_query_condition_cache = parseFlag(name, value);

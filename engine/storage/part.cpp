@@ -33,6 +33,21 @@ std::pair<size_t, size_t> granulesOf(size_t first_row, size_t rows)
     return {first, (first_row + rows + Part::kGranuleRows - 1) / Part::kGranuleRows - first};
 }
 
+/// Calls each(granule, begin, end) for every run of `selected` (rows after first_row,
+/// ascending) within one granule.
+template <typename Each>
+void forEachGranuleRun(size_t first_row, std::span<const uint32_t> selected, Each&& each)
+{
+    for (auto begin = selected.begin(); begin != selected.end();)
+    {
+        const size_t granule = (first_row + *begin) / Part::kGranuleRows;
+        const auto granule_end = uint32_t((granule + 1) * Part::kGranuleRows - first_row);
+        const auto end = std::lower_bound(begin, selected.end(), granule_end);
+        each(granule, begin, end);
+        begin = end;
+    }
+}
+
 uint64_t nextPartId()
 {
     static std::atomic<uint64_t> next{1};
@@ -140,10 +155,12 @@ ColumnView Part::read(size_t column_index, size_t first_row, size_t rows, Column
     buffer.added_bytes = 0;
     const std::optional<uint32_t> chunk =
         cache ? cachedChunkOf(column_index, first_row, rows) : std::nullopt;
+    size_t chunk_first_row = 0;
     if (chunk)
     {
         checkOnFirstUse(column_index);
         checkReadRange(first_row, rows);
+        chunk_first_row = size_t(*chunk) * kChunkRows;
         const DataType type = buffer.decoded.dataType();
         buffer.pinned =
             cachedChunk(column_index, *chunk, *cache, fill ? &type : nullptr, &buffer.added_bytes);
@@ -153,7 +170,7 @@ ColumnView Part::read(size_t column_index, size_t first_row, size_t rows, Column
         return read(column_index, first_row, rows, buffer.decoded);
     }
     return buffer.pinned->view()
-        .slice(first_row - size_t(*chunk) * kChunkRows, rows)
+        .slice(first_row - chunk_first_row, rows)
         .withValidity(validityOf(column_index), first_row);
 }
 
@@ -168,9 +185,11 @@ size_t Part::gather(size_t column_index, size_t first_row, std::span<const uint3
         cache && !selected.empty() ? cachedChunkOf(column_index, first_row + selected.front(),
                                                    selected.back() - selected.front() + 1)
                                    : std::nullopt;
+    size_t chunk_first_row = 0;
     if (chunk)
     {
         checkOnFirstUse(column_index);
+        chunk_first_row = size_t(*chunk) * kChunkRows;
         buffer.pinned = cachedChunk(column_index, *chunk, *cache, nullptr, nullptr);
     }
     if (!buffer.pinned)
@@ -178,7 +197,7 @@ size_t Part::gather(size_t column_index, size_t first_row, std::span<const uint3
         return gather(column_index, first_row, selected, buffer.decoded, out);
     }
     const size_t first_out_row = out.size();
-    gatherRows(buffer.pinned->view(), first_row - size_t(*chunk) * kChunkRows, selected, out);
+    gatherRows(buffer.pinned->view(), first_row - chunk_first_row, selected, out);
     markNulls(column_index, first_row, selected, out, first_out_row);
     return bytesOf(column_index, first_row + selected.front(),
                    selected.back() - selected.front() + 1);
@@ -192,31 +211,36 @@ size_t Part::gather(size_t column_index, size_t first_row, std::span<const uint3
     {
         return 0;
     }
+    size_t bytes = 0;
     if (!isEncoded(column_index))
     {
         gatherRows(contents_.columns[column_index], first_row, selected, out);
-        return bytesOf(column_index, first_row, selected.back() + 1);
+        // The granules holding the rows, as an encoded column's gather counts them.
+        forEachGranuleRun(first_row, selected,
+                          [&](size_t granule, auto, auto)
+                          {
+                              const size_t start = granule * kGranuleRows;
+                              bytes += bytesOf(column_index, start,
+                                               std::min(kGranuleRows, rows() - start));
+                          });
+        return bytes;
     }
     const EncodedColumn& encoded = *contents_.encoded[column_index];
     const size_t first_out_row = out.size();
     thread_local std::vector<uint32_t> granule_offsets;
-    size_t bytes = 0;
     // One granule at a time: the selected rows in it are gathered from its decoded block.
-    for (auto begin = selected.begin(); begin != selected.end();)
-    {
-        const size_t granule = (first_row + *begin) / kGranuleRows;
-        const size_t granule_first_row = granule * kGranuleRows;
-        const uint32_t granule_end = uint32_t(granule_first_row + kGranuleRows - first_row);
-        const auto end = std::lower_bound(begin, selected.end(), granule_end);
-        bytes += encoded.bytes(granule, 1);
-        granule_offsets.clear();
-        for (auto row = begin; row != end; ++row)
+    forEachGranuleRun(
+        first_row, selected,
+        [&](size_t granule, auto begin, auto end)
         {
-            granule_offsets.push_back(uint32_t(first_row + *row - granule_first_row));
-        }
-        encoded.gather(granule, granule_offsets, buffer, out);
-        begin = end;
-    }
+            bytes += encoded.bytes(granule, 1);
+            granule_offsets.clear();
+            for (auto row = begin; row != end; ++row)
+            {
+                granule_offsets.push_back(uint32_t(first_row + *row - granule * kGranuleRows));
+            }
+            encoded.gather(granule, granule_offsets, buffer, out);
+        });
     markNulls(column_index, first_row, selected, out, first_out_row);
     return bytes;
 }

@@ -6,7 +6,6 @@
 
 #include <filesystem>
 #include <fstream>
-#include <random>
 
 #include "engine/common/exception.h"
 #include "engine/storage/database.h"
@@ -14,6 +13,7 @@
 #include "tests/planner/query_check.h"
 #include "tests/planner/table_conversion.h"
 #include "tests/planner/test_tables.h"
+#include "tests/support/temporary_folder.h"
 
 namespace granary::oracle
 {
@@ -22,21 +22,7 @@ namespace
 
 namespace fs = std::filesystem;
 
-class TemporaryDirectory
-{
-public:
-    TemporaryDirectory()
-        : path_(fs::temp_directory_path() /
-                ("granary_planner_" + std::to_string(std::random_device{}())))
-    {
-        fs::create_directories(path_);
-    }
-    ~TemporaryDirectory() { fs::remove_all(path_); }
-    const fs::path& path() const { return path_; }
-
-private:
-    fs::path path_;
-};
+using testing::TemporaryFolder;
 
 constexpr size_t kRows = 60000;
 
@@ -52,6 +38,7 @@ RowTable visitsRows()
 fs::path writeVisitsDatabase(const fs::path& root, const RowTable& table,
                              std::string_view create = kVisitsCreate)
 {
+    fs::create_directories(root);
     const fs::path data = root / "data";
     const fs::path input = root / "visits.tsv";
     std::ofstream(input, std::ios::binary) << toTsv(table);
@@ -70,7 +57,7 @@ class OnDiskFormats : public ::testing::TestWithParam<const char*>
 
 TEST_P(OnDiskFormats, LoadReopenAndQuery)
 {
-    const TemporaryDirectory directory;
+    const TemporaryFolder directory;
     const RowTable table = visitsRows();
     const fs::path data =
         writeVisitsDatabase(directory.path(), table, std::string(kVisitsCreate) + GetParam());
@@ -132,7 +119,7 @@ INSTANTIATE_TEST_SUITE_P(OnDisk, OnDiskFormats,
 
 TEST(OnDisk, GranuleSkippingReadsLessWithTheSameAnswer)
 {
-    const TemporaryDirectory directory;
+    const TemporaryFolder directory;
     const RowTable table = visitsRows();
     Session session(Session::openDatabase(writeVisitsDatabase(directory.path(), table)));
 
@@ -157,7 +144,7 @@ TEST(OnDisk, GranuleSkippingReadsLessWithTheSameAnswer)
 
 TEST(OnDisk, ConditionCacheSkipsGranulesWithoutMatchesOnTheNextRun)
 {
-    const TemporaryDirectory directory;
+    const TemporaryFolder directory;
     const RowTable table = visitsRows();
     Session session(Session::openDatabase(writeVisitsDatabase(directory.path(), table)));
 
@@ -214,7 +201,7 @@ void expectCorruptionReported(const fs::path& data, const fs::path& damaged)
 
 TEST(OnDisk, TruncatedColumnFileIsCorruptedData)
 {
-    const TemporaryDirectory directory;
+    const TemporaryFolder directory;
     RowTable table = emptyTableFor(kVisitsCreate);
     appendHitsRows(table, 20000, 99);
     const fs::path data = writeVisitsDatabase(directory.path(), table);
@@ -226,7 +213,7 @@ TEST(OnDisk, TruncatedColumnFileIsCorruptedData)
 
 TEST(OnDisk, FlippedBytesInAColumnFileAreCorruptedData)
 {
-    const TemporaryDirectory directory;
+    const TemporaryFolder directory;
     RowTable table = emptyTableFor(kVisitsCreate);
     appendHitsRows(table, 20000, 98);
     const fs::path data = writeVisitsDatabase(directory.path(), table);

@@ -1,9 +1,6 @@
 #pragma once
 
-#include <unistd.h>
-
 #include <algorithm>
-#include <atomic>
 #include <cstring>
 #include <filesystem>
 #include <memory>
@@ -15,28 +12,12 @@
 #include "engine/session/create_table.h"
 #include "engine/sql/parser.h"
 #include "engine/storage/database.h"
+#include "tests/support/temporary_folder.h"
 
 namespace granary::storage_test
 {
 
-/// A fresh folder under the system temporary folder, removed at the end of the test.
-class TemporaryFolder
-{
-public:
-    TemporaryFolder()
-    {
-        static std::atomic<int> counter{0};
-        path_ = std::filesystem::temp_directory_path() /
-                ("granary_storage_test_" + std::to_string(::getpid()) + "_" +
-                 std::to_string(counter++));
-        std::filesystem::remove_all(path_);
-    }
-    ~TemporaryFolder() { std::filesystem::remove_all(path_); }
-    const std::filesystem::path& path() const { return path_; }
-
-private:
-    std::filesystem::path path_;
-};
+using testing::TemporaryFolder;
 
 inline sql::CreateTableStatement parseCreate(std::string_view text)
 {
