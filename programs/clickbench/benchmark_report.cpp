@@ -97,14 +97,40 @@ std::optional<double> geometricMeanOfBest(const SuiteRun& suite)
     return geometricMean(best);
 }
 
+namespace
+{
+
+/// Whether some run's storage reads were measured.
+bool storageReadsMeasured(const SuiteRun& suite)
+{
+    return std::ranges::any_of(
+        suite.queries, [](const QueryRun& query) { return !query.storage_read_bytes.empty(); });
+}
+
+/// The first (cold) run's storage reads and the most of any later (hot) run's, in MB.
+std::string storageReadColumns(const QueryRun& query)
+{
+    if (query.storage_read_bytes.empty())
+    {
+        return fmt::format("  {:>9}  {:>9}", "", "");
+    }
+    const auto& bytes = query.storage_read_bytes;
+    const uint64_t hot = bytes.size() > 1 ? *std::max_element(bytes.begin() + 1, bytes.end()) : 0;
+    return fmt::format("  {:>9.1f}  {:>9.1f}", double(bytes.front()) / 1e6, double(hot) / 1e6);
+}
+
+}  // namespace
+
 void printSuiteTable(std::ostream& out, const SuiteRun& suite)
 {
     const size_t runs = suite.queries.empty() ? 0 : suite.queries.front().seconds.size();
+    const bool storage_reads = storageReadsMeasured(suite);
     std::string header = fmt::format("{:>4}", "Q");
     for (size_t run = 0; run < runs; ++run)
     {
         header += fmt::format("  {:>9}", fmt::format("run {}", run + 1));
     }
+    header += storage_reads ? fmt::format("  {:>9}  {:>9}", "cold MB", "hot MB") : "";
     out << header << fmt::format("  {:>10}\n", "rows");
     size_t failed = 0;
     for (size_t index = 0; index < suite.queries.size(); ++index)
@@ -115,6 +141,7 @@ void printSuiteTable(std::ostream& out, const SuiteRun& suite)
         {
             line += fmt::format("  {:>9}", formatSeconds(seconds));
         }
+        line += storage_reads ? storageReadColumns(query) : "";
         if (query.error.empty())
         {
             line += fmt::format("  {:>10}", query.rows);
@@ -131,6 +158,12 @@ void printSuiteTable(std::ostream& out, const SuiteRun& suite)
                        mean ? fmt::format("{:.4f}", *mean) : std::string("n/a"),
                        suite.queries.size() - failed);
     out << (failed != 0 ? fmt::format(" ({} failed)\n", failed) : std::string("\n"));
+    if (storage_reads)
+    {
+        out << suite.engine
+            << ": cold MB / hot MB: bytes the process read from storage (page cache misses) "
+               "during the first run / the most during a later one\n";
+    }
 }
 
 void printComparisonTable(std::ostream& out, const SuiteRun& granary, const SuiteRun& duckdb,

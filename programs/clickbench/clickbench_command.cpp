@@ -37,6 +37,9 @@ struct Options
     std::filesystem::path json_file;
     std::filesystem::path duckdb_json_file;
     std::filesystem::path duckdb_library;
+    /// DuckDB's database file (empty: in memory); a table there with the data's row count is
+    /// used as it is, not loaded again.
+    std::filesystem::path duckdb_database;
     std::string compare;
     std::string machine;
     std::string table = "hits";
@@ -162,8 +165,23 @@ void printMemory(const SuiteRun& suite)
         memory.peak_is_per_phase ? "" : "; peak since process start");
 }
 
+/// Rows of DuckDB's `table`; none where it has no such table.
+std::optional<size_t> duckDbRows(DuckDbClient& client, const std::string& table)
+{
+    try
+    {
+        const TimedResult counted = client.query("SELECT count(*) FROM " + table);
+        return size_t(counted.table.rows.at(0).at(0).integer);
+    }
+    catch (const Exception&)
+    {
+        return std::nullopt;
+    }
+}
+
 /// Copies the table's parts (memory-mapped column views, read through the storage API) into
-/// a DuckDB table of the same name through one appender; returns DuckDB's load seconds.
+/// a DuckDB table of the same name through one appender, then checkpoints a database file;
+/// returns DuckDB's load seconds (0 when a database file already held the rows).
 double loadIntoDuckDb(Session& session, DuckDbClient& client, const Options& options)
 {
     const std::shared_ptr<Table> table = session.database().table(options.table);
@@ -172,6 +190,16 @@ double loadIntoDuckDb(Session& session, DuckDbClient& client, const Options& opt
     if (options.threads != 0)
     {
         client.execute(fmt::format("SET threads = {}", options.threads));
+    }
+    if (!options.duckdb_database.empty())
+    {
+        if (duckDbRows(client, options.table) == snapshot->rows())
+        {
+            std::cout << fmt::format("duckdb: {} already holds the {} rows\n",
+                                     options.duckdb_database.string(), snapshot->rows());
+            return 0;
+        }
+        client.execute("DROP TABLE IF EXISTS " + options.table);
     }
     const std::vector<ColumnSchema>& schema = table->schema().columns;
     std::vector<std::pair<std::string, DataType>> columns;
@@ -203,6 +231,10 @@ double loadIntoDuckDb(Session& session, DuckDbClient& client, const Options& opt
                           }
                       }
                   });
+    if (!options.duckdb_database.empty())
+    {
+        client.execute("CHECKPOINT");
+    }
     return secondsSince(start);
 }
 
@@ -310,9 +342,11 @@ int runClickBench(const Options& options)
         return 0;
     }
 
+    // Granary's caches go before DuckDB runs: the two do not share the memory.
+    session.dropCaches();
     SuiteRun duckdb;
     duckdb.memory = PhaseMemory::begin();
-    DuckDbClient client(*duckdb_api);
+    DuckDbClient client(*duckdb_api, options.duckdb_database);
     duckdb.load_seconds = loadIntoDuckDb(session, client, options);
     DuckDbEngine duckdb_engine(client);
     runEngine(duckdb_engine, duckdb_queries, options, duckdb);
@@ -323,7 +357,10 @@ int runClickBench(const Options& options)
         duckdb_info.system = "DuckDB (" + client.version() + ")";
         duckdb_info.tags = {"C++", "column-oriented", "embedded", "lukewarm-cold-run"};
         duckdb_info.load_time_seconds = duckdb.load_seconds;
-        duckdb_info.comment = "run by granary clickbench --compare duckdb, in-memory database";
+        duckdb_info.comment =
+            "run by granary clickbench --compare duckdb, " +
+            (options.duckdb_database.empty() ? std::string("in-memory database")
+                                             : "database file " + options.duckdb_database.string());
         writeJson(options.duckdb_json_file, duckdb, duckdb_info);
     }
 
@@ -374,6 +411,9 @@ const programs::CommandRegistrar registrar{programs::Command{
                      "any differs");
         app.add_option("--duckdb-lib", options->duckdb_library,
                        "libduckdb.so; default: $GRANARY_DUCKDB_LIB or tools/install_duckdb.sh's");
+        app.add_option("--duckdb-database", options->duckdb_database,
+                       "DuckDB's database file (default: in memory); a table there with the "
+                       "data's row count is queried as it is, else loaded and checkpointed");
         app.add_option("--machine", options->machine, "Machine name for the JSON (default: host)");
         app.add_option("--table", options->table, "Table the queries read (loaded into DuckDB)");
         return [options] { return runClickBench(*options); };

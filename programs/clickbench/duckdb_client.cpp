@@ -464,12 +464,15 @@ std::string duckDbTypeName(const DataType& type)
     }
 }
 
-DuckDbClient::DuckDbClient(DuckDbApi api) : api_(std::move(api))
+DuckDbClient::DuckDbClient(DuckDbApi api, const std::filesystem::path& database_file)
+    : api_(std::move(api))
 {
-    if (api_.open(nullptr, &database_) != c::kSuccess)
+    const std::string path = database_file.string();
+    if (api_.open(path.empty() ? nullptr : path.c_str(), &database_) != c::kSuccess)
     {
         throw Exception(ErrorCode::kCannotOpenFile,
-                        "DuckDB (" + api_.library_path.string() + ") cannot open a database");
+                        "DuckDB (" + api_.library_path.string() + ") cannot open " +
+                            (path.empty() ? std::string("a database") : path));
     }
     if (api_.connect(database_, &connection_) != c::kSuccess)
     {

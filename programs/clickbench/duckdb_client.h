@@ -1,5 +1,6 @@
 #pragma once
 
+#include <filesystem>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -12,12 +13,13 @@
 namespace granary::clickbench
 {
 
-/// One in-memory DuckDB database and a connection to it, through the dlopen'd C API.
-/// DuckDB's errors become Exception(kBadArguments) carrying DuckDB's message.
+/// One DuckDB database, in memory or in a file, and a connection to it, through the
+/// dlopen'd C API. DuckDB's errors become Exception(kBadArguments) carrying DuckDB's message.
 class DuckDbClient
 {
 public:
-    explicit DuckDbClient(DuckDbApi api);
+    /// `database_file` empty: an in-memory database; else that file, created when missing.
+    explicit DuckDbClient(DuckDbApi api, const std::filesystem::path& database_file = {});
     ~DuckDbClient();
     DuckDbClient(const DuckDbClient&) = delete;
     DuckDbClient& operator=(const DuckDbClient&) = delete;

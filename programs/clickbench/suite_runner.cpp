@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <exception>
 
+#include "programs/clickbench/process_io.h"
+
 namespace granary::clickbench
 {
 
@@ -41,8 +43,15 @@ std::vector<QueryRun> runSuite(QueryEngine& engine, const std::vector<std::strin
                 {
                     engine.dropCaches();
                 }
+                const std::optional<uint64_t> read_before = storageReadBytes();
                 TimedResult timed = engine.run(result.sql);
+                const std::optional<uint64_t> read_after = storageReadBytes();
                 result.seconds[run] = timed.seconds;
+                if (read_before && read_after)
+                {
+                    result.storage_read_bytes.resize(runs);
+                    result.storage_read_bytes[run] = *read_after - *read_before;
+                }
                 result.rows = timed.table.rows.size();
                 if (keep_results && run + 1 == runs)
                 {

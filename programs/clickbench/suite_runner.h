@@ -30,6 +30,9 @@ struct QueryRun
     std::string sql;
     /// One entry per run; nullopt for a failed run (and the runs after it, not attempted).
     std::vector<std::optional<double>> seconds;
+    /// Per run, the bytes the process read from storage meanwhile (storageReadBytes); empty
+    /// where that cannot be measured.
+    std::vector<uint64_t> storage_read_bytes;
     size_t rows = 0;
     std::string error;                  ///< Empty when every run succeeded.
     std::optional<ResultTable> result;  ///< The last run's rows, when the runner keeps them.

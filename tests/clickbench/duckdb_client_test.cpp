@@ -6,6 +6,7 @@
 #include "programs/clickbench/duckdb_engine.h"
 #include "programs/clickbench/result_comparison.h"
 #include "programs/clickbench/suite_verification.h"
+#include "tests/support/temporary_folder.h"
 
 namespace granary::clickbench
 {
@@ -140,6 +141,28 @@ TEST_F(DuckDbClientTest, AppendedBlockReadsBackEqual)
     EXPECT_EQ(types.table.rows[0][2].text, "TIMESTAMP");
     EXPECT_EQ(types.table.rows[0][3].text, "VARCHAR");
     EXPECT_EQ(types.table.rows[0][4].text, "1970-01-01");  // the zero date loads as itself
+}
+
+TEST_F(DuckDbClientTest, DatabaseFileKeepsTheRowsForTheNextClient)
+{
+    const testing::TemporaryFolder folder;
+    std::filesystem::create_directories(folder.path());
+    const std::filesystem::path file = folder.path() / "kept.duckdb";
+    const Block block = everyTypeBlock(3000);
+    {
+        DuckDbClient writer(DuckDbApi::load(DuckDbApi::findLibrary()), file);
+        writer.createTable("every_type", BlockView::of(block));
+        writer.append("every_type", {BlockView::of(block)});
+        writer.execute("CHECKPOINT");
+    }
+    EXPECT_TRUE(std::filesystem::exists(file));
+    DuckDbClient reader(DuckDbApi::load(DuckDbApi::findLibrary()), file);
+    const Comparison comparison = compareResults(reader.query("SELECT * FROM every_type").table,
+                                                 resultTableOf(block), OrderSpec{});
+    EXPECT_EQ(comparison.outcome, Comparison::Outcome::kEqual) << comparison.detail;
+    EXPECT_THROW(DuckDbClient(DuckDbApi::load(DuckDbApi::findLibrary()),
+                              folder.path() / "missing" / "folder" / "x.duckdb"),
+                 Exception);
 }
 
 TEST_F(DuckDbClientTest, ArraysMapsBoolsAndDateTime64Load)

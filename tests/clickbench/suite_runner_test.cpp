@@ -1,9 +1,15 @@
 #include "programs/clickbench/suite_runner.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <filesystem>
+#include <fstream>
 #include <stdexcept>
+#include <vector>
 
+#include "programs/clickbench/process_io.h"
 #include "programs/clickbench/suite_verification.h"
 
 namespace granary::clickbench
@@ -57,6 +63,54 @@ TEST(RunSuite, ColdRunAfterDropCachesAndFailuresGoOn)
     EXPECT_FALSE(runs[1].bestSeconds().has_value());
     EXPECT_EQ(runs[2].rows, 3u);
     EXPECT_EQ(progress.size(), 5u);
+}
+
+/// Reads a file of `bytes` after telling the kernel to drop its cached pages: the read
+/// comes from storage.
+class FileReadingEngine final : public QueryEngine
+{
+public:
+    FileReadingEngine(std::filesystem::path file, size_t bytes) : file_(std::move(file))
+    {
+        std::ofstream(file_, std::ios::binary) << std::string(bytes, 'x');
+    }
+    ~FileReadingEngine() override { std::filesystem::remove(file_); }
+    std::string name() const override { return "file reader"; }
+    TimedResult run(std::string_view sql) override
+    {
+        if (sql == "read")
+        {
+            const int descriptor = ::open(file_.c_str(), O_RDONLY);
+            ::fdatasync(descriptor);
+            ::posix_fadvise(descriptor, 0, 0, POSIX_FADV_DONTNEED);
+            std::vector<char> buffer(1 << 20);
+            while (::read(descriptor, buffer.data(), buffer.size()) > 0)
+            {
+            }
+            ::close(descriptor);
+        }
+        return {};
+    }
+    void dropCaches() override {}
+
+private:
+    std::filesystem::path file_;
+};
+
+TEST(RunSuite, StorageReadsAreMeasuredPerRun)
+{
+    ASSERT_TRUE(storageReadBytes().has_value());
+    constexpr size_t kFileBytes = 8 << 20;
+    // The working folder, not /tmp: a tmpfs has no storage to read from.
+    FileReadingEngine engine("suite_runner_test_read.bin", kFileBytes);
+    const auto runs = runSuite(engine, {"read", "nothing"}, 2, false, {});
+    ASSERT_EQ(runs[0].storage_read_bytes.size(), 2u);
+    for (const uint64_t bytes : runs[0].storage_read_bytes)
+    {
+        EXPECT_GE(bytes, kFileBytes / 2);
+    }
+    ASSERT_EQ(runs[1].storage_read_bytes.size(), 2u);
+    EXPECT_LT(runs[1].storage_read_bytes[1], kFileBytes / 2);
 }
 
 TEST(VerifySuites, FailuresAndDifferencesAreCounted)
