@@ -116,8 +116,8 @@ TEST(RunSuite, StorageReadsAreMeasuredPerRun)
 TEST(VerifySuites, FailuresAndDifferencesAreCounted)
 {
     ScriptedEngine engine;
-    SuiteRun ours{"ours", runSuite(engine, {"2", "3", "fail"}, 1, true, {})};
-    SuiteRun theirs{"theirs", runSuite(engine, {"2", "4", "1"}, 1, true, {})};
+    SuiteRun ours{"ours", runSuite(engine, {"2", "3", "fail"}, 1, true, {}), 0, {}};
+    SuiteRun theirs{"theirs", runSuite(engine, {"2", "4", "1"}, 1, true, {}), 0, {}};
     const auto comparisons = verifySuites(ours, theirs);
     ASSERT_EQ(comparisons.size(), 3u);
     ASSERT_TRUE(comparisons[0]);
