@@ -271,57 +271,46 @@ void runBaseline(const Options& options, const std::vector<std::string>& queries
     printComparisonTable(std::cout, granary, baseline, {});
 }
 
-int runClickBench(const Options& options)
+/// DuckDB's dialect of the queries: the twin query file, or the same queries.
+std::vector<std::string> duckDbQueriesFor(const Options& options,
+                                          const std::vector<std::string>& queries)
 {
-    const bool compare = options.verify || options.compare == "duckdb";
-    const std::vector<std::string> queries = options.queries_file.empty()
-                                                 ? splitQueries(defaultQueries())
-                                                 : readQueryFile(options.queries_file);
-    std::vector<std::string> duckdb_queries = queries;
-    std::optional<DuckDbApi> duckdb_api;
-    if (compare)
+    std::filesystem::path twin = options.duckdb_queries_file;
+    if (twin.empty() && !options.queries_file.empty())
     {
-        std::filesystem::path twin = options.duckdb_queries_file;
-        if (twin.empty() && !options.queries_file.empty())
-        {
-            twin = duckDbTwinOf(options.queries_file);
-        }
-        if (!twin.empty())
-        {
-            duckdb_queries = readQueryFile(twin);
-            if (duckdb_queries.size() != queries.size())
-            {
-                throw Exception(ErrorCode::kBadArguments,
-                                fmt::format("{} holds {} queries but {} holds {}", twin.string(),
-                                            duckdb_queries.size(), options.queries_file.string(),
-                                            queries.size()));
-            }
-        }
-        const std::filesystem::path library =
-            options.duckdb_library.empty() ? DuckDbApi::findLibrary() : options.duckdb_library;
-        if (library.empty())
-        {
-            throw Exception(ErrorCode::kCannotOpenFile,
-                            "libduckdb.so not found: run tools/install_duckdb.sh, or name it "
-                            "with --duckdb-lib or GRANARY_DUCKDB_LIB");
-        }
-        duckdb_api = DuckDbApi::load(library);
+        twin = duckDbTwinOf(options.queries_file);
     }
-
-    SuiteRun granary;
-    granary.memory = PhaseMemory::begin();
-    const std::unique_ptr<Session> granary_session =
-        openDataDirectory(options.data_dir, granary.load_seconds);
-    Session& session = *granary_session;
-    GranaryEngine granary_engine(session, options.threads, options.settings);
-    runEngine(granary_engine, queries, options, granary);
-    granary.memory.end();
-    printSuiteTable(std::cout, granary);
-    if (!options.baseline_dir.empty())
+    if (twin.empty())
     {
-        runBaseline(options, queries, granary);
+        return queries;
     }
+    std::vector<std::string> duckdb_queries = readQueryFile(twin);
+    if (duckdb_queries.size() != queries.size())
+    {
+        throw Exception(
+            ErrorCode::kBadArguments,
+            fmt::format("{} holds {} queries but {} holds {}", twin.string(), duckdb_queries.size(),
+                        options.queries_file.string(), queries.size()));
+    }
+    return duckdb_queries;
+}
 
+DuckDbApi loadDuckDbLibrary(const Options& options)
+{
+    const std::filesystem::path library =
+        options.duckdb_library.empty() ? DuckDbApi::findLibrary() : options.duckdb_library;
+    if (library.empty())
+    {
+        throw Exception(ErrorCode::kCannotOpenFile,
+                        "libduckdb.so not found: run tools/install_duckdb.sh, or name it "
+                        "with --duckdb-lib or GRANARY_DUCKDB_LIB");
+    }
+    return DuckDbApi::load(library);
+}
+
+/// Fields of the result JSON shared by both engines, as Granary's.
+ReportInfo granaryReportInfo(const Options& options, const SuiteRun& granary)
+{
     ReportInfo info;
     info.date = todayDate();
     info.machine = options.machine.empty() ? hostName() : options.machine;
@@ -332,21 +321,20 @@ int runClickBench(const Options& options)
         "granary clickbench, {} threads; cold run after dropCaches() in a "
         "running process; load_time is opening the data directory",
         options.threads == 0 ? std::string("all") : std::to_string(options.threads));
-    if (!options.json_file.empty())
-    {
-        writeJson(options.json_file, granary, info);
-    }
-    if (!compare)
-    {
-        printMemory(granary);
-        return 0;
-    }
+    return info;
+}
 
+/// DuckDB's phase: load (or reuse its database file), run, write its JSON; then the side by
+/// side table and, with --verify, the verdict. Returns the command's exit status.
+int runDuckDbAndCompare(const Options& options, Session& session, DuckDbApi api,
+                        const std::vector<std::string>& duckdb_queries, const SuiteRun& granary,
+                        const ReportInfo& info)
+{
     // Granary's caches go before DuckDB runs: the two do not share the memory.
     session.dropCaches();
     SuiteRun duckdb;
     duckdb.memory = PhaseMemory::begin();
-    DuckDbClient client(*duckdb_api, options.duckdb_database);
+    DuckDbClient client(api, options.duckdb_database);
     duckdb.load_seconds = loadIntoDuckDb(session, client, options);
     DuckDbEngine duckdb_engine(client);
     runEngine(duckdb_engine, duckdb_queries, options, duckdb);
@@ -364,8 +352,7 @@ int runClickBench(const Options& options)
         writeJson(options.duckdb_json_file, duckdb, duckdb_info);
     }
 
-    std::cout << "\nDuckDB " << client.version() << " (" << duckdb_api->library_path.string()
-              << ")\n";
+    std::cout << "\nDuckDB " << client.version() << " (" << api.library_path.string() << ")\n";
     const auto comparisons =
         options.verify ? verifySuites(granary, duckdb) : std::vector<std::optional<Comparison>>{};
     printComparisonTable(std::cout, granary, duckdb, comparisons);
@@ -377,8 +364,48 @@ int runClickBench(const Options& options)
     }
     const size_t failures = countVerificationFailures(granary, duckdb, comparisons);
     std::cout << fmt::format("verify: {} of {} queries differ or failed\n", failures,
-                             queries.size());
+                             duckdb_queries.size());
     return failures == 0 ? 0 : 1;
+}
+
+int runClickBench(const Options& options)
+{
+    const bool compare = options.verify || options.compare == "duckdb";
+    const std::vector<std::string> queries = options.queries_file.empty()
+                                                 ? splitQueries(defaultQueries())
+                                                 : readQueryFile(options.queries_file);
+    // DuckDB's queries and library first: a missing one fails before the long Granary runs.
+    std::vector<std::string> duckdb_queries;
+    std::optional<DuckDbApi> duckdb_api;
+    if (compare)
+    {
+        duckdb_queries = duckDbQueriesFor(options, queries);
+        duckdb_api = loadDuckDbLibrary(options);
+    }
+
+    SuiteRun granary;
+    granary.memory = PhaseMemory::begin();
+    const std::unique_ptr<Session> session =
+        openDataDirectory(options.data_dir, granary.load_seconds);
+    GranaryEngine granary_engine(*session, options.threads, options.settings);
+    runEngine(granary_engine, queries, options, granary);
+    granary.memory.end();
+    printSuiteTable(std::cout, granary);
+    if (!options.baseline_dir.empty())
+    {
+        runBaseline(options, queries, granary);
+    }
+    const ReportInfo info = granaryReportInfo(options, granary);
+    if (!options.json_file.empty())
+    {
+        writeJson(options.json_file, granary, info);
+    }
+    if (!compare)
+    {
+        printMemory(granary);
+        return 0;
+    }
+    return runDuckDbAndCompare(options, *session, *duckdb_api, duckdb_queries, granary, info);
 }
 
 const programs::CommandRegistrar registrar{programs::Command{
