@@ -20,7 +20,7 @@ size_t DecodedChunkCache::defaultMaxBytes()
     {
         return size_t{1} << 30;
     }
-    return std::min(kMostBytes, size_t(pages) * size_t(page_bytes) / 8);
+    return std::min(kMostBytes, size_t(pages) * size_t(page_bytes) / 4);
 }
 
 size_t DecodedChunkCache::shardIndex(const DecodedChunkKey& key)

@@ -254,20 +254,35 @@ std::unique_ptr<Session> openDataDirectory(const std::filesystem::path& director
     return session;
 }
 
-/// The suite on the baseline directory, compared with `granary`'s run of it.
-void runBaseline(const Options& options, const std::vector<std::string>& queries,
-                 const SuiteRun& granary)
+/// The suite on --data and on the baseline directory, query by query (runSuites), into
+/// `granary` and the returned baseline run; both share one memory phase.
+SuiteRun runWithBaseline(const Options& options, const std::vector<std::string>& queries,
+                         GranaryEngine& granary_engine, SuiteRun& granary)
 {
     SuiteRun baseline;
-    baseline.memory = PhaseMemory::begin();
     const std::unique_ptr<Session> session =
         openDataDirectory(options.baseline_dir, baseline.load_seconds);
-    GranaryEngine engine(*session, options.threads, options.settings, "baseline");
-    runEngine(engine, queries, options, baseline);
-    baseline.memory.end();
-    std::cout << fmt::format("\ngranary: {} ({} bytes); baseline: {} ({} bytes)\n",
-                             options.data_dir.string(), directoryBytes(options.data_dir),
-                             options.baseline_dir.string(), directoryBytes(options.baseline_dir));
+    GranaryEngine baseline_engine(*session, options.threads, options.settings, "baseline");
+    granary.engine = granary_engine.name();
+    baseline.engine = baseline_engine.name();
+    auto runs =
+        runSuites({&granary_engine, &baseline_engine}, queries, options.runs, options.verify,
+                  {progressLine(granary.engine, queries.size(), options.runs),
+                   progressLine(baseline.engine, queries.size(), options.runs)});
+    clearProgressLine();
+    granary.queries = std::move(runs[0]);
+    baseline.queries = std::move(runs[1]);
+    return baseline;
+}
+
+void printBaselineComparison(const Options& options, const SuiteRun& granary,
+                             const SuiteRun& baseline)
+{
+    std::cout << fmt::format(
+        "\ngranary: {} ({} bytes); baseline: {} ({} bytes), run query by "
+        "query with it\n",
+        options.data_dir.string(), directoryBytes(options.data_dir), options.baseline_dir.string(),
+        directoryBytes(options.baseline_dir));
     printComparisonTable(std::cout, granary, baseline, {});
 }
 
@@ -388,12 +403,20 @@ int runClickBench(const Options& options)
     const std::unique_ptr<Session> session =
         openDataDirectory(options.data_dir, granary.load_seconds);
     GranaryEngine granary_engine(*session, options.threads, options.settings);
-    runEngine(granary_engine, queries, options, granary);
+    std::optional<SuiteRun> baseline;
+    if (options.baseline_dir.empty())
+    {
+        runEngine(granary_engine, queries, options, granary);
+    }
+    else
+    {
+        baseline = runWithBaseline(options, queries, granary_engine, granary);
+    }
     granary.memory.end();
     printSuiteTable(std::cout, granary);
-    if (!options.baseline_dir.empty())
+    if (baseline)
     {
-        runBaseline(options, queries, granary);
+        printBaselineComparison(options, granary, *baseline);
     }
     const ReportInfo info = granaryReportInfo(options, granary);
     if (!options.json_file.empty())

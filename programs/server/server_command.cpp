@@ -105,7 +105,7 @@ const CommandRegistrar kRegistrar{Command{
                        "Connections served at once (default 1024)");
         app.add_option("--uncompressed-cache-size", options->uncompressed_cache_size,
                        "Bytes of decoded chunks of compressed columns kept for later queries "
-                       "(default: an eighth of memory, at most 8 GiB; 0: none)");
+                       "(default: a quarter of memory, at most 8 GiB; 0: none)");
         return [options] { return runServer(*options); };
     }}};
 

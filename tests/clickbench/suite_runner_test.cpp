@@ -65,6 +65,31 @@ TEST(RunSuite, ColdRunAfterDropCachesAndFailuresGoOn)
     EXPECT_EQ(progress.size(), 5u);
 }
 
+TEST(RunSuites, EachQueryRunsOnEveryEngineBeforeTheNext)
+{
+    ScriptedEngine first;
+    ScriptedEngine second;
+    std::vector<std::string> order;
+    const auto note = [&](std::string engine)
+    {
+        return [&order, engine](size_t query, size_t run)
+        { order.push_back(engine + " " + std::to_string(query) + "." + std::to_string(run)); };
+    };
+    const auto runs =
+        runSuites({&first, &second}, {"1", "fail", "2"}, 2, false, {note("a"), note("b")});
+    EXPECT_EQ(order, (std::vector<std::string>{"a 0.0", "a 0.1", "b 0.0", "b 0.1", "a 1.0", "b 1.0",
+                                               "a 2.0", "a 2.1", "b 2.0", "b 2.1"}));
+    ASSERT_EQ(runs.size(), 2u);
+    for (const std::vector<QueryRun>& engine_runs : runs)
+    {
+        ASSERT_EQ(engine_runs.size(), 3u);
+        EXPECT_EQ(engine_runs[0].rows, 1u);
+        EXPECT_EQ(engine_runs[1].error, "scripted failure");
+        EXPECT_EQ(engine_runs[2].rows, 2u);
+    }
+    EXPECT_EQ(first.log, second.log);
+}
+
 /// Reads a file of `bytes` after telling the kernel to drop its cached pages: the read
 /// comes from storage.
 class FileReadingEngine final : public QueryEngine
