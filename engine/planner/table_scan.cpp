@@ -279,15 +279,25 @@ size_t TableScan::readColumns(const MorselRows& morsel, size_t begin, size_t end
     return bytes;
 }
 
-ColumnView TableScan::readColumn(const MorselRows& morsel, size_t column, size_t first_row,
-                                 size_t rows, ColumnReadBuffer& buffer) const
+bool TableScan::mayFillCache() const
 {
-    const bool fill = cache_fill_left_.load(std::memory_order_relaxed) > 0;
-    const ColumnView view = morsel.part.read(column, first_row, rows, buffer, decoded_cache_, fill);
+    return cache_fill_left_.load(std::memory_order_relaxed) > 0;
+}
+
+void TableScan::chargeCacheFill(const ColumnReadBuffer& buffer) const
+{
     if (buffer.added_bytes > 0)
     {
         cache_fill_left_.fetch_sub(int64_t(buffer.added_bytes), std::memory_order_relaxed);
     }
+}
+
+ColumnView TableScan::readColumn(const MorselRows& morsel, size_t column, size_t first_row,
+                                 size_t rows, ColumnReadBuffer& buffer) const
+{
+    const ColumnView view =
+        morsel.part.read(column, first_row, rows, buffer, decoded_cache_, mayFillCache());
+    chargeCacheFill(buffer);
     return view;
 }
 
@@ -350,8 +360,10 @@ size_t TableScan::gatherOutputColumns(const MorselRows& morsel, const BlockView&
         {
             const size_t position =
                 std::ranges::find(read_columns_, table_column) - read_columns_.begin();
-            bytes += morsel.part.gather(table_column, morsel.first, buffers.selected,
-                                        buffers.decoded[position], column, decoded_cache_);
+            ColumnReadBuffer& buffer = buffers.decoded[position];
+            bytes += morsel.part.gather(table_column, morsel.first, buffers.selected, buffer,
+                                        column, decoded_cache_, mayFillCache());
+            chargeCacheFill(buffer);
         }
         gathered.add(name, column.view());
     }
@@ -442,7 +454,8 @@ void TableScan::locateRows(size_t index, const MorselBuffers& raw_buffers,
 
 Block TableScan::fetch(std::span<const RowLocation> rows) const
 {
-    // Read part by part in row order (a gather's rows ascend), then put back in `rows` order.
+    // Read chunk by chunk (through the decoded-chunk cache) in row order (a gather's rows
+    // ascend), then put back in `rows` order.
     std::vector<uint32_t> by_location(rows.size());
     std::iota(by_location.begin(), by_location.end(), 0);
     std::ranges::sort(

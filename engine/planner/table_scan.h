@@ -127,6 +127,9 @@ private:
     /// The outputs over the rows of `input` (`rows` of them; repeated by ARRAY JOIN first).
     size_t evaluateOutputs(const BlockView& input, size_t rows, ScanBuffers& buffers,
                            std::vector<ColumnView>& out) const;
+    /// Whether this scan's share of the decoded-chunk cache lasts, and its use by a read.
+    bool mayFillCache() const;
+    void chargeCacheFill(const ColumnReadBuffer& buffer) const;
     /// Rows of a column of the morsel's part through the decoded-chunk cache, filling it
     /// while this scan's share of it lasts.
     ColumnView readColumn(const MorselRows& morsel, size_t column, size_t first_row, size_t rows,

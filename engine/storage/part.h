@@ -63,6 +63,8 @@ public:
     /// Granules decoded and cached together: reads within one chunk (a scan's morsels are
     /// chunks or parts of one) are served from it.
     static constexpr size_t kChunkGranules = 8;
+    /// Rows per chunk: kChunkGranules granules, from a multiple of them.
+    static constexpr size_t kChunkRows = kChunkGranules * kGranuleRows;
 
     explicit Part(PartContents contents);
 
@@ -87,10 +89,13 @@ public:
     /// `buffer` only the granules that hold them; returns the bytes of what was read.
     size_t gather(size_t column_index, size_t first_row, std::span<const uint32_t> selected,
                   Column& buffer, Column& out) const;
-    /// The same, from the cached chunk when `cache` holds the one of those rows (a gather
-    /// touches few granules: a miss decodes them as above and caches nothing).
+    /// The same through `cache` when the rows lie in one chunk: from the cached chunk, or on a
+    /// miss, with `fill`, from the chunk decoded whole and kept there (a filter that keeps a
+    /// few rows of every granule then decodes nothing on the next run); else decoded as
+    /// above.
     size_t gather(size_t column_index, size_t first_row, std::span<const uint32_t> selected,
-                  ColumnReadBuffer& buffer, Column& out, DecodedChunkCache* cache) const;
+                  ColumnReadBuffer& buffer, Column& out, DecodedChunkCache* cache,
+                  bool fill = false) const;
     /// Whether some row of the column is NULL (a validity file or bitmap is there).
     bool hasNulls(size_t column_index) const;
     /// The part's dictionary of an encoded String column; nothing for other columns.
@@ -115,8 +120,6 @@ private:
     /// row first_out_row is the first of them.
     void markNulls(size_t column_index, size_t first_row, std::span<const uint32_t> selected,
                    Column& out, size_t first_out_row) const;
-    /// Rows per chunk: kChunkGranules granules, from a multiple of them.
-    static constexpr size_t kChunkRows = kChunkGranules * kGranuleRows;
     /// The chunk holding rows [first_row, first_row + rows) when one does and the column is
     /// encoded; else nothing (the read decodes without the cache).
     std::optional<uint32_t> cachedChunkOf(size_t column_index, size_t first_row, size_t rows) const;

@@ -209,6 +209,50 @@ TEST(DecodedChunkCache, CachedReadsAndGathersEqualDecodedOnesForEveryType)
     EXPECT_GT(cache.sizeInBytes(), 0u);
 }
 
+TEST(DecodedChunkCache, GathersFillTheCacheOnlyWhenAskedAndWithinOneChunk)
+{
+    TemporaryFolder folder;
+    std::vector<DataType> types;
+    const std::shared_ptr<const Part> part = compressedPart(folder, types);
+    const size_t chunk_rows = Part::kChunkGranules * Part::kGranuleRows;
+    for (size_t column = 0; column < part->columnCount(); ++column)
+    {
+        SCOPED_TRACE("column " + std::to_string(column));
+        const DataType& type = types[column];
+        DecodedChunkCache cache(size_t{1} << 30);
+        const auto gather = [&](size_t first, const std::vector<uint32_t>& selected, bool fill,
+                                ColumnReadBuffer& buffer)
+        {
+            Column scratch(type);
+            Column expected(type);
+            part->gather(column, first, selected, scratch, expected);
+            Column gathered(type);
+            part->gather(column, first, selected, buffer, gathered, &cache, fill);
+            EXPECT_EQ(rowsOf(gathered.view()), rowsOf(expected.view()));
+        };
+        // Rows 5, 9000 and 20000 of chunk 1: not kept without fill, kept with it, then read
+        // from the cache.
+        const std::vector<uint32_t> in_one_chunk = {5, 9000, 20000};
+        ColumnReadBuffer first_buffer(type);
+        gather(chunk_rows, in_one_chunk, false, first_buffer);
+        EXPECT_EQ(cache.sizeInBytes(), 0u);
+        ColumnReadBuffer filling_buffer(type);
+        gather(chunk_rows, in_one_chunk, true, filling_buffer);
+        EXPECT_GT(filling_buffer.added_bytes, 0u);
+        const size_t kept = cache.sizeInBytes();
+        EXPECT_GT(kept, 0u);
+        ColumnReadBuffer hit_buffer(type);
+        gather(chunk_rows, in_one_chunk, false, hit_buffer);
+        EXPECT_NE(hit_buffer.pinned, nullptr);
+        EXPECT_EQ(hit_buffer.added_bytes, 0u);
+        // Rows across chunks 0 and 1: decoded without the cache, even with fill.
+        ColumnReadBuffer across_buffer(type);
+        gather(0, {uint32_t(chunk_rows - 1), uint32_t(chunk_rows)}, true, across_buffer);
+        EXPECT_EQ(across_buffer.added_bytes, 0u);
+        EXPECT_EQ(cache.sizeInBytes(), kept);
+    }
+}
+
 TEST(DecodedChunkCache, CachedChunksKeepTheColumnsTypeParameters)
 {
     TemporaryFolder folder;
