@@ -218,6 +218,27 @@ Block joinFragments(const TableScan& scan, const std::vector<std::optional<Fragm
     return rows;
 }
 
+/// Late materialization's second step: the top rows of `keys` (the key scan's kept rows, at
+/// `locations`), every output fetched for them alone.
+Block fetchTopRows(const SelectPlan& plan, const Block& keys,
+                   const std::vector<RowLocation>& locations,
+                   const std::vector<size_t>& order_columns, QueryContext& context)
+{
+    std::vector<ColumnView> key_columns;
+    for (const BlockView::Entry& entry : BlockView::of(keys).columns)
+    {
+        key_columns.push_back(entry.column);
+    }
+    std::vector<RowLocation> top;
+    for (const uint32_t row : keptRows(key_columns, keys.rows(), order_columns, plan.analyzed,
+                                       rowsWanted(plan.analyzed), nullptr))
+    {
+        top.push_back(locations[row]);
+    }
+    context.stats().late_materialized_rows = top.size();
+    return plan.row_fetcher->fetch(top);
+}
+
 /// LIMIT n BY keys over the stage's rows in `order`.
 std::vector<uint32_t> limitRowsByKeys(const Block& stage, const std::vector<uint32_t>& order,
                                       const sql::LimitBy& limit_by)
@@ -360,25 +381,7 @@ Block collectRows(const SelectPlan& plan, QueryContext& context)
     }
     std::vector<RowLocation> locations;
     Block rows = joinFragments(scan, fragments, locations);
-    if (!locate)
-    {
-        return rows;
-    }
-    // The top rows by the keys, then every column of those rows alone.
-    const BlockView keys = BlockView::of(rows);
-    std::vector<ColumnView> key_columns;
-    for (const BlockView::Entry& entry : keys.columns)
-    {
-        key_columns.push_back(entry.column);
-    }
-    std::vector<RowLocation> top;
-    for (const uint32_t row :
-         keptRows(key_columns, rows.rows(), order_columns, analyzed, wanted, nullptr))
-    {
-        top.push_back(locations[row]);
-    }
-    context.stats().late_materialized_rows = top.size();
-    return plan.row_fetcher->fetch(top);
+    return locate ? fetchTopRows(plan, rows, locations, order_columns, context) : rows;
 }
 
 std::optional<TopGroups> topGroupsOf(const AnalyzedSelect& analyzed)
