@@ -472,17 +472,24 @@ Block TableScan::fetch(std::span<const RowLocation> rows) const
     size_t bytes = 0;
     for (auto begin = by_location.begin(); begin != by_location.end();)
     {
-        const uint32_t part_index = rows[*begin].part;
-        const auto end = std::find_if(begin, by_location.end(),
-                                      [&](uint32_t i) { return rows[i].part != part_index; });
-        const Part& part = *snapshot_->parts[part_index];
+        // The rows of one chunk of one part.
+        const RowLocation& first_row = rows[*begin];
+        const size_t chunk = first_row.row / Part::kChunkRows;
+        const auto end = std::find_if(
+            begin, by_location.end(),
+            [&](uint32_t i)
+            { return rows[i].part != first_row.part || rows[i].row / Part::kChunkRows != chunk; });
+        const Part& part = *snapshot_->parts[first_row.part];
+        const size_t chunk_first_row = chunk * Part::kChunkRows;
         buffers.selected.clear();
         for (auto i = begin; i != end; ++i)
         {
-            buffers.selected.push_back(rows[*i].row);
+            buffers.selected.push_back(uint32_t(rows[*i].row - chunk_first_row));
         }
+        const MorselRows chunk_rows{part, chunk_first_row,
+                                    std::min(Part::kChunkRows, part.rows() - chunk_first_row)};
         BlockView gathered;
-        bytes += gatherOutputColumns({part, 0, part.rows()}, BlockView{}, buffers, gathered);
+        bytes += gatherOutputColumns(chunk_rows, BlockView{}, buffers, gathered);
         const size_t produced = evaluateOutputs(gathered, buffers.selected.size(), buffers, out);
         for (size_t c = 0; c < out.size(); ++c)
         {

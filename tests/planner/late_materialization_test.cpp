@@ -166,7 +166,8 @@ std::string tsv(const Block& block)
 TEST(LateMaterialization, FetchesNullsAndArraysAsStored)
 {
     // Row r: k = r, v NULL where r % 3 == 0 else "s<r>", a = [0, 1, ..., r % 4 - 1].
-    constexpr size_t kTableRows = 50'000;
+    // Past three chunks (Part::kChunkRows) in one part: the fetched rows come from several.
+    constexpr size_t kTableRows = 200'000;
     for (const bool on_disk : {false, true})
     {
         SCOPED_TRACE(on_disk ? "on disk" : "in memory");
@@ -195,20 +196,32 @@ TEST(LateMaterialization, FetchesNullsAndArraysAsStored)
             block.columns[2].column.closeNestedRow();
         }
         session.database().insert("t", {std::move(block)});
-        std::string expected;
-        for (size_t row = kTableRows - 1; row > kTableRows - 60; row -= 10)
+        const auto rowText = [](size_t row)
         {
-            expected += std::to_string(row) + "\t" +
-                        (row % 3 == 0 ? "\\N" : "s" + std::to_string(row)) + "\t[";
+            std::string text = std::to_string(row) + "\t" +
+                               (row % 3 == 0 ? "\\N" : "s" + std::to_string(row)) + "\t[";
             for (uint32_t element = 0; element < row % 4; ++element)
             {
-                expected += (element ? "," : "") + std::to_string(element);
+                text += (element ? "," : "") + std::to_string(element);
             }
-            expected += "]\n";
+            return text + "]\n";
+        };
+        std::string last_rows;
+        for (size_t row = kTableRows - 1; row > kTableRows - 60; row -= 10)
+        {
+            last_rows += rowText(row);
         }
         EXPECT_EQ(
             tsv(session.execute("SELECT * FROM t WHERE k % 10 = 9 ORDER BY k DESC LIMIT 6").block),
-            expected);
+            last_rows);
+        std::string spread_rows;
+        for (size_t row = 7; row < kTableRows; row += 40'000)
+        {
+            spread_rows += rowText(row);
+        }
+        EXPECT_EQ(
+            tsv(session.execute("SELECT * FROM t WHERE k % 40000 = 7 ORDER BY k LIMIT 10").block),
+            spread_rows);
     }
 }
 
