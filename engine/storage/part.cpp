@@ -148,23 +148,29 @@ std::shared_ptr<const Column> Part::cachedChunk(size_t column_index, uint32_t ch
     return cache.insert(key, std::move(decoded));
 }
 
-ColumnView Part::read(size_t column_index, size_t first_row, size_t rows, ColumnReadBuffer& buffer,
+size_t Part::pinChunk(size_t column_index, size_t first_row, size_t rows, ColumnReadBuffer& buffer,
                       DecodedChunkCache* cache, bool fill) const
 {
     buffer.pinned.reset();
     buffer.added_bytes = 0;
     const std::optional<uint32_t> chunk =
         cache ? cachedChunkOf(column_index, first_row, rows) : std::nullopt;
-    size_t chunk_first_row = 0;
-    if (chunk)
+    if (!chunk)
     {
-        checkOnFirstUse(column_index);
-        checkReadRange(first_row, rows);
-        chunk_first_row = size_t(*chunk) * kChunkRows;
-        const DataType type = buffer.decoded.dataType();
-        buffer.pinned =
-            cachedChunk(column_index, *chunk, *cache, fill ? &type : nullptr, &buffer.added_bytes);
+        return 0;
     }
+    checkOnFirstUse(column_index);
+    const DataType type = buffer.decoded.dataType();
+    buffer.pinned =
+        cachedChunk(column_index, *chunk, *cache, fill ? &type : nullptr, &buffer.added_bytes);
+    return size_t(*chunk) * kChunkRows;
+}
+
+ColumnView Part::read(size_t column_index, size_t first_row, size_t rows, ColumnReadBuffer& buffer,
+                      DecodedChunkCache* cache, bool fill) const
+{
+    checkReadRange(first_row, rows);
+    const size_t chunk_first_row = pinChunk(column_index, first_row, rows, buffer, cache, fill);
     if (!buffer.pinned)
     {
         return read(column_index, first_row, rows, buffer.decoded);
@@ -178,21 +184,11 @@ size_t Part::gather(size_t column_index, size_t first_row, std::span<const uint3
                     ColumnReadBuffer& buffer, Column& out, DecodedChunkCache* cache,
                     bool fill) const
 {
-    buffer.pinned.reset();
-    buffer.added_bytes = 0;
-    const std::optional<uint32_t> chunk =
-        cache && !selected.empty() ? cachedChunkOf(column_index, first_row + selected.front(),
-                                                   selected.back() - selected.front() + 1)
-                                   : std::nullopt;
-    size_t chunk_first_row = 0;
-    if (chunk)
-    {
-        checkOnFirstUse(column_index);
-        chunk_first_row = size_t(*chunk) * kChunkRows;
-        const DataType type = buffer.decoded.dataType();
-        buffer.pinned =
-            cachedChunk(column_index, *chunk, *cache, fill ? &type : nullptr, &buffer.added_bytes);
-    }
+    // The span of rows the gather touches: an empty one is never served by the cache.
+    const size_t span_first = selected.empty() ? first_row : first_row + selected.front();
+    const size_t span_rows = selected.empty() ? 0 : selected.back() - selected.front() + 1;
+    const size_t chunk_first_row =
+        pinChunk(column_index, span_first, span_rows, buffer, cache, fill);
     if (!buffer.pinned)
     {
         return gather(column_index, first_row, selected, buffer.decoded, out);

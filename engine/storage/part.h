@@ -123,6 +123,12 @@ private:
     /// The chunk holding rows [first_row, first_row + rows) when one does and the column is
     /// encoded; else nothing (the read decodes without the cache).
     std::optional<uint32_t> cachedChunkOf(size_t column_index, size_t first_row, size_t rows) const;
+    /// Pins in buffer.pinned the chunk holding rows [first_row, first_row + rows) of the
+    /// column from `cache` (on a miss, with `fill`, decoded whole and kept there, its bytes in
+    /// buffer.added_bytes) and returns the chunk's first row; leaves buffer.pinned null
+    /// where the cache does not serve those rows.
+    size_t pinChunk(size_t column_index, size_t first_row, size_t rows, ColumnReadBuffer& buffer,
+                    DecodedChunkCache* cache, bool fill) const;
     /// The chunk of the column from the cache; when missing, decoded as values of type
     /// `decode` (the column's) and cached, its bytes added to `added_bytes`, or null when
     /// `decode` is.
