@@ -129,14 +129,24 @@ void clearProgressLine()
     }
 }
 
-/// Fills `suite`'s engine name and query runs (its load time and memory are the caller's).
-void runEngine(QueryEngine& engine, const std::vector<std::string>& queries, const Options& options,
-               SuiteRun& suite)
+/// Fills each suite's engine name and query runs (their load time and memory are the
+/// caller's): several engines run query by query (runSuites), suites[i] for engines[i].
+void runEngines(const std::vector<QueryEngine*>& engines, const std::vector<std::string>& queries,
+                const Options& options, const std::vector<SuiteRun*>& suites)
 {
-    suite.engine = engine.name();
-    suite.queries = runSuite(engine, queries, options.runs, options.verify,
-                             progressLine(suite.engine, queries.size(), options.runs));
+    std::vector<ProgressCallback> progress;
+    for (size_t e = 0; e < engines.size(); ++e)
+    {
+        suites[e]->engine = engines[e]->name();
+        progress.push_back(progressLine(suites[e]->engine, queries.size(), options.runs));
+    }
+    std::vector<std::vector<QueryRun>> runs =
+        runSuites(engines, queries, options.runs, options.verify, progress);
     clearProgressLine();
+    for (size_t e = 0; e < engines.size(); ++e)
+    {
+        suites[e]->queries = std::move(runs[e]);
+    }
 }
 
 void writeJson(const std::filesystem::path& path, const SuiteRun& suite, const ReportInfo& info)
@@ -263,15 +273,7 @@ SuiteRun runWithBaseline(const Options& options, const std::vector<std::string>&
     const std::unique_ptr<Session> session =
         openDataDirectory(options.baseline_dir, baseline.load_seconds);
     GranaryEngine baseline_engine(*session, options.threads, options.settings, "baseline");
-    granary.engine = granary_engine.name();
-    baseline.engine = baseline_engine.name();
-    auto runs =
-        runSuites({&granary_engine, &baseline_engine}, queries, options.runs, options.verify,
-                  {progressLine(granary.engine, queries.size(), options.runs),
-                   progressLine(baseline.engine, queries.size(), options.runs)});
-    clearProgressLine();
-    granary.queries = std::move(runs[0]);
-    baseline.queries = std::move(runs[1]);
+    runEngines({&granary_engine, &baseline_engine}, queries, options, {&granary, &baseline});
     return baseline;
 }
 
@@ -352,7 +354,7 @@ int runDuckDbAndCompare(const Options& options, Session& session, DuckDbApi api,
     DuckDbClient client(api, options.duckdb_database);
     duckdb.load_seconds = loadIntoDuckDb(session, client, options);
     DuckDbEngine duckdb_engine(client);
-    runEngine(duckdb_engine, duckdb_queries, options, duckdb);
+    runEngines({&duckdb_engine}, duckdb_queries, options, {&duckdb});
     duckdb.memory.end();
     if (!options.duckdb_json_file.empty())
     {
@@ -406,7 +408,7 @@ int runClickBench(const Options& options)
     std::optional<SuiteRun> baseline;
     if (options.baseline_dir.empty())
     {
-        runEngine(granary_engine, queries, options, granary);
+        runEngines({&granary_engine}, queries, options, {&granary});
     }
     else
     {
