@@ -14,13 +14,15 @@ DecodedChunkCache::DecodedChunkCache(size_t max_bytes) : max_bytes_(max_bytes) {
 size_t DecodedChunkCache::defaultMaxBytes()
 {
     constexpr size_t kMostBytes = size_t{8} << 30;
+    /// The bound is physical memory divided by this (decoded_chunk_cache.h says why).
+    constexpr size_t kMemoryDivisor = 4;
     const long pages = sysconf(_SC_PHYS_PAGES);
     const long page_bytes = sysconf(_SC_PAGE_SIZE);
     if (pages <= 0 || page_bytes <= 0)
     {
         return size_t{1} << 30;
     }
-    return std::min(kMostBytes, size_t(pages) * size_t(page_bytes) / 4);
+    return std::min(kMostBytes, size_t(pages) * size_t(page_bytes) / kMemoryDivisor);
 }
 
 size_t DecodedChunkCache::shardIndex(const DecodedChunkKey& key)
