@@ -1,5 +1,6 @@
 #include "engine/aggregation/distinct_value_buckets.h"
 
+#include <algorithm>
 #include <bit>
 #include <memory>
 #include <type_traits>
@@ -171,6 +172,14 @@ void countBucket(size_t bucket, std::span<ValueRouter* const> routers, KeyCounts
     }
 }
 
+/// Stripes of value buckets for `workers`: enough per worker that uneven buckets even out
+/// among them; one alone, whose order does not matter, needs a single stripe.
+size_t countStripes(size_t workers)
+{
+    constexpr size_t kStripesPerWorker = 4;
+    return workers > 1 ? std::min(kPartitionBuckets, workers * kStripesPerWorker) : 1;
+}
+
 }  // namespace
 
 std::unique_ptr<LocalSinkState> makeValueRouter(size_t key_column, size_t value_column)
@@ -197,29 +206,43 @@ Block countDistinctByValueBuckets(std::span<const std::unique_ptr<LocalSinkState
     }
     stats.partials = routers.size();
 
-    // Each value bucket's counts, then their sums by key-hash bucket.
-    std::vector<KeyCounts> bucket_counts(kPartitionBuckets);
-    KeyCounts totals;
+    // Each stripe of value buckets counts into one table, then the stripes' tables are summed
+    // by key-hash bucket. A table per stripe rather than per value bucket keeps the sum to a
+    // few tables of the keys each, where 256 of them cost more than the counting at 1M rows.
+    const size_t stripes = countStripes(context.workers());
+    std::vector<KeyCounts> stripe_counts(stripes);
     if (!routers.empty())
     {
         {
             PhaseRecorder count(stats.phase(QueryPhase::kMerge));
-            context.runTasks(count, kPartitionBuckets,
-                             [&](size_t bucket, TaskTimer&)
-                             { countBucket(bucket, routers, bucket_counts[bucket], context); });
-        }
-        PhaseRecorder sum(stats.phase(QueryPhase::kMerge));
-        context.runTasks(sum, KeyCounts::kBucketCount,
-                         [&](size_t key_bucket, TaskTimer&)
-                         {
-                             for (KeyCounts& counts : bucket_counts)
+            context.runTasks(count, stripes,
+                             [&](size_t stripe, TaskTimer&)
                              {
-                                 mergeTables(totals.bucket(key_bucket), counts.bucket(key_bucket),
-                                             [](uint64_t& into, uint64_t from) { into += from; });
-                                 counts.bucket(key_bucket).clear();
-                             }
-                         });
+                                 for (size_t bucket = stripe; bucket < kPartitionBuckets;
+                                      bucket += stripes)
+                                 {
+                                     countBucket(bucket, routers, stripe_counts[stripe], context);
+                                 }
+                             });
+        }
+        if (stripes > 1)
+        {
+            PhaseRecorder sum(stats.phase(QueryPhase::kMerge));
+            context.runTasks(sum, KeyCounts::kBucketCount,
+                             [&](size_t key_bucket, TaskTimer&)
+                             {
+                                 for (size_t stripe = 1; stripe < stripes; ++stripe)
+                                 {
+                                     auto& from = stripe_counts[stripe].bucket(key_bucket);
+                                     mergeTables(stripe_counts[0].bucket(key_bucket), from,
+                                                 [](uint64_t& into, uint64_t from_count)
+                                                 { into += from_count; });
+                                     from.clear();
+                                 }
+                             });
+        }
     }
+    const KeyCounts& totals = stripe_counts[0];
 
     Block result;
     result.columns.push_back({key_name, Column(key_type)});
