@@ -33,6 +33,9 @@ struct AggregationSettings
     /// Workers take morsels round-robin instead of first come, first served: the same
     /// partial tables on every run (tests, studies), at the price of load balance.
     bool deterministic_morsels = false;
+    /// GROUP BY with LIMIT n (at most AnyGroupsFilter::kMaxGroups) and no ORDER BY or HAVING
+    /// aggregates only the first n distinct keys met, dropping other rows after one probe.
+    bool limit_to_any_groups = true;
     /// Per-query memory limit for tables and arenas; 0 = none.
     size_t max_memory_usage = 0;
     /// count(DISTINCT) states.

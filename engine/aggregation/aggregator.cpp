@@ -51,6 +51,11 @@ Block Aggregator::execute(const AggregationInput& input, QueryContext& context,
     settings.distinct.count_by_value_buckets &= input.morsels() > 1;
     GroupByOperator op(makeGroupByPlan(input.columns(), keys_, aggregates_, settings), settings,
                        context);
+    if (settings.limit_to_any_groups && top != nullptr && top->order.empty() && !keys_.empty() &&
+        top->rows > 0 && top->rows <= AnyGroupsFilter::kMaxGroups)
+    {
+        op.admitAnyGroups(top->rows);
+    }
     sinkMorsels(input, op, settings, context);
     return concatenateResult(op.finish(top), op.plan(), context);
 }

@@ -23,6 +23,17 @@ GroupByOperator::~GroupByOperator()
     locals_.clear();
 }
 
+void GroupByOperator::admitAnyGroups(size_t groups)
+{
+    any_groups_ = std::make_unique<AnyGroupsFilter>(plan_->key_columns, groups);
+}
+
+std::unique_ptr<LocalSinkState> GroupByOperator::makeLocal() const
+{
+    std::unique_ptr<LocalSinkState> local = kernel_->makeLocalState();
+    return any_groups_ ? any_groups_->wrap(std::move(local)) : std::move(local);
+}
+
 void GroupByOperator::sink(LocalSinkState& local, const std::vector<ColumnView>& columns,
                            size_t rows)
 {
@@ -34,6 +45,10 @@ void GroupByOperator::sink(LocalSinkState& local, const std::vector<ColumnView>&
 
 void GroupByOperator::combine(std::unique_ptr<LocalSinkState> local)
 {
+    if (any_groups_)
+    {
+        local = AnyGroupsFilter::unwrap(std::move(local));
+    }
     std::lock_guard lock(locals_mutex_);
     locals_.push_back(std::move(local));
 }
@@ -44,6 +59,7 @@ std::vector<Block> GroupByOperator::finish(const TopGroups* top, AggregateOutput
     MemoryTrackerScope memory(&context_.memory());
     QueryStats& stats = context_.stats();
     stats.input_rows += input_rows_.load();
+    stats.rows_outside_any_groups += any_groups_ ? any_groups_->droppedRows() : 0;
     if (top != nullptr)
     {
         plan_->top = resolveTop(*top, *plan_);

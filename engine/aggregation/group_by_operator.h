@@ -6,6 +6,7 @@
 #include <optional>
 #include <vector>
 
+#include "engine/aggregation/any_groups_filter.h"
 #include "engine/aggregation/group_by_kernel.h"
 #include "engine/aggregation/group_by_plan.h"
 #include "engine/aggregation/local_sink_state.h"
@@ -31,8 +32,11 @@ public:
     const GroupByPlan& plan() const { return *plan_; }
     QueryContext& context() { return context_; }
 
+    /// Aggregates only the first `groups` (1 to AnyGroupsFilter::kMaxGroups) distinct keys the
+    /// locals meet: any groups answer a LIMIT without ORDER BY. Before the first makeLocal.
+    void admitAnyGroups(size_t groups);
     /// A new local state for one host thread. Thread-safe.
-    std::unique_ptr<LocalSinkState> makeLocal() const { return kernel_->makeLocalState(); }
+    std::unique_ptr<LocalSinkState> makeLocal() const;
     /// Aggregates `rows` rows of `columns` (the plan's input columns, in order) into `local`
     /// on the calling thread, after checking cancellation. The caller has checked the batch's
     /// shape, times it (partialRecorder()) and charges its memory to the query.
@@ -53,6 +57,7 @@ private:
     AggregationSettings settings_;
     QueryContext& context_;
     std::unique_ptr<GroupByKernel> kernel_;
+    std::unique_ptr<AnyGroupsFilter> any_groups_;
     ResourceSnapshot resources_before_;
     std::optional<PhaseRecorder> partial_recorder_;
     std::atomic<size_t> input_rows_{0};

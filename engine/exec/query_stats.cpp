@@ -201,6 +201,13 @@ std::string QueryStats::toString() const
                       unfinalized_groups);
         out += line;
     }
+    if (rows_outside_any_groups > 0)
+    {
+        std::snprintf(line, sizeof(line),
+                      "rows not aggregated (keys outside the first LIMIT): %zu\n",
+                      rows_outside_any_groups);
+        out += line;
+    }
     if (top_rows_morsels_skipped > 0)
     {
         std::snprintf(line, sizeof(line), "morsels not read (outside the top rows): %zu\n",

@@ -122,6 +122,9 @@ struct QueryStats
     size_t result_rows = 0;
     /// Groups never finalized because the caller keeps only the top ones (TopGroups).
     size_t unfinalized_groups = 0;
+    /// Rows a GROUP BY ... LIMIT without ORDER BY dropped: their keys were not among the
+    /// first LIMIT keys met (AnyGroupsFilter).
+    size_t rows_outside_any_groups = 0;
     /// Morsels an ORDER BY ... LIMIT scan never read: their sort-key bounds could not enter
     /// the top rows.
     size_t top_rows_morsels_skipped = 0;

@@ -115,6 +115,10 @@ void applySettings(const std::map<std::string, std::string, std::less<>>& values
         {
             aggregation.partition_high_cardinality = parseFlag(name, value);
         }
+        else if (name == "group_by_limit_to_any_groups")
+        {
+            aggregation.limit_to_any_groups = parseFlag(name, value);
+        }
         else if (name == "deterministic_morsels")
         {
             aggregation.deterministic_morsels = parseFlag(name, value);

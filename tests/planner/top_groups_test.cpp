@@ -44,8 +44,10 @@ const std::vector<TopQuery> kQueries = {
      Finalized::kFewer},
     {"SELECT UserID, count(*) AS c FROM visits GROUP BY UserID ORDER BY c DESC LIMIT 0",
      Finalized::kFewer},
+    // Without ORDER BY only the first 10 keys are aggregated (any_groups_test.cpp): nothing
+    // is left to drop at the finalize.
     {"SELECT UserID, SearchPhrase, count(*) FROM visits GROUP BY UserID, SearchPhrase LIMIT 10",
-     Finalized::kFewer},
+     Finalized::kAll},
     {"SELECT AdvEngineID, count(*) AS c FROM visits GROUP BY AdvEngineID ORDER BY c DESC "
      "LIMIT 100000",
      Finalized::kAll},
