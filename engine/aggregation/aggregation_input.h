@@ -38,6 +38,8 @@ public:
     /// The columns every morsel has, in this order.
     virtual const std::vector<InputColumn>& columns() const = 0;
     virtual size_t morsels() const = 0;
+    /// The most rows the morsels hold together (before any filter).
+    virtual size_t rows() const = 0;
     virtual std::unique_ptr<MorselBuffers> makeBuffers() const { return nullptr; }
     /// Fills `out` with morsel `index`'s columns (in columns() order) and returns its row
     /// count. The views stay valid until the next call with the same buffers. Called from
@@ -54,6 +56,7 @@ public:
 
     const std::vector<InputColumn>& columns() const override { return columns_; }
     size_t morsels() const override;
+    size_t rows() const override { return block_.rows(); }
     size_t produce(size_t index, MorselBuffers* buffers,
                    std::vector<ColumnView>& out) const override;
 

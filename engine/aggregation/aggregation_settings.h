@@ -18,6 +18,11 @@ struct AggregationSettings
     size_t group_by_two_level_threshold = 100'000;
     /// ...or past this many bytes of table and arena.
     size_t group_by_two_level_threshold_bytes = 50 * 1024 * 1024;
+    /// The query's only worker, with fixed-width keys and an input of at most this many rows,
+    /// keeps its table single-level past group_by_two_level_threshold groups (not past the
+    /// bytes threshold): one table beat routing rows to buckets at 1M rows, and lost at 10M
+    /// (docs/aggregation.md).
+    size_t sole_worker_single_level_rows = 2 * 1024 * 1024;
     /// All-single-level partials merge on one thread into the first unless the parallel
     /// convert-all path is estimated faster on the query's workers (measured on 2 threads:
     /// 3.2-4.6 times the serial work per group, plus 17-31 per partial and bucket).

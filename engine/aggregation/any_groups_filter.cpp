@@ -113,9 +113,9 @@ public:
         }
         inner_->sink(views_, selected_.size());
     }
-    void markSoleWorker(std::function<void()> check_cancelled) override
+    void markSoleWorker(std::function<void()> check_cancelled, size_t input_rows) override
     {
-        inner_->markSoleWorker(std::move(check_cancelled));
+        inner_->markSoleWorker(std::move(check_cancelled), input_rows);
     }
     size_t rows() const override { return inner_->rows(); }
 

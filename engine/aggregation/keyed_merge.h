@@ -32,9 +32,9 @@ public:
     {
         partial_.aggregate(columns, rows);
     }
-    void markSoleWorker(std::function<void()> check_cancelled) override
+    void markSoleWorker(std::function<void()> check_cancelled, size_t input_rows) override
     {
-        partial_.setSoleWorker(std::move(check_cancelled));
+        partial_.setSoleWorker(std::move(check_cancelled), input_rows);
     }
     size_t rows() const override { return partial_.rows(); }
     PartialAggregate<Method>& partial() { return partial_; }

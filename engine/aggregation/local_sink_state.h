@@ -21,7 +21,8 @@ public:
     virtual void sink(const std::vector<ColumnView>& columns, size_t rows) = 0;
     /// Tells the state that no other will be combined with it, so it may aggregate rows it
     /// would have routed to the merge itself; `check_cancelled` runs between its buckets.
-    virtual void markSoleWorker(std::function<void()> check_cancelled) {}
+    /// `input_rows`: the most rows it will be given (the input's, before filters).
+    virtual void markSoleWorker(std::function<void()> check_cancelled, size_t input_rows) {}
     virtual size_t rows() const = 0;
 };
 

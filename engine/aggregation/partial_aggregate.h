@@ -187,10 +187,12 @@ public:
     size_t partitionedRowsAggregated() const { return routed_rows_aggregated_; }
 
     /// Marks this partial as the query's only worker, which aggregates its routed rows itself
-    /// (aggregateRoutedRowsIfMany), calling `check_cancelled` between buckets.
-    void setSoleWorker(std::function<void()> check_cancelled)
+    /// (aggregateRoutedRowsIfMany), calling `check_cancelled` between buckets, and will be
+    /// given at most `input_rows` rows.
+    void setSoleWorker(std::function<void()> check_cancelled, size_t input_rows)
     {
         sole_worker_check_cancelled_ = std::move(check_cancelled);
+        sole_worker_input_rows_ = input_rows;
     }
 
     /// Gives each bucket an arena and a list of states of its own, so that the buckets of this
@@ -657,13 +659,27 @@ private:
         }
     }
 
+    /// A sole worker with fixed-width keys and a small input keeps one table: its two-level
+    /// buckets would serve no merge, and routing the rest of a small input costs more
+    /// (scatter, 256 tables, fresh buffers) than the cache misses it saves.
+    bool soleWorkerDefersTwoLevel() const
+    {
+        return kCanRoute && sole_worker_check_cancelled_ &&
+               sole_worker_input_rows_ <= settings_.sole_worker_single_level_rows;
+    }
+
     void convertIfLarge()
     {
         if constexpr (Method::kHasTwoLevel)
         {
-            if (!two_level_ && (single_->size() > settings_.group_by_two_level_threshold ||
-                                single_->bufferBytes() + own_states_.arena.bytesUsed() >
-                                    settings_.group_by_two_level_threshold_bytes))
+            if (two_level_)
+            {
+                return;
+            }
+            const size_t bytes = single_->bufferBytes() + own_states_.arena.bytesUsed();
+            if ((single_->size() > settings_.group_by_two_level_threshold &&
+                 !soleWorkerDefersTwoLevel()) ||
+                bytes > settings_.group_by_two_level_threshold_bytes)
             {
                 convertToTwoLevel();
             }
@@ -706,6 +722,7 @@ private:
     size_t rows_ = 0;
     /// Set for the query's only worker (setSoleWorker).
     std::function<void()> sole_worker_check_cancelled_;
+    size_t sole_worker_input_rows_ = 0;
     /// Routed rows this (sole) worker has aggregated itself, and the buffered row count at
     /// which it next compares its buffer with the keys routed.
     size_t routed_rows_aggregated_ = 0;

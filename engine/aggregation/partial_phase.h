@@ -34,7 +34,8 @@ inline void sinkMorsels(const AggregationInput& input, GroupByOperator& op,
                            std::unique_ptr<LocalSinkState> local = op.makeLocal();
                            if (workers == 1)
                            {
-                               local->markSoleWorker([&context] { context.checkCancelled(); });
+                               local->markSoleWorker([&context] { context.checkCancelled(); },
+                                                     input.rows());
                            }
                            const std::unique_ptr<MorselBuffers> buffers = input.makeBuffers();
                            std::vector<ColumnView> columns;

@@ -65,8 +65,7 @@ public:
     }
     [[noreturn]] void fail(const std::string& problem) const
     {
-        throw Exception(ErrorCode::kIncorrectData,
-                        "corrupted " + function_ + " state: " + problem);
+        throw Exception(ErrorCode::kIncorrectData, "corrupted " + function_ + " state: " + problem);
     }
 
 private:

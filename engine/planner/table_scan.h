@@ -73,6 +73,7 @@ public:
 
     const std::vector<InputColumn>& columns() const override { return columns_; }
     size_t morsels() const override { return ranges_.size(); }
+    size_t rows() const override { return rows_to_read_; }
     std::unique_ptr<MorselBuffers> makeBuffers() const override;
     size_t produce(size_t index, MorselBuffers* buffers,
                    std::vector<ColumnView>& out) const override;

@@ -111,6 +111,10 @@ void applySettings(const std::map<std::string, std::string, std::less<>>& values
         {
             aggregation.group_by_two_level_threshold_bytes = parseCount(name, value);
         }
+        else if (name == "sole_worker_single_level_rows")
+        {
+            aggregation.sole_worker_single_level_rows = parseCount(name, value);
+        }
         else if (name == "partition_high_cardinality")
         {
             aggregation.partition_high_cardinality = parseFlag(name, value);

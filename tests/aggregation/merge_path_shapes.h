@@ -40,6 +40,8 @@ inline AggregationSettings mergePathSettings()
     settings.merge_cost = {.min_average_size = 100, .work_per_element = 0, .work_per_partial = 0};
     settings.group_by_two_level_threshold = 1'000'000'000;
     settings.distinct.merge_cost = settings.merge_cost;
+    // Small inputs at one thread take the paths of larger ones (two-level, routed rows).
+    settings.sole_worker_single_level_rows = 0;
     return settings;
 }
 

@@ -280,7 +280,26 @@ QueryStats aggregateRoutedRows(size_t morsel_rows, uint64_t seed)
     AggregationSettings settings;
     settings.morsel_rows = morsel_rows;
     settings.group_by_two_level_threshold = 10'000;
+    // A sole worker keeps one table over small inputs; these tests are of routing.
+    settings.sole_worker_single_level_rows = 0;
     return countAndSumByKey(table, 1, settings);
+}
+
+TEST(ParallelMerge, ASoleWorkerKeepsOneTableOverASmallInput)
+{
+    // 600,000 rows, at most 2 Mi: one thread keeps its table single-level past the group
+    // threshold (fixed-width keys), and the same rows with the bound below them are routed.
+    const Block table = testing::makeTestTable(
+        kRoutedRows, [](size_t row) { return (row * 2654435761u) % 300'000; }, 23);
+    AggregationSettings settings;
+    settings.group_by_two_level_threshold = 10'000;
+    const QueryStats one_table = countAndSumByKey(table, 1, settings);
+    EXPECT_EQ(one_table.two_level_partials, 0u);
+    EXPECT_EQ(one_table.partitioned_rows, 0u);
+    settings.sole_worker_single_level_rows = kRoutedRows - 1;
+    const QueryStats routed = countAndSumByKey(table, 1, settings);
+    EXPECT_EQ(routed.two_level_partials, 1u);
+    EXPECT_GT(routed.partitioned_rows, kRoutedRows / 2);
 }
 
 TEST(ParallelMerge, RoutedRowsSizeEachBucketTableOnce)
