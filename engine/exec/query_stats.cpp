@@ -201,6 +201,10 @@ std::string QueryStats::toString() const
                       unfinalized_groups);
         out += line;
     }
+    if (aggregated_from_bounds)
+    {
+        out += "aggregates from the sort key's granule bounds (no scan)\n";
+    }
     if (rows_outside_any_groups > 0)
     {
         std::snprintf(line, sizeof(line),

@@ -65,6 +65,9 @@ struct AnalysisOptions
     /// Reading a row's other columns costs a granule's decoding per column: past some
     /// hundred rows, reading them with the scan's passing rows costs less.
     uint64_t late_materialization_max_rows = 100;
+    /// min / max of sort-key columns over a whole table from granule bounds
+    /// (bounds_aggregation.h). Setting optimize_min_max_from_sort_key_bounds.
+    bool min_max_from_sort_key_bounds = true;
 };
 
 /// The name of a select item's result column: its alias, a bare column's name, else the

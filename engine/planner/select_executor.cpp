@@ -12,6 +12,7 @@
 #include "engine/common/exception.h"
 #include "engine/expressions/compiled_expression.h"
 #include "engine/expressions/filter.h"
+#include "engine/planner/bounds_aggregation.h"
 #include "engine/planner/late_materialization.h"
 #include "engine/planner/rows_per_key.h"
 #include "engine/planner/select_analysis.h"
@@ -509,6 +510,10 @@ SelectPlan planSelect(const sql::SelectStatement& select, const Table& table,
     plan.scan = std::make_unique<TableScan>(snapshot, schema, plan.analyzed.where,
                                             plan.analyzed.scan_outputs, plan.analyzed.array_join,
                                             observer, caches, morsel_granules);
+    if (options.min_max_from_sort_key_bounds && plan.nulls.empty())
+    {
+        plan.bounds_aggregate = aggregateFromSortKeyBounds(plan.analyzed, *plan.scan);
+    }
     return plan;
 }
 
@@ -522,6 +527,11 @@ Block aggregatedStage(const SelectPlan& plan, bool with_totals, const Aggregatio
 {
     const AnalyzedSelect& analyzed = plan.analyzed;
     recordAggregation(analyzed, context.stats());
+    if (plan.bounds_aggregate && !with_totals)
+    {
+        context.stats().aggregated_from_bounds = true;
+        return filterHaving(*plan.bounds_aggregate, analyzed);
+    }
     const Aggregator aggregator(analyzed.group_keys, analyzed.aggregate_functions, settings);
     if (with_totals)
     {

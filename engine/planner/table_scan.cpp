@@ -238,6 +238,44 @@ std::optional<double> TableScan::sortKeyBound(size_t index, std::string_view col
         });
 }
 
+std::optional<Column> TableScan::sortKeyExtreme(std::string_view column, bool maximum) const
+{
+    const auto key = std::find(schema_.sort_key.begin(), schema_.sort_key.end(), column);
+    const std::optional<size_t> index = schema_.indexOf(column);
+    if (key == schema_.sort_key.end() || !index || ranges_.empty())
+    {
+        return std::nullopt;
+    }
+    const DataType& type = schema_.columns[*index].type;
+    if (!isInteger(type.id) || type.nullable)
+    {
+        return std::nullopt;
+    }
+    const size_t key_index = static_cast<size_t>(key - schema_.sort_key.begin());
+    Column extreme(type);
+    dispatchFixedType(type.id,
+                      [&]<typename T>(TypeTag<T>)
+                      {
+                          std::optional<T> best;
+                          for (const Range& range : ranges_)
+                          {
+                              const Part& part = *snapshot_->parts[range.part];
+                              const ColumnView bounds =
+                                  maximum ? part.granuleMax(key_index) : part.granuleMin(key_index);
+                              for (size_t g = 0; g < range.granules; ++g)
+                              {
+                                  const T value = bounds.valueAt<T>(range.first_granule + g);
+                                  if (!best || (maximum ? value > *best : value < *best))
+                                  {
+                                      best = value;
+                                  }
+                              }
+                          }
+                          extreme.append(*best);
+                      });
+    return extreme;
+}
+
 std::unique_ptr<MorselBuffers> TableScan::makeBuffers() const
 {
     auto buffers = std::make_unique<ScanBuffers>();

@@ -92,6 +92,12 @@ public:
     /// none. As a double: rounding keeps the order (never reverses it), so "bound worse than
     /// x" in doubles holds of the values too.
     std::optional<double> sortKeyBound(size_t index, std::string_view column, bool maximum) const;
+    /// The least value (or, with `maximum`, the greatest) of `column` over every granule the
+    /// scan reads, from the parts' granule bounds, as a one-row column of its type: exact for
+    /// a scan without filter. None for a column outside the sort key, one that is not an
+    /// integer, Date or DateTime (NaN orders apart in bounds) or may hold NULLs, and for a
+    /// scan of no granule.
+    std::optional<Column> sortKeyExtreme(std::string_view column, bool maximum) const;
 
     size_t rowsToRead() const { return rows_to_read_; }
     size_t rowsRead() const { return rows_read_.load(); }

@@ -95,6 +95,10 @@ void applySettings(const std::map<std::string, std::string, std::less<>>& values
         {
             settings.select.analysis.late_materialization_max_rows = parseCount(name, value);
         }
+        else if (name == "optimize_min_max_from_sort_key_bounds")
+        {
+            settings.select.analysis.min_max_from_sort_key_bounds = parseFlag(name, value);
+        }
         else if (name == "use_query_condition_cache")
         {
             settings.use_query_condition_cache = parseFlag(name, value);
