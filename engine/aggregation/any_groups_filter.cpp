@@ -20,15 +20,7 @@ constexpr uint64_t kEmpty = 0;
 /// What a NULL contributes to its row's hash: NULL rows' values are not defined.
 constexpr uint64_t kNullHash = hashing::kThirdMultiplier;
 
-/// The hash of row `row`'s value in `view`: its bit pattern, bytes, or row key.
-template <size_t Width>
-uint64_t fixedHash(const ColumnView& view, size_t row)
-{
-    uint64_t bits = 0;
-    std::memcpy(&bits, static_cast<const char*>(view.data) + row * Width, Width);
-    return hashing::hashInt64(bits);
-}
-
+/// Folds each row's `value_hash(row)`, or kNullHash for a NULL, into the row's hash.
 template <typename ValueHash>
 void mixValues(const ColumnView& view, size_t rows, uint64_t* hashes, ValueHash&& value_hash)
 {
@@ -37,6 +29,19 @@ void mixValues(const ColumnView& view, size_t rows, uint64_t* hashes, ValueHash&
         const uint64_t value = view.isValid(row) ? value_hash(row) : kNullHash;
         hashes[row] = hashing::hashWords(hashes[row], value);
     }
+}
+
+/// Folds the bit patterns of `view`'s values, `Width` bytes each, into each row's hash.
+template <size_t Width>
+void mixFixed(const ColumnView& view, size_t rows, uint64_t* hashes)
+{
+    mixValues(view, rows, hashes,
+              [&](size_t row)
+              {
+                  uint64_t bits = 0;
+                  std::memcpy(&bits, static_cast<const char*>(view.data) + row * Width, Width);
+                  return hashing::hashInt64(bits);
+              });
 }
 
 /// Folds `view`'s values into each row's hash.
@@ -55,17 +60,13 @@ void mixColumn(const ColumnView& view, size_t rows, uint64_t* hashes)
     switch (isNested(view.type) ? 0 : fixedWidth(view.type))
     {
         case 1:
-            return mixValues(view, rows, hashes,
-                             [&](size_t row) { return fixedHash<1>(view, row); });
+            return mixFixed<1>(view, rows, hashes);
         case 2:
-            return mixValues(view, rows, hashes,
-                             [&](size_t row) { return fixedHash<2>(view, row); });
+            return mixFixed<2>(view, rows, hashes);
         case 4:
-            return mixValues(view, rows, hashes,
-                             [&](size_t row) { return fixedHash<4>(view, row); });
+            return mixFixed<4>(view, rows, hashes);
         case 8:
-            return mixValues(view, rows, hashes,
-                             [&](size_t row) { return fixedHash<8>(view, row); });
+            return mixFixed<8>(view, rows, hashes);
         default:
         {
             // Nested and wide values: hashed by their row keys' bytes.
@@ -223,7 +224,7 @@ void AnyGroupsFilter::select(const std::vector<ColumnView>& columns, size_t rows
     {
         for (size_t row = 0; row < rows; ++row)
         {
-            if (slots_[slotOf(hashes[row])] != kEmpty && admitted(columns, row, hashes[row], false))
+            if (admitted(columns, row, hashes[row], false))
             {
                 selected.push_back(static_cast<uint32_t>(row));
             }

@@ -27,6 +27,20 @@ int64_t monotonicNanoseconds()
         .count();
 }
 
+/// The least (or, with `maximum`, the greatest) of `count` granule bounds from `first`, in the
+/// order std::min / std::max give.
+template <typename T>
+T extremeOf(const ColumnView& bounds, size_t first, size_t count, bool maximum)
+{
+    T extreme = bounds.valueAt<T>(first);
+    for (size_t g = 1; g < count; ++g)
+    {
+        const T value = bounds.valueAt<T>(first + g);
+        extreme = maximum ? std::max(extreme, value) : std::min(extreme, value);
+    }
+    return extreme;
+}
+
 }  // namespace
 
 /// A worker's memory between morsels: the rows that passed the filter and computed columns.
@@ -208,41 +222,42 @@ void TableScan::planRanges(const GranulePruner& pruner, size_t morsel_granules)
     }
 }
 
-std::optional<double> TableScan::sortKeyBound(size_t index, std::string_view column,
-                                              bool maximum) const
+std::optional<size_t> TableScan::sortKeyIndex(std::string_view column) const
 {
     const auto key = std::find(schema_.sort_key.begin(), schema_.sort_key.end(), column);
     if (key == schema_.sort_key.end())
     {
         return std::nullopt;
     }
+    return static_cast<size_t>(key - schema_.sort_key.begin());
+}
+
+std::optional<double> TableScan::sortKeyBound(size_t index, std::string_view column,
+                                              bool maximum) const
+{
+    const std::optional<size_t> key = sortKeyIndex(column);
+    if (!key)
+    {
+        return std::nullopt;
+    }
     const Range& range = ranges_[index];
     const Part& part = *snapshot_->parts[range.part];
-    const size_t key_index = static_cast<size_t>(key - schema_.sort_key.begin());
-    const ColumnView bounds = maximum ? part.granuleMax(key_index) : part.granuleMin(key_index);
+    const ColumnView bounds = maximum ? part.granuleMax(*key) : part.granuleMin(*key);
     if (isString(bounds.type))
     {
         return std::nullopt;
     }
+    // Converting to double never reverses an order: the extreme's double is the doubles'.
     return dispatchFixedType(
-        bounds.type,
-        [&]<typename T>(TypeTag<T>)
-        {
-            double bound = double(bounds.valueAt<T>(range.first_granule));
-            for (size_t g = 1; g < range.granules; ++g)
-            {
-                const double value = double(bounds.valueAt<T>(range.first_granule + g));
-                bound = maximum ? std::max(bound, value) : std::min(bound, value);
-            }
-            return bound;
-        });
+        bounds.type, [&]<typename T>(TypeTag<T>)
+        { return double(extremeOf<T>(bounds, range.first_granule, range.granules, maximum)); });
 }
 
 std::optional<Column> TableScan::sortKeyExtreme(std::string_view column, bool maximum) const
 {
-    const auto key = std::find(schema_.sort_key.begin(), schema_.sort_key.end(), column);
+    const std::optional<size_t> key = sortKeyIndex(column);
     const std::optional<size_t> index = schema_.indexOf(column);
-    if (key == schema_.sort_key.end() || !index || ranges_.empty())
+    if (!key || !index || ranges_.empty())
     {
         return std::nullopt;
     }
@@ -251,28 +266,22 @@ std::optional<Column> TableScan::sortKeyExtreme(std::string_view column, bool ma
     {
         return std::nullopt;
     }
-    const size_t key_index = static_cast<size_t>(key - schema_.sort_key.begin());
     Column extreme(type);
-    dispatchFixedType(type.id,
-                      [&]<typename T>(TypeTag<T>)
-                      {
-                          std::optional<T> best;
-                          for (const Range& range : ranges_)
-                          {
-                              const Part& part = *snapshot_->parts[range.part];
-                              const ColumnView bounds =
-                                  maximum ? part.granuleMax(key_index) : part.granuleMin(key_index);
-                              for (size_t g = 0; g < range.granules; ++g)
-                              {
-                                  const T value = bounds.valueAt<T>(range.first_granule + g);
-                                  if (!best || (maximum ? value > *best : value < *best))
-                                  {
-                                      best = value;
-                                  }
-                              }
-                          }
-                          extreme.append(*best);
-                      });
+    dispatchFixedType(
+        type.id,
+        [&]<typename T>(TypeTag<T>)
+        {
+            std::optional<T> best;
+            for (const Range& range : ranges_)
+            {
+                const Part& part = *snapshot_->parts[range.part];
+                const T value =
+                    extremeOf<T>(maximum ? part.granuleMax(*key) : part.granuleMin(*key),
+                                 range.first_granule, range.granules, maximum);
+                best = !best ? value : (maximum ? std::max(*best, value) : std::min(*best, value));
+            }
+            extreme.append(*best);
+        });
     return extreme;
 }
 

@@ -115,6 +115,9 @@ private:
     struct ScanBuffers;
     struct MorselRows;
 
+    /// `column`'s position in the sort key, if it is a sort-key column.
+    std::optional<size_t> sortKeyIndex(std::string_view column) const;
+
     void planRanges(const GranulePruner& pruner, size_t morsel_granules);
     /// For a filter of one String column: per part read, a byte per entry of the column's
     /// dictionary, 1 where the filter holds.
