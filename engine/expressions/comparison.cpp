@@ -306,7 +306,8 @@ private:
         {
             const A* left = static_cast<const A*>(a.data);
             const B* right = static_cast<const B*>(b.data);
-            for (size_t row = 0; row < a.rows; ++row)
+            const size_t rows = a.rows;  // read once: `out` may alias it
+            for (size_t row = 0; row < rows; ++row)
             {
                 out[row] = compare(left[row], right[row]);
             }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <type_traits>
 
@@ -118,13 +119,12 @@ void ExpressionNode::refineSelection(const BlockView& input, size_t begin, size_
         return;
     }
     Column holder;
-    std::vector<uint8_t> mask;
     if (rows.size() == count)
     {
         const ColumnView values = evaluate(input, begin, count, holder);
-        mask.resize(count);
-        nonZeroMask(values, mask.data());
-        keepMaskedRows(mask.data(), rows);
+        uint8_t* mask = scratchMask(count);
+        nonZeroMask(values, mask);
+        selectMaskedRows(mask, count, rows);
         return;
     }
     // Some rows are gone: evaluate on a compact copy of the survivors only, so that work (and
@@ -137,7 +137,7 @@ void ExpressionNode::refineSelection(const BlockView& input, size_t begin, size_
         compact.add(columns()[i], gathered[i].view());
     }
     const ColumnView values = evaluate(compact, 0, rows.size(), holder);
-    mask.resize(rows.size());
+    std::vector<uint8_t> mask(rows.size());
     nonZeroMask(values, mask.data());
     size_t kept = 0;
     for (size_t i = 0; i < rows.size(); ++i)
@@ -172,6 +172,45 @@ void keepMaskedRows(const uint8_t* mask, std::vector<uint32_t>& rows)
     rows.resize(kept);
 }
 
+void selectMaskedRows(const uint8_t* mask, size_t count, std::vector<uint32_t>& rows)
+{
+    constexpr size_t kWordBytes = sizeof(uint64_t);
+    rows.resize(count);
+    uint32_t* out = rows.data();
+    size_t kept = 0;
+    size_t row = 0;
+    for (; row + kWordBytes <= count; row += kWordBytes)
+    {
+        uint64_t word;
+        std::memcpy(&word, mask + row, kWordBytes);
+        if (word == 0)
+        {
+            continue;
+        }
+        for (size_t i = 0; i < kWordBytes; ++i)
+        {
+            out[kept] = uint32_t(row + i);
+            kept += mask[row + i] != 0;
+        }
+    }
+    for (; row < count; ++row)
+    {
+        out[kept] = uint32_t(row);
+        kept += mask[row] != 0;
+    }
+    rows.resize(kept);
+}
+
+uint8_t* scratchMask(size_t count)
+{
+    thread_local std::vector<uint8_t> mask;
+    if (mask.size() < count)
+    {
+        mask.resize(count);
+    }
+    return mask.data();
+}
+
 ColumnView convertFixed(const ColumnView& values, TypeId target, Column& storage)
 {
     if (values.type == target)
@@ -199,7 +238,8 @@ ColumnView convertFixed(const ColumnView& values, TypeId target, Column& storage
                                              storage.resizeFixed(values.rows);
                                              To* out = storage.mutableData<To>();
                                              const From* in = static_cast<const From*>(values.data);
-                                             for (size_t row = 0; row < values.rows; ++row)
+                                             const size_t rows = values.rows;  // `out` may alias it
+                                             for (size_t row = 0; row < rows; ++row)
                                              {
                                                  out[row] = convertValue<To>(in[row]);
                                              }
@@ -215,7 +255,8 @@ void nonZeroMask(const ColumnView& values, uint8_t* mask)
                       [&]<typename T>(TypeTag<T>)
                       {
                           const T* in = static_cast<const T*>(values.data);
-                          for (size_t row = 0; row < values.rows; ++row)
+                          const size_t rows = values.rows;  // read once: `mask` may alias it
+                          for (size_t row = 0; row < rows; ++row)
                           {
                               mask[row] = in[row] != 0;
                           }

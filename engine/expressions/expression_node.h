@@ -107,6 +107,15 @@ ColumnView withValidityBytes(const ColumnView& values, const std::vector<uint8_t
 /// Keeps the entries of `rows` whose mask byte (indexed by the row offset) is non-zero.
 void keepMaskedRows(const uint8_t* mask, std::vector<uint32_t>& rows);
 
+/// Sets `rows` to the offsets in [0, count) whose mask byte is non-zero: keepMaskedRows for a
+/// selection still holding every row, without reading it (and skipping eight zero bytes at once,
+/// which makes a selective filter cost little more than its test).
+void selectMaskedRows(const uint8_t* mask, size_t count, std::vector<uint32_t>& rows);
+
+/// A mask of `count` bytes, reused by the calling thread from one call to the next (filters run
+/// once per morsel: a fresh zeroed buffer each time would cost as much as a selective test).
+uint8_t* scratchMask(size_t count);
+
 /// A view of `values` converted to `target` (both fixed-width): `values` itself when the
 /// storage types agree, else a converted copy in `storage`. Integers convert as C++ does (wrap
 /// around), floats to integers truncate toward zero (saturating, NaN → 0).

@@ -45,7 +45,11 @@ void filterRows(const CompiledExpression& condition, const BlockView& input, siz
             ErrorCode::kBadArguments,
             "filterRows takes at most 2^32 - 1 rows at once, not " + std::to_string(count));
     }
-    std::vector<uint32_t> rows(count);
+    // The selection is built in `selected` itself when it starts empty (the scan's reused
+    // buffer): no fresh vector per morsel.
+    const bool in_place = selected.empty();
+    std::vector<uint32_t> rows = in_place ? std::move(selected) : std::vector<uint32_t>{};
+    rows.resize(count);
     std::iota(rows.begin(), rows.end(), uint32_t{0});
     if (condition.isConstant())
     {
@@ -62,6 +66,11 @@ void filterRows(const CompiledExpression& condition, const BlockView& input, siz
     {
         condition.root().refineSelection(input, begin, count, rows);
         dropNullRows(condition.root(), input, begin, count, rows);
+    }
+    if (in_place)
+    {
+        selected = std::move(rows);
+        return;
     }
     selected.insert(selected.end(), rows.begin(), rows.end());
 }

@@ -38,9 +38,16 @@ void PredicateNode::refineSelection(const BlockView& input, size_t begin, size_t
     // A whole-range pass streams and vectorises; past this density it beats visiting survivors.
     if (rows.size() * 4 >= count)
     {
-        std::vector<uint8_t> mask(count);
-        writeMask(values, mask.data());
-        keepMaskedRows(mask.data(), rows);
+        uint8_t* mask = scratchMask(count);
+        writeMask(values, mask);
+        if (rows.size() == count)
+        {
+            selectMaskedRows(mask, count, rows);
+        }
+        else
+        {
+            keepMaskedRows(mask, rows);
+        }
         return;
     }
     keepPassingRows(values, rows);

@@ -49,9 +49,23 @@ T valueAt(const ColumnView& values, size_t row)
 template <typename T, typename Test>
 void writeMaskByTest(const ColumnView& values, uint8_t* mask, const Test& test)
 {
-    for (size_t row = 0; row < values.rows; ++row)
+    // The bounds and the data pointer are read once: a store through uint8_t* may alias
+    // `values`, which would otherwise reload them per row and keep the loop scalar.
+    const size_t rows = values.rows;
+    if constexpr (std::is_same_v<T, std::string_view>)
     {
-        mask[row] = test(valueAt<T>(values, row));
+        for (size_t row = 0; row < rows; ++row)
+        {
+            mask[row] = test(values.stringAt(row));
+        }
+    }
+    else
+    {
+        const T* data = static_cast<const T*>(values.data);
+        for (size_t row = 0; row < rows; ++row)
+        {
+            mask[row] = test(data[row]);
+        }
     }
 }
 

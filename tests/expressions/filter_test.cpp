@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <numeric>
+#include <random>
+
 #include "engine/columns/gather.h"
 #include "engine/common/exception.h"
 #include "expression_test_support.h"
@@ -75,6 +78,32 @@ TEST(Filter, EqualsEvaluateThenSelect)
             std::vector<uint32_t> selected = {42};  // appended to, never cleared
             filterRows(condition, view, begin, count, selected);
             ASSERT_EQ(selected, expected) << begin << "+" << count;
+            std::vector<uint32_t> fresh;  // an empty selection is built in place
+            filterRows(condition, view, begin, count, fresh);
+            ASSERT_EQ(fresh, std::vector<uint32_t>(expected.begin() + 1, expected.end()));
+        }
+    }
+}
+
+TEST(Filter, SelectMaskedRowsEqualsKeepingFromEveryRow)
+{
+    std::mt19937_64 random(5);
+    for (const size_t count : {0, 1, 7, 8, 9, 63, 64, 65, 1000, 8193})
+    {
+        for (const double density : {0.0, 0.001, 0.05, 0.5, 0.97, 1.0})
+        {
+            std::bernoulli_distribution passes(density);
+            std::vector<uint8_t> mask(count);
+            for (uint8_t& byte : mask)
+            {
+                byte = passes(random) ? uint8_t(1 + random() % 255) : 0;
+            }
+            std::vector<uint32_t> expected(count);
+            std::iota(expected.begin(), expected.end(), uint32_t{0});
+            keepMaskedRows(mask.data(), expected);
+            std::vector<uint32_t> selected = {9, 9, 9};  // overwritten, not appended to
+            selectMaskedRows(mask.data(), count, selected);
+            ASSERT_EQ(selected, expected) << count << " rows, density " << density;
         }
     }
 }
