@@ -201,9 +201,9 @@ std::string QueryStats::toString() const
                       unfinalized_groups);
         out += line;
     }
-    if (aggregated_from_bounds)
+    if (aggregated_from_metadata)
     {
-        out += "aggregates from the sort key's granule bounds (no scan)\n";
+        out += "aggregates from part metadata: row counts, granule bounds (no scan)\n";
     }
     if (rows_outside_any_groups > 0)
     {

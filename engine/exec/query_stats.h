@@ -125,9 +125,9 @@ struct QueryStats
     /// Rows a GROUP BY ... LIMIT without ORDER BY dropped: their keys were not among the
     /// first LIMIT keys met (AnyGroupsFilter).
     size_t rows_outside_any_groups = 0;
-    /// The aggregates came from the parts' granule bounds, without a scan
-    /// (engine/planner/bounds_aggregation.h).
-    bool aggregated_from_bounds = false;
+    /// The aggregates came from part metadata (row counts, granule bounds), without a scan
+    /// (engine/planner/metadata_aggregation.h).
+    bool aggregated_from_metadata = false;
     /// Morsels an ORDER BY ... LIMIT scan never read: their sort-key bounds could not enter
     /// the top rows.
     size_t top_rows_morsels_skipped = 0;

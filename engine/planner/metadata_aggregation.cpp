@@ -1,6 +1,7 @@
-#include "engine/planner/bounds_aggregation.h"
+#include "engine/planner/metadata_aggregation.h"
 
 #include <algorithm>
+#include <cstdint>
 
 #include "engine/common/ascii.h"
 
@@ -19,10 +20,40 @@ const sql::ColumnRef* bareColumn(const AnalyzedSelect& analyzed, const std::stri
                                                  : output->expression->as<sql::ColumnRef>();
 }
 
+/// The one value of `aggregate` from metadata, if metadata holds it.
+std::optional<Column> metadataValue(const AnalyzedSelect& analyzed,
+                                    const AggregateDescription& aggregate, const TableScan& scan,
+                                    const MetadataAggregation& allowed)
+{
+    if (!aggregate.mask.empty() || !aggregate.parameters.empty() || aggregate.null_without_values)
+    {
+        return std::nullopt;
+    }
+    if (equalsIgnoringCase(aggregate.function, "count") && aggregate.arguments.empty())
+    {
+        if (!allowed.count_from_part_rows)
+        {
+            return std::nullopt;
+        }
+        Column count(TypeId::UInt64);
+        count.append<uint64_t>(scan.rowsToRead());
+        return count;
+    }
+    const bool minimum = equalsIgnoringCase(aggregate.function, "min");
+    const bool maximum = equalsIgnoringCase(aggregate.function, "max");
+    if ((!minimum && !maximum) || aggregate.arguments.size() != 1 ||
+        !allowed.min_max_from_sort_key_bounds)
+    {
+        return std::nullopt;
+    }
+    const sql::ColumnRef* column = bareColumn(analyzed, aggregate.arguments[0]);
+    return column ? scan.sortKeyExtreme(column->name, maximum) : std::nullopt;
+}
+
 }  // namespace
 
-std::optional<Block> aggregateFromSortKeyBounds(const AnalyzedSelect& analyzed,
-                                                const TableScan& scan)
+std::optional<Block> aggregateFromMetadata(const AnalyzedSelect& analyzed, const TableScan& scan,
+                                           const MetadataAggregation& allowed)
 {
     if (!analyzed.aggregates || !analyzed.group_keys.empty() || analyzed.where ||
         analyzed.array_join || analyzed.aggregate_functions.empty())
@@ -32,21 +63,12 @@ std::optional<Block> aggregateFromSortKeyBounds(const AnalyzedSelect& analyzed,
     Block result;
     for (const AggregateDescription& aggregate : analyzed.aggregate_functions)
     {
-        const bool minimum = equalsIgnoringCase(aggregate.function, "min");
-        const bool maximum = equalsIgnoringCase(aggregate.function, "max");
-        if ((!minimum && !maximum) || aggregate.arguments.size() != 1 || !aggregate.mask.empty() ||
-            !aggregate.parameters.empty() || aggregate.null_without_values)
+        std::optional<Column> value = metadataValue(analyzed, aggregate, scan, allowed);
+        if (!value)
         {
             return std::nullopt;
         }
-        const sql::ColumnRef* column = bareColumn(analyzed, aggregate.arguments[0]);
-        std::optional<Column> extreme =
-            column ? scan.sortKeyExtreme(column->name, maximum) : std::nullopt;
-        if (!extreme)
-        {
-            return std::nullopt;
-        }
-        result.columns.push_back({aggregate.result_name, std::move(*extreme)});
+        result.columns.push_back({aggregate.result_name, std::move(*value)});
     }
     return result;
 }

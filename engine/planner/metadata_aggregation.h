@@ -9,13 +9,14 @@
 namespace granary
 {
 
-/// min(x) and max(x) of integer sort-key columns over a whole table, with nothing else
-/// aggregated, from the parts' granule bounds instead of a scan (ClickBench Q7's
-/// `MIN(EventDate), MAX(EventDate)`): the least granule minimum is the least value, as
-/// DuckDB answers from its row groups' statistics. The aggregation's one row (each result
-/// named as the aggregate's), or none for any other shape: WHERE, GROUP BY, ARRAY JOIN,
-/// another function, an expression or a column without bounds as the argument, no rows.
-std::optional<Block> aggregateFromSortKeyBounds(const AnalyzedSelect& analyzed,
-                                                const TableScan& scan);
+/// An aggregation over a whole table with nothing but these aggregates, answered from part
+/// metadata instead of a scan, as DuckDB answers from its row groups' statistics:
+/// `count(*)` is the rows the scan would read (ClickBench Q1), `min(x)` / `max(x)` of an
+/// integer sort-key column the least granule minimum / greatest granule maximum (Q7's
+/// `MIN(EventDate), MAX(EventDate)`). The aggregation's one row (each result named as the
+/// aggregate's), or none for any other shape: WHERE, GROUP BY, ARRAY JOIN, another function,
+/// an expression or a column without bounds as the argument, min / max over no rows.
+std::optional<Block> aggregateFromMetadata(const AnalyzedSelect& analyzed, const TableScan& scan,
+                                           const MetadataAggregation& allowed);
 
 }  // namespace granary

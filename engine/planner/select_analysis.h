@@ -48,6 +48,15 @@ struct AnalyzedSelect
     uint64_t offset = 0;
 };
 
+/// Which aggregates part metadata may answer (metadata_aggregation.h).
+struct MetadataAggregation
+{
+    /// min(x) / max(x) of integer sort-key columns from the parts' granule bounds.
+    bool min_max_from_sort_key_bounds = true;
+    /// count(*) from the parts' row counts.
+    bool count_from_part_rows = true;
+};
+
 struct AnalysisOptions
 {
     /// sum(x ± k) → sum(x) ± k * count(x) for integer columns x (engine/sql/rewrites.h).
@@ -65,9 +74,10 @@ struct AnalysisOptions
     /// Reading a row's other columns costs a granule's decoding per column: past some
     /// hundred rows, reading them with the scan's passing rows costs less.
     uint64_t late_materialization_max_rows = 100;
-    /// min / max of sort-key columns over a whole table from granule bounds
-    /// (bounds_aggregation.h). Setting optimize_min_max_from_sort_key_bounds.
-    bool min_max_from_sort_key_bounds = true;
+    /// Aggregates over a whole table from part metadata (metadata_aggregation.h): settings
+    /// optimize_min_max_from_sort_key_bounds and optimize_trivial_count_query (ClickHouse's
+    /// name for count(*) from the parts' row counts).
+    MetadataAggregation metadata_aggregation;
 };
 
 /// The name of a select item's result column: its alias, a bare column's name, else the

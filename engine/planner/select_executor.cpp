@@ -12,8 +12,8 @@
 #include "engine/common/exception.h"
 #include "engine/expressions/compiled_expression.h"
 #include "engine/expressions/filter.h"
-#include "engine/planner/bounds_aggregation.h"
 #include "engine/planner/late_materialization.h"
+#include "engine/planner/metadata_aggregation.h"
 #include "engine/planner/rows_per_key.h"
 #include "engine/planner/select_analysis.h"
 #include "engine/planner/select_stages.h"
@@ -510,9 +510,10 @@ SelectPlan planSelect(const sql::SelectStatement& select, const Table& table,
     plan.scan = std::make_unique<TableScan>(snapshot, schema, plan.analyzed.where,
                                             plan.analyzed.scan_outputs, plan.analyzed.array_join,
                                             observer, caches, morsel_granules);
-    if (options.min_max_from_sort_key_bounds && plan.nulls.empty())
+    if (plan.nulls.empty())
     {
-        plan.bounds_aggregate = aggregateFromSortKeyBounds(plan.analyzed, *plan.scan);
+        plan.metadata_aggregate =
+            aggregateFromMetadata(plan.analyzed, *plan.scan, options.metadata_aggregation);
     }
     return plan;
 }
@@ -527,10 +528,10 @@ Block aggregatedStage(const SelectPlan& plan, bool with_totals, const Aggregatio
 {
     const AnalyzedSelect& analyzed = plan.analyzed;
     recordAggregation(analyzed, context.stats());
-    if (plan.bounds_aggregate && !with_totals)
+    if (plan.metadata_aggregate && !with_totals)
     {
-        context.stats().aggregated_from_bounds = true;
-        return filterHaving(*plan.bounds_aggregate, analyzed);
+        context.stats().aggregated_from_metadata = true;
+        return filterHaving(*plan.metadata_aggregate, analyzed);
     }
     const Aggregator aggregator(analyzed.group_keys, analyzed.aggregate_functions, settings);
     if (with_totals)

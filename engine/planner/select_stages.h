@@ -31,9 +31,9 @@ struct SelectPlan
     /// With late materialization (late_materialization.h), computes every scan output for the
     /// top rows the scan found (TableScan::fetch); none otherwise.
     std::unique_ptr<TableScan> row_fetcher;
-    /// The aggregation's one row when the scan's granule bounds answer it
-    /// (bounds_aggregation.h): the scan is then not run.
-    std::optional<Block> bounds_aggregate;
+    /// The aggregation's one row when part metadata answers it (metadata_aggregation.h): the
+    /// scan is then not run.
+    std::optional<Block> metadata_aggregate;
 
     size_t rowsRead() const { return scan->rowsRead(); }
     size_t bytesRead() const

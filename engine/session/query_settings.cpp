@@ -97,7 +97,13 @@ void applySettings(const std::map<std::string, std::string, std::less<>>& values
         }
         else if (name == "optimize_min_max_from_sort_key_bounds")
         {
-            settings.select.analysis.min_max_from_sort_key_bounds = parseFlag(name, value);
+            settings.select.analysis.metadata_aggregation.min_max_from_sort_key_bounds =
+                parseFlag(name, value);
+        }
+        else if (name == "optimize_trivial_count_query")
+        {
+            settings.select.analysis.metadata_aggregation.count_from_part_rows =
+                parseFlag(name, value);
         }
         else if (name == "use_query_condition_cache")
         {

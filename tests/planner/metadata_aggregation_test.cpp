@@ -1,6 +1,6 @@
-// min / max of integer sort-key columns over a whole table come from the parts' granule bounds
-// (bounds_aggregation.h): the same rows as the scan's aggregation, against the naive evaluator
-// with the setting on and off, over one part and several, and only for the shapes it answers.
+// count(*) and min / max of integer sort-key columns over a whole table come from part metadata
+// (metadata_aggregation.h): the same rows as the scan's aggregation, against the naive evaluator
+// with the settings on and off, over one part and several, and only for the shapes they answer.
 
 #include <gtest/gtest.h>
 
@@ -21,22 +21,29 @@ namespace granary::oracle
 namespace
 {
 
-struct BoundsQuery
+struct MetadataQuery
 {
     std::string sql;
-    bool from_bounds;  ///< Whether the bounds answer it.
+    bool from_metadata;  ///< Whether part metadata answers it.
 };
 
 // visits is sorted by (CounterID, EventDate, UserID).
-const std::vector<BoundsQuery> kQueries = {
+const std::vector<MetadataQuery> kQueries = {
     {"SELECT min(EventDate), max(EventDate) FROM visits", true},
     {"SELECT max(CounterID), min(UserID), max(UserID), min(CounterID) FROM visits", true},
     {"SELECT max(CounterID) - min(CounterID) AS spread FROM visits", true},
     {"SELECT min(CounterID) AS m FROM visits HAVING m > 1000000", true},
     {"SELECT MIN(EventDate) AS lo, MAX(EventDate) AS hi FROM visits ORDER BY lo LIMIT 1", true},
-    // Shapes the bounds do not answer.
+    {"SELECT count(*) FROM visits", true},
+    {"SELECT count() AS c, min(EventDate), count() * 2 FROM visits", true},
+    {"SELECT min(EventDate), count(*) FROM visits", true},
+    // Shapes metadata does not answer.
+    {"SELECT count(*) FROM visits WHERE CounterID = 62", false},
+    {"SELECT count(URL) FROM visits", false},
+    {"SELECT count(DISTINCT CounterID) FROM visits", false},
+    {"SELECT countIf(CounterID = 62) FROM visits", false},
+    {"SELECT count(*), sum(CounterID) FROM visits", false},
     {"SELECT min(EventDate), max(EventDate) FROM visits WHERE CounterID = 62", false},
-    {"SELECT min(EventDate), count(*) FROM visits", false},
     {"SELECT min(ClientIP), max(ClientIP) FROM visits", false},
     {"SELECT min(CounterID + 1) FROM visits", false},
     {"SELECT CounterID, min(EventDate) FROM visits GROUP BY CounterID ORDER BY CounterID "
@@ -45,32 +52,57 @@ const std::vector<BoundsQuery> kQueries = {
     {"SELECT min(URL) FROM visits", false},
 };
 
-QueryOptions withBounds(bool bounds)
+QueryOptions withMetadata(bool bounds, bool counts)
 {
     QueryOptions options = threadOptions(2, false);
     options.settings["optimize_min_max_from_sort_key_bounds"] = bounds ? "1" : "0";
+    options.settings["optimize_trivial_count_query"] = counts ? "1" : "0";
     return options;
 }
 
-TEST(BoundsAggregation, MatchesTheNaiveEvaluatorOnAndOff)
+QueryOptions withMetadata(bool on)
+{
+    return withMetadata(on, on);
+}
+
+TEST(MetadataAggregation, MatchesTheNaiveEvaluatorOnAndOff)
 {
     const VisitsFixture& visits = sharedVisits();
-    for (const BoundsQuery& query : kQueries)
+    for (const MetadataQuery& query : kQueries)
     {
-        for (const bool bounds : {true, false})
+        for (const bool on : {true, false})
         {
-            SCOPED_TRACE(query.sql + (bounds ? " (bounds on)" : " (bounds off)"));
+            SCOPED_TRACE(query.sql + (on ? " (metadata on)" : " (metadata off)"));
             EXPECT_EQ(
-                differenceForQuery(*visits.session, visits.table, query.sql, withBounds(bounds)),
-                "");
-            const QueryResult result = visits.session->execute(query.sql, withBounds(bounds));
-            EXPECT_EQ(result.stats.aggregated_from_bounds, bounds && query.from_bounds);
-            if (bounds && query.from_bounds)
+                differenceForQuery(*visits.session, visits.table, query.sql, withMetadata(on)), "");
+            const QueryResult result = visits.session->execute(query.sql, withMetadata(on));
+            EXPECT_EQ(result.stats.aggregated_from_metadata, on && query.from_metadata);
+            if (on && query.from_metadata)
             {
                 EXPECT_EQ(result.rows_read, 0u);
             }
         }
     }
+}
+
+TEST(MetadataAggregation, EachSettingTurnsOffItsOwnAggregates)
+{
+    const VisitsFixture& visits = sharedVisits();
+    const std::string both = "SELECT count(*), max(CounterID) FROM visits";
+    const std::string count = "SELECT count(*) FROM visits";
+    const std::string bounds = "SELECT max(CounterID) FROM visits";
+    const auto answered = [&](const std::string& sql, bool bounds_on, bool counts_on)
+    {
+        return visits.session->execute(sql, withMetadata(bounds_on, counts_on))
+            .stats.aggregated_from_metadata;
+    };
+    EXPECT_TRUE(answered(both, true, true));
+    EXPECT_FALSE(answered(both, false, true));
+    EXPECT_FALSE(answered(both, true, false));
+    EXPECT_TRUE(answered(count, false, true));
+    EXPECT_FALSE(answered(count, true, false));
+    EXPECT_TRUE(answered(bounds, true, false));
+    EXPECT_FALSE(answered(bounds, false, true));
 }
 
 /// TSV of a result's rows.
@@ -88,7 +120,7 @@ std::string tsvOf(const QueryResult& result)
     return text;
 }
 
-TEST(BoundsAggregation, SignedValuesOverSeveralPartsAndAnEmptyTable)
+TEST(MetadataAggregation, SignedValuesOverSeveralPartsAndAnEmptyTable)
 {
     Session session(Database::openInMemory());
     session.execute("CREATE TABLE t (a Int32, b Int64, w UInt32, u UInt8) ORDER BY (a, b, w, u)");
@@ -114,20 +146,26 @@ TEST(BoundsAggregation, SignedValuesOverSeveralPartsAndAnEmptyTable)
     }
     const std::string sql =
         "SELECT min(a), max(a), min(b), max(b), min(u), max(u), "
-        "max(w) FROM t";
-    const QueryResult on = session.execute(sql, withBounds(true));
-    const QueryResult off = session.execute(sql, withBounds(false));
-    EXPECT_TRUE(on.stats.aggregated_from_bounds);
-    EXPECT_FALSE(off.stats.aggregated_from_bounds);
+        "max(w), count(*) FROM t";
+    const QueryResult on = session.execute(sql, withMetadata(true));
+    const QueryResult off = session.execute(sql, withMetadata(false));
+    EXPECT_TRUE(on.stats.aggregated_from_metadata);
+    EXPECT_FALSE(off.stats.aggregated_from_metadata);
     EXPECT_EQ(tsvOf(on), tsvOf(off));
     EXPECT_EQ(tsvOf(on), "-58\t48\t" + std::to_string(least_b) + "\t" + std::to_string(greatest_b) +
-                             "\t0u\t250u\t" + std::to_string(1'400'000'000 + 19'999 * 61) + "u\t\n");
+                             "\t0u\t250u\t" + std::to_string(1'400'000'000 + 19'999 * 61) +
+                             "u\t40000u\t\n");
 
     session.execute("CREATE TABLE empty (a Int32) ORDER BY a");
     const std::string empty_sql = "SELECT min(a), max(a) FROM empty";
-    const QueryResult empty_on = session.execute(empty_sql, withBounds(true));
-    EXPECT_FALSE(empty_on.stats.aggregated_from_bounds);
-    EXPECT_EQ(tsvOf(empty_on), tsvOf(session.execute(empty_sql, withBounds(false))));
+    const QueryResult empty_on = session.execute(empty_sql, withMetadata(true));
+    EXPECT_FALSE(empty_on.stats.aggregated_from_metadata);
+    EXPECT_EQ(tsvOf(empty_on), tsvOf(session.execute(empty_sql, withMetadata(false))));
+    const std::string empty_count = "SELECT count(*) FROM empty";
+    const QueryResult count_on = session.execute(empty_count, withMetadata(true));
+    EXPECT_TRUE(count_on.stats.aggregated_from_metadata);
+    EXPECT_EQ(tsvOf(count_on), tsvOf(session.execute(empty_count, withMetadata(false))));
+    EXPECT_EQ(tsvOf(count_on), "0u\t\n");
 }
 
 }  // namespace
