@@ -1,8 +1,11 @@
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <cstddef>
 #include <new>
 #include <span>
+#include <string_view>
 
 #include "engine/aggregation/aggregate_function_base.h"
 #include "engine/aggregation/distinct_set.h"
@@ -83,6 +86,20 @@ public:
                              char* place, Arena& arena) const override
     {
         Set& set = Base::state(place);
+        if constexpr (std::is_same_v<typename Set::Key, std::string_view>)
+        {
+            std::array<std::string_view, kHashBatchRows> keys;
+            for (size_t begin = 0; begin < count; begin += kHashBatchRows)
+            {
+                const size_t rows = std::min(kHashBatchRows, count - begin);
+                for (size_t i = 0; i < rows; ++i)
+                {
+                    keys[i] = arguments[0].stringAt(first_row + begin + i);
+                }
+                set.insertMany(keys.data(), rows, settings_.two_level_threshold, arena);
+            }
+            return;
+        }
         size_t row = first_row;
         for (; row < first_row + count && !(routes() && set.isTwoLevel()); ++row)
         {
