@@ -23,6 +23,11 @@ struct AggregationSettings
     /// bytes threshold): one table beat routing rows to buckets at 1M rows, and lost at 10M
     /// (docs/aggregation.md).
     size_t sole_worker_single_level_rows = 2 * 1024 * 1024;
+    /// GROUP BY a String key with count(DISTINCT x) alone counts by value buckets, the keys
+    /// numbered (KeyNumbering), over inputs of at most this many rows: past them the
+    /// numbering's table outgrows the caches, and its miss per row cost more than the per-key
+    /// sets' partitioned path (docs/aggregation.md).
+    size_t string_key_value_buckets_rows = 2 * 1024 * 1024;
     /// All-single-level partials merge on one thread into the first unless the parallel
     /// convert-all path is estimated faster on the query's workers (measured on 2 threads:
     /// 3.2-4.6 times the serial work per group, plus 17-31 per partial and bucket).

@@ -49,6 +49,8 @@ Block Aggregator::execute(const AggregationInput& input, QueryContext& context,
     // A single morsel has no merge to spare, only the by-value plan's three rounds of 256
     // tasks to pay.
     settings.distinct.count_by_value_buckets &= input.morsels() > 1;
+    settings.distinct.string_key_value_buckets =
+        input.rows() <= settings.string_key_value_buckets_rows;
     GroupByOperator op(makeGroupByPlan(input.columns(), keys_, aggregates_, settings), settings,
                        context);
     if (settings.limit_to_any_groups && top != nullptr && top->order.empty() && !keys_.empty() &&

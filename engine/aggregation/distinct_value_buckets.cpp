@@ -1,6 +1,7 @@
 #include "engine/aggregation/distinct_value_buckets.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <memory>
 #include <type_traits>
@@ -9,6 +10,7 @@
 #include "engine/aggregation/bucket_cardinality.h"
 #include "engine/aggregation/bucket_scatter.h"
 #include "engine/aggregation/distinct_set.h"
+#include "engine/aggregation/key_numbering.h"
 #include "engine/aggregation/partitioned_rows.h"
 #include "engine/common/exception.h"
 #include "engine/exec/phase_recorder.h"
@@ -28,6 +30,9 @@ using PairSet = HashSet<Pair>;
 /// Distinct pairs per key: two-level, so that the buckets' counts are summed by key-hash
 /// bucket, one task each.
 using KeyCounts = TwoLevelHashMap<uint64_t, uint64_t>;
+/// Numbered keys' counts are summed over the stripes by ranges of numbers of at least this
+/// many keys each (a task per range).
+constexpr size_t kMinKeysPerSumTask = 4096;
 
 /// The 64-bit patterns of a fixed-width column's rows [0, count).
 void widen(const ColumnView& column, size_t count, uint64_t* out)
@@ -76,12 +81,15 @@ void narrow(const uint64_t* bits, size_t count, Column& column, size_t first_row
                  });
 }
 
-/// One worker's routed rows: key and value bit patterns, by the value's hash bucket.
+/// One worker's routed rows: key and value bit patterns, by the value's hash bucket. String
+/// keys are routed as the numbers the worker gives them (its KeyNumbering).
 class ValueRouter final : public LocalSinkState
 {
 public:
-    ValueRouter(size_t key_column, size_t value_column)
-        : key_column_(key_column), value_column_(value_column)
+    ValueRouter(size_t key_column, size_t value_column, bool string_keys)
+        : key_column_(key_column),
+          value_column_(value_column),
+          numbering_(string_keys ? std::make_unique<KeyNumbering>() : nullptr)
     {
     }
 
@@ -90,13 +98,21 @@ public:
         keys_.resize(count);
         values_.resize(count);
         buckets_.resize(count);
-        widen(columns[key_column_], count, keys_.data());
+        if (numbering_)
+        {
+            numbering_->number(columns[key_column_], count, keys_.data());
+        }
+        else
+        {
+            widen(columns[key_column_], count, keys_.data());
+        }
         widen(columns[value_column_], count, values_.data());
         for (size_t row = 0; row < count; ++row)
         {
             const uint64_t value_hash = IntHash{}(values_[row]);
             buckets_[row] = static_cast<uint8_t>(value_hash >> BucketCardinality::kBucketShift);
-            // The sketch's bucket is the value's; its registers follow the pair.
+            // The sketch's bucket is the value's; its registers follow the pair (with numbered
+            // keys, a key's number in this worker: an estimate for sizing, no more).
             const uint64_t pair_hash = PackedKeyHash{}(Pair{{keys_[row], values_[row]}});
             pairs_.add((value_hash & kBucketBits) | (pair_hash >> kBucketBitCount));
         }
@@ -113,6 +129,8 @@ public:
     PartitionedRows& partitioned() { return *rows_; }
     size_t rows() const override { return rows_ ? rows_->rows() : 0; }
     const BucketCardinality& pairs() const { return pairs_; }
+    /// The numbering of string keys; null for fixed-width keys.
+    KeyNumbering* numbering() { return numbering_.get(); }
 
 private:
     static constexpr unsigned kBucketBitCount = 64 - BucketCardinality::kBucketShift;
@@ -123,14 +141,63 @@ private:
     std::vector<uint64_t> keys_;
     std::vector<uint64_t> values_;
     std::vector<uint8_t> buckets_;
+    std::unique_ptr<KeyNumbering> numbering_;
     std::unique_ptr<PartitionedRows> rows_;
     BucketCardinality pairs_;
 };
 
-/// Counts the distinct (key, value) pairs per key among every router's rows of `bucket`, then
-/// frees those rows.
-void countBucket(size_t bucket, std::span<ValueRouter* const> routers, KeyCounts& counts,
-                 QueryContext& context)
+/// Where each router's string key numbers are in one numbering of them all, the first
+/// router's, which the others' strings are added to bucket by bucket: at base[bucket] + the
+/// index in that bucket, the other routers' indexes translated.
+struct SharedKeyNumbers
+{
+    std::array<uint64_t, KeyNumbering::kBucketCount + 1> base{};
+    /// [router][bucket]: a router's index → the first router's (none for the first router).
+    std::vector<std::vector<std::vector<uint64_t>>> translations;
+
+    uint64_t positionOf(size_t router, uint64_t number) const
+    {
+        const size_t bucket = KeyNumbering::bucketOf(number);
+        const size_t index = KeyNumbering::indexOf(number);
+        return base[bucket] + (router == 0 ? index : translations[router][bucket][index]);
+    }
+};
+
+/// Makes the routers' numberings one, a task per bucket.
+SharedKeyNumbers shareKeyNumbers(std::span<ValueRouter* const> routers, QueryContext& context)
+{
+    SharedKeyNumbers shared;
+    shared.translations.resize(routers.size());
+    for (size_t router = 1; router < routers.size(); ++router)
+    {
+        shared.translations[router].resize(KeyNumbering::kBucketCount);
+    }
+    KeyNumbering& first = *routers[0]->numbering();
+    if (routers.size() > 1)
+    {
+        PhaseRecorder share(context.stats().phase(QueryPhase::kMerge));
+        context.runTasks(share, KeyNumbering::kBucketCount,
+                         [&](size_t bucket, TaskTimer&)
+                         {
+                             for (size_t router = 1; router < routers.size(); ++router)
+                             {
+                                 shared.translations[router][bucket] =
+                                     first.absorbBucket(*routers[router]->numbering(), bucket);
+                             }
+                         });
+    }
+    for (size_t bucket = 0; bucket < KeyNumbering::kBucketCount; ++bucket)
+    {
+        shared.base[bucket + 1] = shared.base[bucket] + first.bucketKeys(bucket).size();
+    }
+    return shared;
+}
+
+/// Counts the distinct (key, value) pairs per key among every router's rows of `bucket`,
+/// calling count_pair(key) once per distinct pair, then frees those rows.
+template <typename CountPair>
+void countBucket(size_t bucket, std::span<ValueRouter* const> routers,
+                 const SharedKeyNumbers* shared, CountPair& count_pair, QueryContext& context)
 {
     std::vector<const BucketCardinality*> sketches;
     size_t rows = 0;
@@ -142,15 +209,25 @@ void countBucket(size_t bucket, std::span<ValueRouter* const> routers, KeyCounts
     PairSet pairs;
     BucketCardinality::reserve(pairs, bucket, sketches, rows);
     std::vector<Pair> batch;
-    for (ValueRouter* router : routers)
+    std::vector<uint64_t> translated;
+    for (size_t router = 0; router < routers.size(); ++router)
     {
-        PartitionedRows& rows = router->partitioned();
+        PartitionedRows& rows = routers[router]->partitioned();
         for (size_t chunk = 0; chunk < rows.chunks(bucket); ++chunk)
         {
             context.checkCancelled();
             size_t count = 0;
             const std::vector<ColumnView> columns = rows.chunk(bucket, chunk, count);
             const uint64_t* keys = columns[0].values<uint64_t>().data();
+            if (shared)
+            {
+                translated.resize(count);
+                for (size_t row = 0; row < count; ++row)
+                {
+                    translated[row] = shared->positionOf(router, keys[row]);
+                }
+                keys = translated.data();
+            }
             const uint64_t* values = columns[1].values<uint64_t>().data();
             batch.resize(count);
             for (size_t row = 0; row < count; ++row)
@@ -162,9 +239,7 @@ void countBucket(size_t bucket, std::span<ValueRouter* const> routers, KeyCounts
                          {
                              if (inserted)
                              {
-                                 // A new key's count starts at zero (cells are zeroed memory).
-                                 bool new_key;
-                                 ++counts.emplace(keys[row], new_key)->mapped();
+                                 count_pair(keys[row]);
                              }
                          });
         }
@@ -174,17 +249,143 @@ void countBucket(size_t bucket, std::span<ValueRouter* const> routers, KeyCounts
 
 /// Stripes of value buckets for `workers`: enough per worker that uneven buckets even out
 /// among them; one alone, whose order does not matter, needs a single stripe.
-size_t countStripes(size_t workers)
+size_t stripeCount(size_t workers)
 {
     constexpr size_t kStripesPerWorker = 4;
     return workers > 1 ? std::min(kPartitionBuckets, workers * kStripesPerWorker) : 1;
 }
 
+/// Counts every bucket's distinct pairs, each stripe of value buckets on a task of its own
+/// with a counter of its own (make_counter(stripe)).
+template <typename MakeCounter>
+void countPairsByStripe(std::span<ValueRouter* const> routers, const SharedKeyNumbers* shared,
+                        size_t stripes, MakeCounter make_counter, QueryContext& context)
+{
+    PhaseRecorder count(context.stats().phase(QueryPhase::kMerge));
+    context.runTasks(count, stripes,
+                     [&](size_t stripe, TaskTimer&)
+                     {
+                         auto count_pair = make_counter(stripe);
+                         for (size_t bucket = stripe; bucket < kPartitionBuckets; bucket += stripes)
+                         {
+                             countBucket(bucket, routers, shared, count_pair, context);
+                         }
+                     });
+}
+
+/// Fixed-width keys: each stripe counts into a map of key bit patterns; with more than one
+/// stripe, their maps are summed by key-hash bucket. A map per stripe rather than per value
+/// bucket keeps the sum to a few maps of the keys each, where 256 of them cost more than the
+/// counting at 1M rows.
+void countByKeyBits(std::span<ValueRouter* const> routers, Column& keys, Column& counts,
+                    QueryContext& context)
+{
+    const size_t stripes = stripeCount(context.workers());
+    std::vector<KeyCounts> stripe_counts(stripes);
+    countPairsByStripe(
+        routers, nullptr, stripes,
+        [&](size_t stripe)
+        {
+            // A new key's count starts at zero (cells are zeroed memory).
+            return [&counts = stripe_counts[stripe]](uint64_t key)
+            {
+                bool new_key;
+                ++counts.emplace(key, new_key)->mapped();
+            };
+        },
+        context);
+    if (stripes > 1)
+    {
+        PhaseRecorder sum(context.stats().phase(QueryPhase::kMerge));
+        context.runTasks(sum, KeyCounts::kBucketCount,
+                         [&](size_t key_bucket, TaskTimer&)
+                         {
+                             for (size_t stripe = 1; stripe < stripes; ++stripe)
+                             {
+                                 auto& from = stripe_counts[stripe].bucket(key_bucket);
+                                 mergeTables(stripe_counts[0].bucket(key_bucket), from,
+                                             [](uint64_t& into, uint64_t from_count)
+                                             { into += from_count; });
+                                 from.clear();
+                             }
+                         });
+    }
+
+    const KeyCounts& totals = stripe_counts[0];
+    std::vector<size_t> first_row(KeyCounts::kBucketCount + 1, 0);
+    for (size_t bucket = 0; bucket < KeyCounts::kBucketCount; ++bucket)
+    {
+        first_row[bucket + 1] = first_row[bucket] + totals.bucket(bucket).size();
+    }
+    keys.resizeFixed(first_row.back());
+    counts.resizeFixed(first_row.back());
+    PhaseRecorder finalize(context.stats().phase(QueryPhase::kFinalize));
+    context.runTasks(finalize, KeyCounts::kBucketCount,
+                     [&](size_t bucket, TaskTimer&)
+                     {
+                         std::vector<uint64_t> bucket_keys;
+                         uint64_t* out = counts.mutableData<uint64_t>() + first_row[bucket];
+                         totals.bucket(bucket).forEachCell(
+                             [&](const auto& cell)
+                             {
+                                 bucket_keys.push_back(cell.key());
+                                 *out++ = cell.mapped();
+                             });
+                         narrow(bucket_keys.data(), bucket_keys.size(), keys, first_row[bucket]);
+                     });
+}
+
+/// String keys, numbered: the routers' numberings become one, each stripe counts into a
+/// vector indexed by position in it, and the vectors are summed. Every string has a pair, so
+/// the keys are the shared numbering's strings in position order.
+void countByKeyNumbers(std::span<ValueRouter* const> routers, Column& keys, Column& counts,
+                       QueryContext& context)
+{
+    const SharedKeyNumbers shared = shareKeyNumbers(routers, context);
+    const size_t key_count = shared.base.back();
+    const size_t stripes = stripeCount(context.workers());
+    std::vector<std::vector<uint64_t>> stripe_counts(stripes);
+    countPairsByStripe(
+        routers, &shared, stripes,
+        [&](size_t stripe)
+        {
+            std::vector<uint64_t>& counts = stripe_counts[stripe];
+            counts.assign(key_count, 0);
+            return [&counts](uint64_t key) { ++counts[key]; };
+        },
+        context);
+    counts.resizeFixed(key_count);
+    uint64_t* totals = counts.mutableData<uint64_t>();
+    PhaseRecorder finalize(context.stats().phase(QueryPhase::kFinalize));
+    const size_t ranges = std::min(KeyCounts::kBucketCount, key_count / kMinKeysPerSumTask + 1);
+    context.runTasks(finalize, ranges,
+                     [&](size_t range, TaskTimer&)
+                     {
+                         const size_t end = key_count * (range + 1) / ranges;
+                         for (size_t key = key_count * range / ranges; key < end; ++key)
+                         {
+                             uint64_t total = 0;
+                             for (const std::vector<uint64_t>& stripe : stripe_counts)
+                             {
+                                 total += stripe[key];
+                             }
+                             totals[key] = total;
+                         }
+                     });
+    const KeyNumbering& numbering = *routers[0]->numbering();
+    for (size_t bucket = 0; bucket < KeyNumbering::kBucketCount; ++bucket)
+    {
+        const Column& strings = numbering.bucketKeys(bucket);
+        keys.appendRange(strings.view(), 0, strings.size());
+    }
+}
+
 }  // namespace
 
-std::unique_ptr<LocalSinkState> makeValueRouter(size_t key_column, size_t value_column)
+std::unique_ptr<LocalSinkState> makeValueRouter(size_t key_column, size_t value_column,
+                                                bool string_keys)
 {
-    return std::make_unique<ValueRouter>(key_column, value_column);
+    return std::make_unique<ValueRouter>(key_column, value_column, string_keys);
 }
 
 Block countDistinctByValueBuckets(std::span<const std::unique_ptr<LocalSinkState>> locals,
@@ -206,70 +407,23 @@ Block countDistinctByValueBuckets(std::span<const std::unique_ptr<LocalSinkState
     }
     stats.partials = routers.size();
 
-    // Each stripe of value buckets counts into one table, then the stripes' tables are summed
-    // by key-hash bucket. A table per stripe rather than per value bucket keeps the sum to a
-    // few tables of the keys each, where 256 of them cost more than the counting at 1M rows.
-    const size_t stripes = countStripes(context.workers());
-    std::vector<KeyCounts> stripe_counts(stripes);
-    if (!routers.empty())
-    {
-        {
-            PhaseRecorder count(stats.phase(QueryPhase::kMerge));
-            context.runTasks(count, stripes,
-                             [&](size_t stripe, TaskTimer&)
-                             {
-                                 for (size_t bucket = stripe; bucket < kPartitionBuckets;
-                                      bucket += stripes)
-                                 {
-                                     countBucket(bucket, routers, stripe_counts[stripe], context);
-                                 }
-                             });
-        }
-        if (stripes > 1)
-        {
-            PhaseRecorder sum(stats.phase(QueryPhase::kMerge));
-            context.runTasks(sum, KeyCounts::kBucketCount,
-                             [&](size_t key_bucket, TaskTimer&)
-                             {
-                                 for (size_t stripe = 1; stripe < stripes; ++stripe)
-                                 {
-                                     auto& from = stripe_counts[stripe].bucket(key_bucket);
-                                     mergeTables(stripe_counts[0].bucket(key_bucket), from,
-                                                 [](uint64_t& into, uint64_t from_count)
-                                                 { into += from_count; });
-                                     from.clear();
-                                 }
-                             });
-        }
-    }
-    const KeyCounts& totals = stripe_counts[0];
-
     Block result;
     result.columns.push_back({key_name, Column(key_type)});
     result.columns.push_back({result_name, Column(TypeId::UInt64)});
-    std::vector<size_t> first_row(KeyCounts::kBucketCount + 1, 0);
-    for (size_t bucket = 0; bucket < KeyCounts::kBucketCount; ++bucket)
-    {
-        first_row[bucket + 1] = first_row[bucket] + totals.bucket(bucket).size();
-    }
     Column& keys = result.columns[0].column;
     Column& counts = result.columns[1].column;
-    keys.resizeFixed(first_row.back());
-    counts.resizeFixed(first_row.back());
-    PhaseRecorder finalize(stats.phase(QueryPhase::kFinalize));
-    context.runTasks(finalize, KeyCounts::kBucketCount,
-                     [&](size_t bucket, TaskTimer&)
-                     {
-                         std::vector<uint64_t> bucket_keys;
-                         uint64_t* out = counts.mutableData<uint64_t>() + first_row[bucket];
-                         totals.bucket(bucket).forEachCell(
-                             [&](const auto& cell)
-                             {
-                                 bucket_keys.push_back(cell.key());
-                                 *out++ = cell.mapped();
-                             });
-                         narrow(bucket_keys.data(), bucket_keys.size(), keys, first_row[bucket]);
-                     });
+    if (routers.empty())
+    {
+        return result;
+    }
+    if (routers[0]->numbering())
+    {
+        countByKeyNumbers(routers, keys, counts, context);
+    }
+    else
+    {
+        countByKeyBits(routers, keys, counts, context);
+    }
     return result;
 }
 

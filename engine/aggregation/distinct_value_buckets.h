@@ -12,7 +12,7 @@
 namespace granary
 {
 
-/// GROUP BY one fixed-width key with count(DISTINCT x) of a fixed-width x as the only
+/// GROUP BY one key with count(DISTINCT x) of a fixed-width x as the only
 /// aggregate, planned so that no set is ever merged. Workers route each row's key and x by
 /// the hash of x to 256 buckets; one task per bucket then counts its distinct (key, x) pairs
 /// per key. A value of x falls in one bucket only, so a key's counts over the buckets add up
@@ -20,8 +20,10 @@ namespace granary
 /// parallel. A heavy key's rows spread over all buckets, and each bucket's pairs are a 256th
 /// of the whole, near the caches, where one growing set per key is not (docs/aggregation.md).
 /// Keys and values compare by their bit patterns widened to 64 bits, as GROUP BY number keys
-/// and count(DISTINCT) sets do.
-std::unique_ptr<LocalSinkState> makeValueRouter(size_t key_column, size_t value_column);
+/// and count(DISTINCT) sets do; String keys (`string_keys`) by the numbers each worker gives
+/// its strings (KeyNumbering), made one numbering before the buckets are counted.
+std::unique_ptr<LocalSinkState> makeValueRouter(size_t key_column, size_t value_column,
+                                                bool string_keys);
 
 /// Counts the distinct pairs the routers among `locals` (made by makeValueRouter) hold: the
 /// result's key column (of `key_type`), then the counts.

@@ -71,7 +71,7 @@ private:
     const GroupByPlan& plan_;
 };
 
-/// GROUP BY k with count(DISTINCT x) alone, both fixed-width: rows are routed by x and
+/// GROUP BY k with count(DISTINCT x) alone, x fixed-width: rows are routed by x and
 /// distinct pairs counted per bucket, so no set is merged at all.
 class ValueBucketsKernel final : public GroupByKernel
 {
@@ -79,8 +79,8 @@ public:
     explicit ValueBucketsKernel(const GroupByPlan& plan) : plan_(plan) {}
     std::unique_ptr<LocalSinkState> makeLocalState() const override
     {
-        return makeValueRouter(plan_.key_columns[0],
-                               plan_.layout->entries()[0].argument_columns[0]);
+        return makeValueRouter(plan_.key_columns[0], plan_.layout->entries()[0].argument_columns[0],
+                               isString(plan_.key_types[0].id));
     }
     std::vector<Block> mergeAndFinalize(std::span<const std::unique_ptr<LocalSinkState>> locals,
                                         QueryContext& context) const override
@@ -107,7 +107,7 @@ std::unique_ptr<GroupByKernel> keyed(const GroupByPlan& plan, const AggregationS
 std::unique_ptr<GroupByKernel> makeGroupByKernel(const GroupByPlan& plan,
                                                  const AggregationSettings& settings)
 {
-    if (settings.distinct.count_by_value_buckets && isKeyWithDistinctCount(plan))
+    if (settings.distinct.count_by_value_buckets && isKeyWithDistinctCount(plan, settings.distinct))
     {
         return std::make_unique<ValueBucketsKernel>(plan);
     }

@@ -404,11 +404,12 @@ std::string stateColumnName(std::string_view result)
     return "\x01state of " + std::string(result);
 }
 
-bool isKeyWithDistinctCount(const GroupByPlan& plan)
+bool isKeyWithDistinctCount(const GroupByPlan& plan, const DistinctSettings& settings)
 {
     const auto& entries = plan.layout->entries();
     // uniqExact itself, not a combinator around it (uniqExactIf, a FILTER), which skips rows.
-    return plan.key_columns.size() == 1 && !isString(plan.key_types[0].id) && entries.size() == 1 &&
+    return plan.key_columns.size() == 1 && entries.size() == 1 &&
+           (settings.string_key_value_buckets || !isString(plan.key_types[0].id)) &&
            isDistinctCountName(entries[0].function->name()) &&
            dynamic_cast<const WrappedAggregateFunction*>(entries[0].function.get()) == nullptr &&
            !isString(plan.input_columns[entries[0].argument_columns[0]].type.id);

@@ -127,8 +127,9 @@ Block emptyResult(const GroupByPlan& plan);
 /// The name of the state column beside the result `result` under kResultsAndStates.
 std::string stateColumnName(std::string_view result);
 
-/// Whether the plan is GROUP BY one fixed-width key with count(DISTINCT x) alone over a
-/// fixed-width x: the shape countDistinctByValueBuckets answers without merging sets.
-bool isKeyWithDistinctCount(const GroupByPlan& plan);
+/// Whether the plan is GROUP BY one key (a String one only where `settings` allows) with
+/// count(DISTINCT x) alone over a fixed-width x: the shape countDistinctByValueBuckets answers
+/// without merging sets.
+bool isKeyWithDistinctCount(const GroupByPlan& plan, const DistinctSettings& settings);
 
 }  // namespace granary

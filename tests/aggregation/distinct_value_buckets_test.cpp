@@ -1,5 +1,6 @@
-// GROUP BY key with count(DISTINCT x) alone, routed by x to value buckets
-// (countDistinctByValueBuckets), against the naive reference aggregator.
+// GROUP BY one key (fixed-width, or strings by their numbers) with count(DISTINCT x) alone,
+// routed by x to value buckets (countDistinctByValueBuckets), against the naive reference
+// aggregator.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -58,6 +59,30 @@ TEST(DistinctValueBuckets, EveryFixedWidthKeyAndValueTypeMatchesTheReference)
     }
 }
 
+TEST(DistinctValueBuckets, StringKeysAreNumberedAndMatchTheReference)
+{
+    // k_str: lengths around the inline-string boundaries, NUL and high bytes, the empty
+    // string; each worker numbers the keys it meets, the first worker's numbering takes in
+    // the others'.
+    const Block table = skewedTable(30'000, 61);
+    for (const char* value : {"v_u32", "v_i64", "v_f64", "v_i8", "k_u64"})
+    {
+        for (const size_t threads : {1, 2, 7, 64})
+        {
+            const QueryStats stats = distinctByKey(table, "k_str", value, threads);
+            EXPECT_EQ(stats.distinct_merge_path, MergePath::kValueBuckets) << value;
+            EXPECT_EQ(stats.partitioned_rows, 30'000u);
+        }
+    }
+    // Keys only one worker meets, and a key per row.
+    Block distinct_keys = testing::makeTestTable(
+        20'000, [](size_t row) { return row; }, 67);
+    for (const size_t threads : {1, 3, 256})
+    {
+        distinctByKey(distinct_keys, "k_str", "v_u32", threads);
+    }
+}
+
 TEST(DistinctValueBuckets, ManyThreadsRouteEveryRowOnceAndCountEachBucketOnce)
 {
     // Values of their own per row (v = row), so every bucket holds pairs.
@@ -99,9 +124,15 @@ TEST(DistinctValueBuckets, OtherShapesKeepThePerKeySets)
     AggregationSettings off;
     off.distinct.count_by_value_buckets = false;
     EXPECT_EQ(distinctByKey(table, "k_u32", "v_u32", 4, off).distinct_merge_path, MergePath::kNone);
-    // A string key or value, or no key: not this plan.
-    EXPECT_NE(distinctByKey(table, "k_str", "v_u32", 4).distinct_merge_path,
+    // A String key over more input rows than string_key_value_buckets_rows: not this plan.
+    AggregationSettings few_rows;
+    few_rows.string_key_value_buckets_rows = 9'999;
+    EXPECT_NE(distinctByKey(table, "k_str", "v_u32", 4, few_rows).distinct_merge_path,
               MergePath::kValueBuckets);
+    few_rows.string_key_value_buckets_rows = 10'000;
+    EXPECT_EQ(distinctByKey(table, "k_str", "v_u32", 4, few_rows).distinct_merge_path,
+              MergePath::kValueBuckets);
+    // A string value: not this plan.
     EXPECT_NE(distinctByKey(table, "k_u32", "v_str", 4).distinct_merge_path,
               MergePath::kValueBuckets);
     // Beside another aggregate: not this plan either.
@@ -123,6 +154,11 @@ TEST(DistinctValueBuckets, EmptyInputGivesAnEmptyResultOfTheRightTypes)
     EXPECT_EQ(result.columns[0].column.type(), TypeId::Int32);
     EXPECT_EQ(result.columns[1].name, "distinct");
     EXPECT_EQ(result.columns[1].column.type(), TypeId::UInt64);
+
+    Aggregator strings({"k_str"}, {{"uniqExact", {"v_u32"}, "distinct"}}, {});
+    const Block string_result = strings.execute(BlockView::of(table), context);
+    EXPECT_EQ(string_result.rows(), 0u);
+    EXPECT_EQ(string_result.columns[0].column.type(), TypeId::String);
 }
 
 }  // namespace

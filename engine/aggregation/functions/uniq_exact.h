@@ -33,10 +33,13 @@ struct DistinctSettings
     /// buckets for the merge phase instead of inserting them. Set by the aggregator from
     /// AggregationSettings::partition_high_cardinality.
     bool route_large_sets = true;
-    /// GROUP BY one fixed-width key with count(DISTINCT x) of a fixed-width x as the only
+    /// GROUP BY one key with count(DISTINCT x) of a fixed-width x as the only
     /// aggregate, over more than one morsel, routes rows by x and counts distinct pairs per
     /// bucket instead of merging per-key sets (countDistinctByValueBuckets).
     bool count_by_value_buckets = true;
+    /// ...also for a String key (set by the aggregator from the input's rows and
+    /// AggregationSettings::string_key_value_buckets_rows).
+    bool string_key_value_buckets = true;
 };
 
 /// Everything of count(DISTINCT) / uniqExact that does not depend on the value type: the
