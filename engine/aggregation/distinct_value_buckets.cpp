@@ -33,6 +33,9 @@ using KeyCounts = TwoLevelHashMap<uint64_t, uint64_t>;
 /// Numbered keys' counts are summed over the stripes by ranges of numbers of at least this
 /// many keys each (a task per range).
 constexpr size_t kMinKeysPerSumTask = 4096;
+/// Bound on the stripes' count vectors of numbered keys together: past it there are fewer
+/// stripes (hundreds of workers times a million keys would otherwise take gigabytes).
+constexpr size_t kMaxStripeCountBytes = size_t{64} << 20;
 
 /// The 64-bit patterns of a fixed-width column's rows [0, count).
 void widen(const ColumnView& column, size_t count, uint64_t* out)
@@ -343,7 +346,9 @@ void countByKeyNumbers(std::span<ValueRouter* const> routers, Column& keys, Colu
 {
     const SharedKeyNumbers shared = shareKeyNumbers(routers, context);
     const size_t key_count = shared.base.back();
-    const size_t stripes = stripeCount(context.workers());
+    const size_t stripes = std::clamp<size_t>(
+        kMaxStripeCountBytes / (std::max<size_t>(key_count, 1) * sizeof(uint64_t)), 1,
+        stripeCount(context.workers()));
     std::vector<std::vector<uint64_t>> stripe_counts(stripes);
     countPairsByStripe(
         routers, &shared, stripes,

@@ -3,7 +3,9 @@
 // aggregator.
 #include <gtest/gtest.h>
 
+#include <set>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -76,10 +78,24 @@ TEST(DistinctValueBuckets, StringKeysAreNumberedAndMatchTheReference)
     }
     // Keys only one worker meets, and a key per row.
     Block distinct_keys = testing::makeTestTable(
-        20'000, [](size_t row) { return row; }, 67);
+        40'000, [](size_t row) { return row; }, 67);
     for (const size_t threads : {1, 3, 256})
     {
-        distinctByKey(distinct_keys, "k_str", "v_u32", threads);
+        const QueryStats stats = distinctByKey(distinct_keys, "k_str", "v_u32", threads);
+        if (threads == 256)
+        {
+            // 256 tasks share the numberings; then the stripes' count vectors are bounded to
+            // 64 MiB together: about 210 stripes of 40,000 counts, not 256.
+            std::set<std::string_view> keys;
+            const Column& strings = *distinct_keys.find("k_str");
+            for (size_t row = 0; row < strings.size(); ++row)
+            {
+                keys.insert(strings.stringAt(row));
+            }
+            const size_t stripes = (size_t{64} << 20) / (keys.size() * sizeof(uint64_t));
+            ASSERT_LT(stripes, 256u);
+            EXPECT_EQ(stats.phase(QueryPhase::kMerge).tasks, 256u + stripes);
+        }
     }
 }
 
