@@ -1,11 +1,15 @@
 #include "engine/aggregation/result_builder.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace granary
 {
 namespace
 {
+
+/// Rows of fragments one concatenation task copies at least.
+constexpr size_t kConcatRowsPerTask = 16384;
 
 /// Marks in `result` the NULLs of every fragment (rows from first_row[f]). Serial: the tasks
 /// that copy values would share the bitmap's bytes at fragment boundaries.
@@ -26,6 +30,43 @@ void copyNullMarks(const std::vector<Block>& fragments, const std::vector<size_t
             }
         }
     }
+}
+
+/// Copies fragment `f` into `result` at its rows (first_row) and, for String columns, its
+/// bytes (first_char), then frees it. Nested columns were appended before.
+void copyFragment(Block& fragment, size_t f, const std::vector<size_t>& first_row,
+                  const std::vector<std::vector<size_t>>& first_char, Block& result)
+{
+    for (size_t c = 0; c < fragment.columns.size(); ++c)
+    {
+        const ColumnView part = fragment.columns[c].column.view();
+        Column& column = result.columns[c].column;
+        // An empty fragment's buffers may be null: memcpy must not see them.
+        if (part.rows == 0 || isNested(column.type()))
+        {
+            continue;
+        }
+        if (isString(column.type()))
+        {
+            const size_t base = first_char[c][f];
+            if (part.offsets[part.rows] > 0)
+            {
+                std::memcpy(column.mutableChars() + base, part.chars, part.offsets[part.rows]);
+            }
+            uint64_t* offsets = column.mutableOffsets() + first_row[f];
+            for (size_t row = 0; row < part.rows; ++row)
+            {
+                offsets[row + 1] = base + part.offsets[row + 1];
+            }
+        }
+        else
+        {
+            const size_t width = fixedWidth(column.type());
+            std::memcpy(column.mutableData<char>() + first_row[f] * width, part.data,
+                        part.rows * width);
+        }
+    }
+    fragment = Block();
 }
 
 }  // namespace
@@ -83,40 +124,17 @@ Block concatenateFragments(std::vector<Block>& fragments, QueryContext& context,
     }
 
     copyNullMarks(fragments, first_row, result);
-    context.runTasks(recorder, fragments.size(),
-                     [&](size_t f, TaskTimer&)
+    // Fragments are copied in ranges of at least kConcatRowsPerTask rows: a top-N's 256
+    // fragments of ten rows each are one task's work, not 256 tasks'.
+    const size_t tasks = std::clamp<size_t>(total_rows / kConcatRowsPerTask, 1, fragments.size());
+    context.runTasks(recorder, tasks,
+                     [&](size_t task, TaskTimer&)
                      {
-                         for (size_t c = 0; c < column_count; ++c)
+                         const size_t end = (task + 1) * fragments.size() / tasks;
+                         for (size_t f = task * fragments.size() / tasks; f < end; ++f)
                          {
-                             const ColumnView part = fragments[f].columns[c].column.view();
-                             Column& column = result.columns[c].column;
-                             // An empty fragment's buffers may be null: memcpy must not see them.
-                             if (part.rows == 0 || isNested(column.type()))
-                             {
-                                 continue;
-                             }
-                             if (isString(column.type()))
-                             {
-                                 const size_t base = first_char[c][f];
-                                 if (part.offsets[part.rows] > 0)
-                                 {
-                                     std::memcpy(column.mutableChars() + base, part.chars,
-                                                 part.offsets[part.rows]);
-                                 }
-                                 uint64_t* offsets = column.mutableOffsets() + first_row[f];
-                                 for (size_t row = 0; row < part.rows; ++row)
-                                 {
-                                     offsets[row + 1] = base + part.offsets[row + 1];
-                                 }
-                             }
-                             else
-                             {
-                                 const size_t width = fixedWidth(column.type());
-                                 std::memcpy(column.mutableData<char>() + first_row[f] * width,
-                                             part.data, part.rows * width);
-                             }
+                             copyFragment(fragments[f], f, first_row, first_char, result);
                          }
-                         fragments[f] = Block();
                      });
     return result;
 }
