@@ -23,20 +23,25 @@ void KeyNumbering::number(const ColumnView& strings, size_t count, uint64_t* out
                      if (inserted)
                      {
                          // A new string only: its bucket is its hash's, hashed again here.
-                         const size_t bucket = Table::bucketOf(Table::hash(batch_[row]));
-                         Column& keys = keys_[bucket];
-                         *number = (uint64_t{bucket} << kIndexBits) | keys.size();
-                         keys.appendString(batch_[row]);
+                         *number =
+                             addString(Table::bucketOf(Table::hash(batch_[row])), batch_[row]);
                      }
                      out[row] = *number;
                  });
+}
+
+uint64_t KeyNumbering::addString(size_t bucket, std::string_view key)
+{
+    Column& keys = keys_[bucket];
+    const uint64_t number = (uint64_t{bucket} << kIndexBits) | keys.size();
+    keys.appendString(key);
+    return number;
 }
 
 std::vector<uint64_t> KeyNumbering::absorbBucket(const KeyNumbering& other, size_t bucket)
 {
     const Column& strings = other.keys_[bucket];
     std::vector<uint64_t> indexes(strings.size());
-    Column& keys = keys_[bucket];
     auto& table = numbers_.bucket(bucket);
     for (size_t i = 0; i < strings.size(); ++i)
     {
@@ -46,8 +51,7 @@ std::vector<uint64_t> KeyNumbering::absorbBucket(const KeyNumbering& other, size
         uint64_t* number = table.emplaceReferencing(key, Table::hash(key), inserted);
         if (inserted)
         {
-            *number = (uint64_t{bucket} << kIndexBits) | keys.size();
-            keys.appendString(key);
+            *number = addString(bucket, key);
         }
         indexes[i] = indexOf(*number);
     }

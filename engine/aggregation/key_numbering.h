@@ -43,6 +43,9 @@ public:
     const Column& bucketKeys(size_t bucket) const { return keys_[bucket]; }
 
 private:
+    /// Keeps `key` as the next string of `bucket`; returns its number.
+    uint64_t addString(size_t bucket, std::string_view key);
+
     /// Bits of a string's index within its bucket; the bucket is above them.
     static constexpr unsigned kIndexBits = 48;
     static constexpr uint64_t kIndexMask = (uint64_t{1} << kIndexBits) - 1;

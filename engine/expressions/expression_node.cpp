@@ -124,7 +124,7 @@ void ExpressionNode::refineSelection(const BlockView& input, size_t begin, size_
         const ColumnView values = evaluate(input, begin, count, holder);
         uint8_t* mask = scratchMask(count);
         nonZeroMask(values, mask);
-        selectMaskedRows(mask, count, rows);
+        keepMaskedRows(mask, count, rows);
         return;
     }
     // Some rows are gone: evaluate on a compact copy of the survivors only, so that work (and
@@ -161,8 +161,13 @@ void evaluateOperand(const ExpressionNode& node, const BlockView& input, size_t 
     operand.scalar = false;
 }
 
-void keepMaskedRows(const uint8_t* mask, std::vector<uint32_t>& rows)
+void keepMaskedRows(const uint8_t* mask, size_t count, std::vector<uint32_t>& rows)
 {
+    if (rows.size() == count)
+    {
+        selectMaskedRows(mask, count, rows);
+        return;
+    }
     size_t kept = 0;
     for (const uint32_t row : rows)
     {

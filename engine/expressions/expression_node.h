@@ -104,12 +104,14 @@ void validityBytes(const ExpressionNode& node, const BlockView& input, size_t be
 ColumnView withValidityBytes(const ColumnView& values, const std::vector<uint8_t>& valid,
                              Column& holder);
 
-/// Keeps the entries of `rows` whose mask byte (indexed by the row offset) is non-zero.
-void keepMaskedRows(const uint8_t* mask, std::vector<uint32_t>& rows);
+/// Keeps the entries of `rows` (ascending offsets within [0, count)) whose mask byte (indexed
+/// by the row offset) is non-zero. While `rows` still holds every row, the list is built from
+/// the mask alone (selectMaskedRows).
+void keepMaskedRows(const uint8_t* mask, size_t count, std::vector<uint32_t>& rows);
 
-/// Sets `rows` to the offsets in [0, count) whose mask byte is non-zero: keepMaskedRows for a
-/// selection still holding every row, without reading it (and skipping eight zero bytes at once,
-/// which makes a selective filter cost little more than its test).
+/// Sets `rows` to the offsets in [0, count) whose mask byte is non-zero, without reading it
+/// (and skipping eight zero bytes at once, which makes a selective filter cost little more
+/// than its test).
 void selectMaskedRows(const uint8_t* mask, size_t count, std::vector<uint32_t>& rows);
 
 /// A mask of `count` bytes, reused by the calling thread from one call to the next (filters run

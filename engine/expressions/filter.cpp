@@ -24,7 +24,7 @@ void dropNullRows(const ExpressionNode& condition, const BlockView& input, size_
     validityBytes(condition, input, begin, count, valid);
     if (!valid.empty())
     {
-        keepMaskedRows(valid.data(), rows);
+        keepMaskedRows(valid.data(), count, rows);
     }
 }
 

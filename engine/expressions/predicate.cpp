@@ -40,14 +40,7 @@ void PredicateNode::refineSelection(const BlockView& input, size_t begin, size_t
     {
         uint8_t* mask = scratchMask(count);
         writeMask(values, mask);
-        if (rows.size() == count)
-        {
-            selectMaskedRows(mask, count, rows);
-        }
-        else
-        {
-            keepMaskedRows(mask, rows);
-        }
+        keepMaskedRows(mask, count, rows);
         return;
     }
     keepPassingRows(values, rows);

@@ -85,7 +85,7 @@ TEST(Filter, EqualsEvaluateThenSelect)
     }
 }
 
-TEST(Filter, SelectMaskedRowsEqualsKeepingFromEveryRow)
+TEST(Filter, MaskedRowsEqualANaiveSelection)
 {
     std::mt19937_64 random(5);
     for (const size_t count : {0, 1, 7, 8, 9, 63, 64, 65, 1000, 8193})
@@ -98,12 +98,37 @@ TEST(Filter, SelectMaskedRowsEqualsKeepingFromEveryRow)
             {
                 byte = passes(random) ? uint8_t(1 + random() % 255) : 0;
             }
-            std::vector<uint32_t> expected(count);
-            std::iota(expected.begin(), expected.end(), uint32_t{0});
-            keepMaskedRows(mask.data(), expected);
+            std::vector<uint32_t> expected;
+            std::vector<uint32_t> expected_even;  // of the even rows only
+            for (size_t row = 0; row < count; ++row)
+            {
+                if (mask[row] != 0)
+                {
+                    expected.push_back(uint32_t(row));
+                    if (row % 2 == 0)
+                    {
+                        expected_even.push_back(uint32_t(row));
+                    }
+                }
+            }
             std::vector<uint32_t> selected = {9, 9, 9};  // overwritten, not appended to
             selectMaskedRows(mask.data(), count, selected);
             ASSERT_EQ(selected, expected) << count << " rows, density " << density;
+            // keepMaskedRows over every row (built from the mask) and over a part of them.
+            std::vector<uint32_t> every(count);
+            std::iota(every.begin(), every.end(), uint32_t{0});
+            keepMaskedRows(mask.data(), count, every);
+            ASSERT_EQ(every, expected) << count << " rows, density " << density;
+            std::vector<uint32_t> even;
+            for (size_t row = 0; row < count; row += 2)
+            {
+                even.push_back(uint32_t(row));
+            }
+            if (even.size() < count)
+            {
+                keepMaskedRows(mask.data(), count, even);
+                ASSERT_EQ(even, expected_even) << count << " rows, density " << density;
+            }
         }
     }
 }
