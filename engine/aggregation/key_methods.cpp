@@ -6,35 +6,73 @@ namespace granary
 const SerializedKeyMethod::Key* SerializedKeyMethod::Extractor::extract(size_t first_row,
                                                                         size_t count, Key* out)
 {
-    scratch_.clear();
-    ends_.assign(count, 0);
-    for (size_t i = 0; i < count; ++i)
+    // Each key's length first, so that the buffer is sized once and then filled column by
+    // column in typed loops, not value by value through a type switch.
+    size_t fixed_bytes = 0;
+    for (const ColumnView& column : columns_)
     {
-        const size_t row = first_row + i;
-        for (const ColumnView& column : columns_)
+        fixed_bytes += isString(column.type) ? 0 : fixedWidth(column.type);
+    }
+    ends_.assign(count, fixed_bytes);
+    for (size_t c = 0; c < columns_.size(); ++c)
+    {
+        const ColumnView& column = columns_[c];
+        if (isString(column.type))
         {
-            if (isString(column.type))
+            const size_t prefix = lengthPrefixBytes(c, columns_.size());
+            const uint64_t* offsets = column.offsets + first_row;
+            for (size_t i = 0; i < count; ++i)
             {
-                const std::string_view value = column.stringAt(row);
-                const uint32_t length = static_cast<uint32_t>(value.size());
-                const char* length_bytes = reinterpret_cast<const char*>(&length);
-                scratch_.insert(scratch_.end(), length_bytes, length_bytes + sizeof(length));
-                scratch_.insert(scratch_.end(), value.begin(), value.end());
-            }
-            else
-            {
-                const size_t width = fixedWidth(column.type);
-                const char* value = static_cast<const char*>(column.data) + row * width;
-                scratch_.insert(scratch_.end(), value, value + width);
+                ends_[i] += prefix + (offsets[i + 1] - offsets[i]);
             }
         }
-        ends_[i] = scratch_.size();
     }
-    // Views are made after the buffer stopped growing.
+    positions_.resize(count);
+    size_t total = 0;
+    for (size_t i = 0; i < count; ++i)
+    {
+        positions_[i] = total;
+        total += ends_[i];
+        ends_[i] = total;
+    }
+    scratch_.resize(total);
+    char* bytes = scratch_.data();
+    for (size_t c = 0; c < columns_.size(); ++c)
+    {
+        const ColumnView& column = columns_[c];
+        if (isString(column.type))
+        {
+            const bool prefixed = lengthPrefixBytes(c, columns_.size()) > 0;
+            for (size_t i = 0; i < count; ++i)
+            {
+                const std::string_view value = column.stringAt(first_row + i);
+                if (prefixed)
+                {
+                    const uint32_t length = static_cast<uint32_t>(value.size());
+                    std::memcpy(bytes + positions_[i], &length, sizeof(length));
+                    positions_[i] += sizeof(length);
+                }
+                std::memcpy(bytes + positions_[i], value.data(), value.size());
+                positions_[i] += value.size();
+            }
+            continue;
+        }
+        const size_t width = fixedWidth(column.type);
+        const char* values = static_cast<const char*>(column.data) + first_row * width;
+        dispatchWidth(width,
+                      [&]<size_t W>(std::integral_constant<size_t, W>)
+                      {
+                          for (size_t i = 0; i < count; ++i)
+                          {
+                              std::memcpy(bytes + positions_[i], values + i * W, W);
+                              positions_[i] += W;
+                          }
+                      });
+    }
     size_t begin = 0;
     for (size_t i = 0; i < count; ++i)
     {
-        out[i] = std::string_view(scratch_.data() + begin, ends_[i] - begin);
+        out[i] = std::string_view(bytes + begin, ends_[i] - begin);
         begin = ends_[i];
     }
     return out;
@@ -64,16 +102,25 @@ void SerializedKeyMethod::appendKeys(const Key* keys, size_t count, std::vector<
     {
         positions[i] = keys[i].data();
     }
-    for (Column& column : columns)
+    for (size_t c = 0; c < columns.size(); ++c)
     {
+        Column& column = columns[c];
         if (isString(column.type()))
         {
+            const bool prefixed = lengthPrefixBytes(c, columns.size()) > 0;
             for (size_t i = 0; i < count; ++i)
             {
-                uint32_t length;
-                std::memcpy(&length, positions[i], sizeof(length));
-                column.appendString(std::string_view(positions[i] + sizeof(length), length));
-                positions[i] += sizeof(length) + length;
+                // The last string is the rest of the key.
+                size_t length = size_t(keys[i].data() + keys[i].size() - positions[i]);
+                if (prefixed)
+                {
+                    uint32_t stored;
+                    std::memcpy(&stored, positions[i], sizeof(stored));
+                    positions[i] += sizeof(stored);
+                    length = stored;
+                }
+                column.appendString(std::string_view(positions[i], length));
+                positions[i] += length;
             }
             continue;
         }

@@ -11,6 +11,7 @@
 #include "alloc/arena.h"
 #include "engine/columns/column.h"
 #include "engine/columns/column_view.h"
+#include "engine/columns/internal/default_init_allocator.h"
 #include "hashtables/hash_map.h"
 
 namespace granary
@@ -236,9 +237,17 @@ struct StringKeyMethod
 };
 
 /// The general fallback: each row's keys serialized into one byte string (fixed-width values
-/// as their bytes, strings as a 4-byte length and the bytes), kept in the string tables.
+/// as their bytes, strings as a 4-byte length and the bytes; a last string column without its
+/// length, which the key's own gives), kept in the string tables. (UInt64, '') is then 8 bytes,
+/// which the string tables keep inline.
 struct SerializedKeyMethod
 {
+    /// Bytes of the length before string column `column` of `columns`: none for the last.
+    static size_t lengthPrefixBytes(size_t column, size_t columns)
+    {
+        return column + 1 == columns ? 0 : sizeof(uint32_t);
+    }
+
     using Key = std::string_view;
     using Single = StringHashMap<StatePointer>;
     using TwoLevel = TwoLevelStringHashMap<StatePointer>;
@@ -254,8 +263,10 @@ struct SerializedKeyMethod
 
     private:
         std::vector<ColumnView> columns_;
-        std::vector<char> scratch_;
+        /// Every byte is written after it grows: no zeroing first.
+        std::vector<char, internal::DefaultInitAllocator<char>> scratch_;
         std::vector<size_t> ends_;
+        std::vector<size_t> positions_;  ///< Where each key's next value goes.
     };
     static std::unique_ptr<Single> makeSingle(Arena* arena)
     {

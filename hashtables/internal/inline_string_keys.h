@@ -18,7 +18,18 @@ template <size_t Words>
 struct InlineStringKey
 {
     std::array<uint64_t, Words> words{};
-    bool operator==(const InlineStringKey&) const = default;
+
+    /// Word by word: the defaulted comparison of the array compiles to a memcmp call per probe
+    /// (and per empty-cell test), as PackedKey's would.
+    bool operator==(const InlineStringKey& other) const
+    {
+        uint64_t difference = 0;
+        for (size_t i = 0; i < Words; ++i)
+        {
+            difference |= words[i] ^ other.words[i];
+        }
+        return difference == 0;
+    }
 
     /// Bytes in use: the full words before the last plus the significant bytes of the last.
     size_t length() const

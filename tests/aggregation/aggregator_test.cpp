@@ -47,6 +47,7 @@ const std::vector<std::vector<std::string>> kKeySets = {
     {"k_u64", "k_i32"},
     {"k_u64", "k_i64", "k_u32"},
     {"k_str", "k_u32"},
+    {"k_u64", "k_str"},
     {"k_u8", "k_str", "k_f64"},
     {"k_date", "k_str", "k_u16", "k_i64"},
 };
@@ -359,6 +360,56 @@ TEST(Aggregator, KeysAtUnalignedAddressesAreReadThroughACopy)
                 << threads << " threads";
         }
     }
+}
+
+/// Serialized keys give back the rows' values, and rows differ exactly where their keys do:
+/// a string before the last carries its length, the last one is the key's rest.
+TEST(Aggregator, SerializedKeysRoundTripAndTellRowsApart)
+{
+    Column first(TypeId::String);
+    Column number(TypeId::UInt64);
+    Column last(TypeId::String);
+    const std::vector<std::string> texts = {"", "a", "ab", "b", std::string("\0b", 2), "abc"};
+    for (const std::string& a : texts)
+    {
+        for (const uint64_t n : {uint64_t{0}, uint64_t{1}, uint64_t{1} << 40})
+        {
+            for (const std::string& b : texts)
+            {
+                first.appendString(a);
+                number.append(n);
+                last.appendString(b);
+            }
+        }
+    }
+    const size_t rows = first.size();
+    const std::vector<ColumnView> views = {first.view(), number.view(), last.view()};
+    SerializedKeyMethod::Extractor extractor(views);
+    // From the second row on: extraction starts anywhere in the columns.
+    std::vector<std::string_view> keys(rows - 1);
+    extractor.extract(1, rows - 1, keys.data());
+    std::vector<Column> back;
+    back.emplace_back(TypeId::String);
+    back.emplace_back(TypeId::UInt64);
+    back.emplace_back(TypeId::String);
+    SerializedKeyMethod::appendKeys(keys.data(), keys.size(), back);
+    for (size_t i = 0; i + 1 < rows; ++i)
+    {
+        EXPECT_EQ(back[0].stringAt(i), first.stringAt(i + 1)) << i;
+        EXPECT_EQ(back[1].view().values<uint64_t>()[i], number.view().values<uint64_t>()[i + 1])
+            << i;
+        EXPECT_EQ(back[2].stringAt(i), last.stringAt(i + 1)) << i;
+        for (size_t j = 0; j < i; ++j)
+        {
+            // Every row of the grid is distinct: so must every key be.
+            ASSERT_NE(keys[i], keys[j]) << i << " " << j;
+        }
+    }
+    const std::vector<ColumnView> number_then_string = {number.view(), last.view()};
+    SerializedKeyMethod::Extractor short_keys(number_then_string);
+    std::string_view empty_last;
+    short_keys.extract(0, 1, &empty_last);
+    EXPECT_EQ(empty_last.size(), sizeof(uint64_t)) << "(UInt64, '') should take 8 bytes";
 }
 
 TEST(Aggregator, WithoutKeysAndEmptyInput)
