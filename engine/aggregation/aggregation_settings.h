@@ -23,6 +23,11 @@ struct AggregationSettings
     /// bytes threshold): one table beat routing rows to buckets at 1M rows, and lost at 10M
     /// (docs/aggregation.md).
     size_t sole_worker_single_level_rows = 2 * 1024 * 1024;
+    /// ...until its table holds this many groups from fewer than twice as many rows: then the
+    /// keys are mostly new and the table outgrows the caches, so its groups are routed to
+    /// buckets and its further rows partitioned, as on the two-level path
+    /// (docs/aggregation.md).
+    size_t sole_worker_single_level_max_groups = 256 * 1024;
     /// GROUP BY a String key with count(DISTINCT x) alone counts by value buckets, the keys
     /// numbered (KeyNumbering), over inputs of at most this many rows: past them the
     /// numbering's table outgrows the caches, and its miss per row cost more than the per-key

@@ -118,6 +118,12 @@ private:
             stats_.partitioned_rows_aggregated_early += partial.partitionedRowsAggregated();
             stats_.partial_groups += partial.size();
             partial_rows_ += partial.rows();
+            if constexpr (Partial::kCanRoute)
+            {
+                // A sole worker's groups routed in the partial phase (its table outgrew the
+                // caches) wait for the bucket merge.
+                stats_.routed_partials += partial.routed() ? 1 : 0;
+            }
         }
         stats_.partials = partials_.size();
         // Partitioned rows are aggregated by the bucket tasks of the two-level paths (a
@@ -129,7 +135,7 @@ private:
     {
         const bool all_single = stats_.single_level_partials == partials_.size();
         const size_t total_groups = stats_.partial_groups;
-        if (sources_.empty() && !partitioned_)
+        if (sources_.empty() && !partitioned_ && stats_.routed_partials == 0)
         {
             return MergePath::kNone;
         }
@@ -241,7 +247,7 @@ private:
                               });
             if constexpr (Partial::kCanRoute)
             {
-                stats_.routed_partials = to_convert.size();
+                stats_.routed_partials += to_convert.size();
             }
         }
     }

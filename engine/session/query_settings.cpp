@@ -125,6 +125,10 @@ void applySettings(const std::map<std::string, std::string, std::less<>>& values
         {
             aggregation.sole_worker_single_level_rows = parseCount(name, value);
         }
+        else if (name == "sole_worker_single_level_max_groups")
+        {
+            aggregation.sole_worker_single_level_max_groups = parseCount(name, value);
+        }
         else if (name == "string_key_value_buckets_rows")
         {
             aggregation.string_key_value_buckets_rows = parseCount(name, value);

@@ -319,11 +319,13 @@ QueryStats aggregateRoutedRows(size_t morsel_rows, uint64_t seed)
 TEST(ParallelMerge, ASoleWorkerKeepsOneTableOverASmallInput)
 {
     // 600,000 rows, at most 2 Mi: one thread keeps its table single-level past the group
-    // threshold (fixed-width keys), and the same rows with the bound below them are routed.
+    // threshold (fixed-width keys) while its groups stay within their own bound, and the same
+    // rows with the rows' bound below them are routed.
     const Block table = testing::makeTestTable(
         kRoutedRows, [](size_t row) { return (row * 2654435761u) % 300'000; }, 23);
     AggregationSettings settings;
     settings.group_by_two_level_threshold = 10'000;
+    settings.sole_worker_single_level_max_groups = 300'000;
     const QueryStats one_table = countAndSumByKey(table, 1, settings);
     EXPECT_EQ(one_table.two_level_partials, 0u);
     EXPECT_EQ(one_table.partitioned_rows, 0u);
@@ -331,6 +333,52 @@ TEST(ParallelMerge, ASoleWorkerKeepsOneTableOverASmallInput)
     const QueryStats routed = countAndSumByKey(table, 1, settings);
     EXPECT_EQ(routed.two_level_partials, 1u);
     EXPECT_GT(routed.partitioned_rows, kRoutedRows / 2);
+}
+
+TEST(ParallelMerge, ASoleWorkersTableOfMostlyNewKeysRoutesItsGroupsAtTheBound)
+{
+    // 300,000 groups, the first 300,000 rows each a new key: past
+    // sole_worker_single_level_max_groups the one table's groups are routed to the buckets and
+    // the rows after them partitioned; the bucket merge takes both.
+    const Block table = testing::makeTestTable(
+        kRoutedRows, [](size_t row) { return (row * 2654435761u) % 300'000; }, 29);
+    AggregationSettings settings;
+    settings.group_by_two_level_threshold = 10'000;
+    settings.sole_worker_single_level_max_groups = 50'000;
+    const QueryStats routed = countAndSumByKey(table, 1, settings);
+    EXPECT_EQ(routed.two_level_partials, 1u);
+    EXPECT_EQ(routed.routed_partials, 1u);
+    EXPECT_EQ(routed.merge_path, MergePath::kParallelTwoLevel);
+    EXPECT_GT(routed.partitioned_rows, kRoutedRows / 2);
+
+    // A bound the last batch crosses leaves no row to partition: the routed groups alone.
+    const Block unique = testing::makeTestTable(
+        100'000, [](size_t row) { return row; }, 31);
+    settings.sole_worker_single_level_max_groups = 99'999;
+    const QueryStats last = countAndSumByKey(unique, 1, settings);
+    EXPECT_EQ(last.routed_partials, 1u);
+    EXPECT_EQ(last.partitioned_rows, 0u);
+
+    // Keys that repeat (two rows each here, the bound met past the 300,000th row) stay in the
+    // one table.
+    settings.sole_worker_single_level_max_groups = 299'999;
+    const Block repeated = testing::makeTestTable(
+        kRoutedRows, [](size_t row) { return row / 2; }, 37);
+    const QueryStats repeating = countAndSumByKey(repeated, 1, settings);
+    EXPECT_EQ(repeating.routed_partials, 0u);
+    EXPECT_EQ(repeating.two_level_partials, 0u);
+
+    // count(DISTINCT) states routed so are merged, and destroyed, once.
+    settings.sole_worker_single_level_max_groups = 50'000;
+    const std::vector<testing::AggregateSpec> specs = {{"uniqExact", "v_u32"}, {"count", ""}};
+    const BlockView input = BlockView::of(table);
+    Aggregator aggregator({"k_u64"}, {{"uniqExact", {"v_u32"}, "a0"}, {"count", {}, "a1"}},
+                          settings);
+    QueryContext context(1);
+    EXPECT_EQ(testing::compareWithReference(aggregator.execute(input, context), 1, specs,
+                                            testing::referenceAggregate(input, {"k_u64"}, specs)),
+              "");
+    EXPECT_EQ(context.stats().routed_partials, 1u);
 }
 
 TEST(ParallelMerge, RoutedRowsSizeEachBucketTableOnce)
