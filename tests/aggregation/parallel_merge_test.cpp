@@ -302,15 +302,28 @@ TEST(ParallelMerge, RoutedGroupsSizeEachTargetBucketOnce)
 /// Rows of the routing tests: 300,000 groups of two rows each.
 constexpr size_t kRoutedRows = 600'000;
 
+/// kRoutedRows rows of 300,000 keys, the first 300,000 rows each a new one.
+Block routedRowsTable(uint64_t seed)
+{
+    return testing::makeTestTable(
+        kRoutedRows, [](size_t row) { return (row * 2654435761u) % 300'000; }, seed);
+}
+
+/// Settings of the routing tests: the table turns two-level (or routes) past 10,000 groups.
+AggregationSettings routingSettings()
+{
+    AggregationSettings settings;
+    settings.group_by_two_level_threshold = 10'000;
+    return settings;
+}
+
 /// count and sum by key over kRoutedRows rows on one thread, the table turning two-level at
 /// 10,000 groups; checks the result against the reference and returns the query's stats.
 QueryStats aggregateRoutedRows(size_t morsel_rows, uint64_t seed)
 {
-    const Block table = testing::makeTestTable(
-        kRoutedRows, [](size_t row) { return (row * 2654435761u) % 300'000; }, seed);
-    AggregationSettings settings;
+    const Block table = routedRowsTable(seed);
+    AggregationSettings settings = routingSettings();
     settings.morsel_rows = morsel_rows;
-    settings.group_by_two_level_threshold = 10'000;
     // A sole worker keeps one table over small inputs; these tests are of routing.
     settings.sole_worker_single_level_rows = 0;
     return countAndSumByKey(table, 1, settings);
@@ -321,10 +334,8 @@ TEST(ParallelMerge, ASoleWorkerKeepsOneTableOverASmallInput)
     // 600,000 rows, at most 2 Mi: one thread keeps its table single-level past the group
     // threshold (fixed-width keys) while its groups stay within their own bound, and the same
     // rows with the rows' bound below them are routed.
-    const Block table = testing::makeTestTable(
-        kRoutedRows, [](size_t row) { return (row * 2654435761u) % 300'000; }, 23);
-    AggregationSettings settings;
-    settings.group_by_two_level_threshold = 10'000;
+    const Block table = routedRowsTable(23);
+    AggregationSettings settings = routingSettings();
     settings.sole_worker_single_level_max_groups = 300'000;
     const QueryStats one_table = countAndSumByKey(table, 1, settings);
     EXPECT_EQ(one_table.two_level_partials, 0u);
@@ -340,10 +351,8 @@ TEST(ParallelMerge, ASoleWorkersTableOfMostlyNewKeysRoutesItsGroupsAtTheBound)
     // 300,000 groups, the first 300,000 rows each a new key: past
     // sole_worker_single_level_max_groups the one table's groups are routed to the buckets and
     // the rows after them partitioned; the bucket merge takes both.
-    const Block table = testing::makeTestTable(
-        kRoutedRows, [](size_t row) { return (row * 2654435761u) % 300'000; }, 29);
-    AggregationSettings settings;
-    settings.group_by_two_level_threshold = 10'000;
+    const Block table = routedRowsTable(29);
+    AggregationSettings settings = routingSettings();
     settings.sole_worker_single_level_max_groups = 50'000;
     const QueryStats routed = countAndSumByKey(table, 1, settings);
     EXPECT_EQ(routed.two_level_partials, 1u);
