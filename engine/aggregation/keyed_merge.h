@@ -117,7 +117,6 @@ private:
             stats_.partitioned_bytes += partial.partitionedBytes();
             stats_.partitioned_rows_aggregated_early += partial.partitionedRowsAggregated();
             stats_.partial_groups += partial.size();
-            partial_rows_ += partial.rows();
             if constexpr (Partial::kCanRoute)
             {
                 // A sole worker's groups routed in the partial phase (its table outgrew the
@@ -140,14 +139,12 @@ private:
             return MergePath::kNone;
         }
         // Not serial when the states are heavy (distinct sets) and each partial has groups
-        // enough to spread over the buckets and their sets rows enough to fill them.
-        const bool heavy_states_spread = plan_.layout->hasNonTrivialDestroy() &&
-                                         total_groups / partials_.size() >= kMergeBuckets &&
-                                         partial_rows_ >= settings_.merge_cost.min_heavy_state_rows;
+        // enough to spread over the buckets.
         if (all_single &&
             settings_.merge_cost.serialIsFaster(total_groups, partials_.size(),
                                                 context_.workers()) &&
-            !heavy_states_spread)
+            !(plan_.layout->hasNonTrivialDestroy() &&
+              total_groups / partials_.size() >= kMergeBuckets))
         {
             return MergePath::kSerial;
         }
@@ -375,7 +372,6 @@ private:
     std::vector<Partial*> partials_;
     std::span<Partial* const> sources_;
     bool partitioned_ = false;
-    size_t partial_rows_ = 0;  ///< Rows the partials aggregated.
     MergePath path_ = MergePath::kNone;
 };
 

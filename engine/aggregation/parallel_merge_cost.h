@@ -22,12 +22,6 @@ struct ParallelMergeCost
     double work_per_element = 4;
     /// Its fixed work per partial: 17-31 elements' worth for each of the 256 buckets.
     double work_per_partial = 25 * 256;
-    /// GROUP BY with heavy states (distinct sets) takes the parallel path whatever the
-    /// estimate once each partial has a group per bucket and the partials aggregated this many
-    /// rows: fewer rows make small sets, and the path's 256-bucket conversion, merge and
-    /// finalize tasks then cost more (GROUP BY MobilePhone, MobilePhoneModel with
-    /// count(DISTINCT UserID) over 30K rows: 3.3 ms on one thread, 4.2 ms on two).
-    size_t min_heavy_state_rows = size_t{1} << 17;
 
     bool serialIsFaster(size_t total_elements, size_t partials, size_t workers) const
     {
@@ -41,12 +35,9 @@ struct ParallelMergeCost
     }
 
     /// Costs that always choose the parallel path (tests, benchmarks).
-    static ParallelMergeCost alwaysParallel() { return {0, 0, 0, 0}; }
+    static ParallelMergeCost alwaysParallel() { return {0, 0, 0}; }
     /// Costs that always choose one thread (tests, benchmarks).
-    static ParallelMergeCost alwaysSerial()
-    {
-        return {static_cast<size_t>(-1), 0, 0, static_cast<size_t>(-1)};
-    }
+    static ParallelMergeCost alwaysSerial() { return {static_cast<size_t>(-1), 0, 0}; }
 };
 
 }  // namespace granary

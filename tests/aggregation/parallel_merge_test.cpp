@@ -160,37 +160,6 @@ TEST(ParallelMerge, LargeKeyedDistinctStatesMergeBucketParallel)
     EXPECT_GT(context.stats().phase(QueryPhase::kMerge).tasks, 256u);
 }
 
-TEST(ParallelMerge, KeyedSetsOfFewRowsMergeOnOneThread)
-{
-    // 1,500 groups of 20 rows each on 2 workers: every partial has a group per bucket, but the
-    // sets are small. Under min_heavy_state_rows one thread merges them; at 0 (or above the
-    // rows) the bucket-parallel path does.
-    const size_t rows = 30'000;
-    const Block table = testing::makeTestTable(
-        rows, [](size_t row) { return (row * 7919) % 1'500; }, 11);
-    // With count(*) beside it: count(DISTINCT) alone by a key takes value buckets instead.
-    const std::vector<testing::AggregateSpec> specs = {{"uniqExact", "v_u32"}, {"count", ""}};
-    const BlockView input = BlockView::of(table);
-    const auto reference = testing::referenceAggregate(input, {"k_u64"}, specs);
-    for (const auto& [min_rows, expected] :
-         {std::pair{rows + 1, MergePath::kSerial},
-          std::pair{size_t{0}, MergePath::kParallelConvertAllSingle}})
-    {
-        AggregationSettings settings;
-        settings.max_threads = 2;
-        settings.morsel_rows = 1'000;
-        settings.deterministic_morsels = true;
-        settings.merge_cost.min_heavy_state_rows = min_rows;
-        Aggregator aggregator({"k_u64"}, {{"uniqExact", {"v_u32"}, "a0"}, {"count", {}, "a1"}},
-                              settings);
-        QueryContext context(2);
-        const Block result = aggregator.execute(input, context);
-        EXPECT_EQ(testing::compareWithReference(result, 1, specs, reference), "") << min_rows;
-        EXPECT_EQ(context.stats().single_level_partials, 2u);
-        EXPECT_EQ(context.stats().merge_path, expected) << min_rows;
-    }
-}
-
 TEST(ParallelMerge, MoreWorkersThanThreadsGiveOnePartialEach)
 {
     // 256 partials of a GROUP BY on 2 threads: every worker takes its share of the morsels
