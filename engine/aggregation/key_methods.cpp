@@ -52,7 +52,11 @@ const SerializedKeyMethod::Key* SerializedKeyMethod::Extractor::extract(size_t f
                     std::memcpy(bytes + positions_[i], &length, sizeof(length));
                     positions_[i] += sizeof(length);
                 }
-                std::memcpy(bytes + positions_[i], value.data(), value.size());
+                // An empty string's data may be null, which memcpy must not be given.
+                if (!value.empty())
+                {
+                    std::memcpy(bytes + positions_[i], value.data(), value.size());
+                }
                 positions_[i] += value.size();
             }
             continue;
