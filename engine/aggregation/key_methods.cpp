@@ -3,11 +3,8 @@
 namespace granary
 {
 
-const SerializedKeyMethod::Key* SerializedKeyMethod::Extractor::extract(size_t first_row,
-                                                                        size_t count, Key* out)
+size_t SerializedKeyMethod::Extractor::sizeKeys(size_t first_row, size_t count)
 {
-    // Each key's length first, so that the buffer is sized once and then filled column by
-    // column in typed loops, not value by value through a type switch.
     size_t fixed_bytes = 0;
     for (const ColumnView& column : columns_)
     {
@@ -35,6 +32,15 @@ const SerializedKeyMethod::Key* SerializedKeyMethod::Extractor::extract(size_t f
         total += ends_[i];
         ends_[i] = total;
     }
+    return total;
+}
+
+const SerializedKeyMethod::Key* SerializedKeyMethod::Extractor::extract(size_t first_row,
+                                                                        size_t count, Key* out)
+{
+    // Each key's length first, so that the buffer is sized once and then filled column by
+    // column in typed loops, not value by value through a type switch.
+    const size_t total = sizeKeys(first_row, count);
     scratch_.resize(total);
     char* bytes = scratch_.data();
     for (size_t c = 0; c < columns_.size(); ++c)

@@ -262,6 +262,10 @@ struct SerializedKeyMethod
         const Key* extract(size_t first_row, size_t count, Key* out);
 
     private:
+        /// Sets ends_[i] to where key i ends and positions_[i] to where it starts, keys side
+        /// by side; returns their bytes.
+        size_t sizeKeys(size_t first_row, size_t count);
+
         std::vector<ColumnView> columns_;
         /// Every byte is written after it grows: no zeroing first.
         std::vector<char, internal::DefaultInitAllocator<char>> scratch_;
