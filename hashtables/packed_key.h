@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "hashtables/hash.h"
+#include "hashtables/internal/word_keys.h"
 
 namespace granary
 {
@@ -31,15 +32,9 @@ struct PackedKey
         std::memcpy(value, reinterpret_cast<const char*>(words.data()) + offset, size);
     }
 
-    /// Word by word: the defaulted comparison of the array compiles to a memcmp call per probe.
     bool operator==(const PackedKey& other) const
     {
-        uint64_t difference = 0;
-        for (size_t i = 0; i < Words; ++i)
-        {
-            difference |= words[i] ^ other.words[i];
-        }
-        return difference == 0;
+        return internal::equalWords(words, other.words);
     }
 };
 

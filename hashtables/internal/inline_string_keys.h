@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "hashtables/hash.h"
+#include "hashtables/internal/word_keys.h"
 
 namespace granary::internal
 {
@@ -19,17 +20,7 @@ struct InlineStringKey
 {
     std::array<uint64_t, Words> words{};
 
-    /// Word by word: the defaulted comparison of the array compiles to a memcmp call per probe
-    /// (and per empty-cell test), as PackedKey's would.
-    bool operator==(const InlineStringKey& other) const
-    {
-        uint64_t difference = 0;
-        for (size_t i = 0; i < Words; ++i)
-        {
-            difference |= words[i] ^ other.words[i];
-        }
-        return difference == 0;
-    }
+    bool operator==(const InlineStringKey& other) const { return equalWords(words, other.words); }
 
     /// Bytes in use: the full words before the last plus the significant bytes of the last.
     size_t length() const
