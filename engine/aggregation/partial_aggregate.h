@@ -677,25 +677,24 @@ private:
                 return;
             }
             const size_t bytes = single_->bufferBytes() + own_states_.arena.bytesUsed();
-            const bool past_groups = single_->size() > settings_.group_by_two_level_threshold;
-            if (past_groups && soleWorkerDefersTwoLevel() &&
-                bytes <= settings_.group_by_two_level_threshold_bytes)
-            {
-                if constexpr (kCanRoute)
-                {
-                    // Past the bound with most rows so far new keys, the rest will be too:
-                    // its groups go to the buckets' merge, its further rows to partitions.
-                    if (single_->size() > settings_.sole_worker_single_level_max_groups &&
-                        2 * single_->size() > rows_)
-                    {
-                        routeToTwoLevel();
-                    }
-                }
-                return;
-            }
-            if (past_groups || bytes > settings_.group_by_two_level_threshold_bytes)
+            if ((single_->size() > settings_.group_by_two_level_threshold &&
+                 !soleWorkerDefersTwoLevel()) ||
+                bytes > settings_.group_by_two_level_threshold_bytes)
             {
                 convertToTwoLevel();
+                return;
+            }
+            if constexpr (kCanRoute)
+            {
+                // Past the bound with most rows so far new keys, the rest will be too: its
+                // groups go to the buckets' merge, its further rows to partitions.
+                if (soleWorkerDefersTwoLevel() &&
+                    single_->size() > std::max(settings_.group_by_two_level_threshold,
+                                               settings_.sole_worker_single_level_max_groups) &&
+                    2 * single_->size() > rows_)
+                {
+                    routeToTwoLevel();
+                }
             }
         }
     }
