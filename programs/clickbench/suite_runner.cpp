@@ -25,48 +25,36 @@ std::optional<double> QueryRun::bestSeconds() const
 namespace
 {
 
-/// One query's runs on one engine: the first after engine.dropCaches(); a failed run ends
-/// them.
-QueryRun runQuery(QueryEngine& engine, const std::string& sql, size_t runs, bool keep_results,
-                  const std::function<void(size_t run)>& progress)
+/// Run `run` of one query on one engine into `result`, the first after engine.dropCaches(); a
+/// failure is kept as result.error.
+void runOnce(QueryEngine& engine, QueryRun& result, size_t run, bool keep_results)
 {
-    QueryRun result;
-    result.sql = sql;
-    result.seconds.assign(runs, std::nullopt);
-    for (size_t run = 0; run < runs; ++run)
+    const size_t runs = result.seconds.size();
+    try
     {
-        if (progress)
+        if (run == 0)
         {
-            progress(run);
+            engine.dropCaches();
         }
-        try
+        const std::optional<uint64_t> read_before = storageReadBytes();
+        TimedResult timed = engine.run(result.sql);
+        const std::optional<uint64_t> read_after = storageReadBytes();
+        result.seconds[run] = timed.seconds;
+        if (read_before && read_after)
         {
-            if (run == 0)
-            {
-                engine.dropCaches();
-            }
-            const std::optional<uint64_t> read_before = storageReadBytes();
-            TimedResult timed = engine.run(result.sql);
-            const std::optional<uint64_t> read_after = storageReadBytes();
-            result.seconds[run] = timed.seconds;
-            if (read_before && read_after)
-            {
-                result.storage_read_bytes.resize(runs);
-                result.storage_read_bytes[run] = *read_after - *read_before;
-            }
-            result.rows = timed.table.rows.size();
-            if (keep_results && run + 1 == runs)
-            {
-                result.result = std::move(timed.table);
-            }
+            result.storage_read_bytes.resize(runs);
+            result.storage_read_bytes[run] = *read_after - *read_before;
         }
-        catch (const std::exception& error)
+        result.rows = timed.table.rows.size();
+        if (keep_results && run + 1 == runs)
         {
-            result.error = error.what();
-            break;
+            result.result = std::move(timed.table);
         }
     }
-    return result;
+    catch (const std::exception& error)
+    {
+        result.error = error.what();
+    }
 }
 
 }  // namespace
@@ -85,18 +73,30 @@ std::vector<std::vector<QueryRun>> runSuites(const std::vector<QueryEngine*>& en
     std::vector<std::vector<QueryRun>> results(engines.size());
     for (size_t query = 0; query < queries.size(); ++query)
     {
-        for (size_t e = 0; e < engines.size(); ++e)
+        for (std::vector<QueryRun>& engine_results : results)
         {
-            const ProgressCallback* report =
-                e < progress.size() && progress[e] ? &progress[e] : nullptr;
-            results[e].push_back(runQuery(*engines[e], queries[query], runs, keep_results,
-                                          [&](size_t run)
-                                          {
-                                              if (report)
-                                              {
-                                                  (*report)(query, run);
-                                              }
-                                          }));
+            QueryRun& result = engine_results.emplace_back();
+            result.sql = queries[query];
+            result.seconds.assign(runs, std::nullopt);
+        }
+        for (size_t run = 0; run < runs; ++run)
+        {
+            for (size_t turn = 0; turn < engines.size(); ++turn)
+            {
+                // Every other round in reverse order: no engine always runs right after the
+                // other's run of the same query (whose freed memory and warm caches it would
+                // inherit).
+                const size_t e = run % 2 == 0 ? turn : engines.size() - 1 - turn;
+                if (!results[e].back().error.empty())
+                {
+                    continue;  // A failed run ends the query's runs on that engine.
+                }
+                if (e < progress.size() && progress[e])
+                {
+                    progress[e](query, run);
+                }
+                runOnce(*engines[e], results[e].back(), run, keep_results);
+            }
         }
     }
     return results;

@@ -56,9 +56,10 @@ using ProgressCallback = std::function<void(size_t query, size_t run)>;
 std::vector<QueryRun> runSuite(QueryEngine& engine, const std::vector<std::string>& queries,
                                size_t runs, bool keep_results, const ProgressCallback& progress);
 
-/// The same on several engines, query by query: each query's runs on every engine, in order,
-/// before the next query, so that a shared machine's drift over the suite reaches all
-/// engines alike. One result per engine; `progress` per engine (missing: none).
+/// The same on several engines, query by query and run by run: each query's run r on every
+/// engine (in order for even r, in reverse for odd r) before its run r + 1, and all its runs
+/// before the next query, so that a shared machine's drift reaches all engines alike and none
+/// always follows another. One result per engine; `progress` per engine (missing: none).
 std::vector<std::vector<QueryRun>> runSuites(const std::vector<QueryEngine*>& engines,
                                              const std::vector<std::string>& queries, size_t runs,
                                              bool keep_results,

@@ -65,7 +65,7 @@ TEST(RunSuite, ColdRunAfterDropCachesAndFailuresGoOn)
     EXPECT_EQ(progress.size(), 5u);
 }
 
-TEST(RunSuites, EachQueryRunsOnEveryEngineBeforeTheNext)
+TEST(RunSuites, EachRunOfAQueryRunsOnEveryEngineInAlternatingOrder)
 {
     ScriptedEngine first;
     ScriptedEngine second;
@@ -77,8 +77,8 @@ TEST(RunSuites, EachQueryRunsOnEveryEngineBeforeTheNext)
     };
     const auto runs =
         runSuites({&first, &second}, {"1", "fail", "2"}, 2, false, {note("a"), note("b")});
-    EXPECT_EQ(order, (std::vector<std::string>{"a 0.0", "a 0.1", "b 0.0", "b 0.1", "a 1.0", "b 1.0",
-                                               "a 2.0", "a 2.1", "b 2.0", "b 2.1"}));
+    EXPECT_EQ(order, (std::vector<std::string>{"a 0.0", "b 0.0", "b 0.1", "a 0.1", "a 1.0", "b 1.0",
+                                               "a 2.0", "b 2.0", "b 2.1", "a 2.1"}));
     ASSERT_EQ(runs.size(), 2u);
     for (const std::vector<QueryRun>& engine_runs : runs)
     {
