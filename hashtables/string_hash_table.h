@@ -156,6 +156,19 @@ public:
         return total;
     }
     bool empty() const { return size() == 0; }
+    /// Makes room for `element_count` keys in total, shared among the sub-tables as the keys
+    /// held so far are (the length classes of keys yet to come are unknown; an empty table
+    /// reserves nothing).
+    void reserve(size_t element_count)
+    {
+        const size_t held = size();
+        if (held == 0 || element_count <= held)
+        {
+            return;
+        }
+        forEachSubTable([&]<size_t Index>(auto& table)
+                        { table.reserve(table.size() * element_count / held); });
+    }
     size_t bufferBytes() const
     {
         size_t total = 0;

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -109,6 +110,36 @@ TEST(StringHashMap, RandomStringsMatchTheOracle)
         const size_t length = random() % 40;
         addCount(table, oracle, randomString(random, length, 4 + length % 250), 1);
     }
+    EXPECT_EQ((testing::stringContentsOf<decltype(table), uint64_t>(table)), oracle);
+}
+
+TEST(StringHashMap, ReserveSharesRoomAsTheKeysHeldAreShared)
+{
+    Arena arena;
+    StringHashMap<uint64_t> table(&arena);
+    std::unordered_map<std::string, uint64_t> oracle;
+    // Key i of the mix: a length class by i % 4 (1..8, 9..16, 17..24 bytes, longer).
+    auto key = [](size_t i)
+    {
+        const std::string digits = std::to_string(i);
+        return std::string(std::array<size_t, 4>{0, 9, 17, 30}[i % 4], 'k') + digits;
+    };
+    table.reserve(1000);  // Nothing held yet: nothing to share by.
+    EXPECT_EQ(table.growCount(), 0u);
+    for (size_t i = 0; i < 400; ++i)
+    {
+        addCount(table, oracle, key(i), 1);
+    }
+    table.reserve(40000);
+    const size_t grown = table.growCount();
+    EXPECT_GT(grown, 0u);
+    for (size_t i = 400; i < 40000; ++i)
+    {
+        addCount(table, oracle, key(i), 1);
+    }
+    EXPECT_EQ(table.growCount(), grown) << "keys of the reserved mix made a sub-table grow";
+    table.reserve(100);  // Less than held: no change.
+    EXPECT_EQ(table.growCount(), grown);
     EXPECT_EQ((testing::stringContentsOf<decltype(table), uint64_t>(table)), oracle);
 }
 
