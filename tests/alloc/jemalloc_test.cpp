@@ -37,7 +37,7 @@ TEST(Jemalloc, DecayOptionsAreApplied)
         GTEST_SKIP() << "ASan/TSan builds use the sanitizer's allocator instead of jemalloc";
     }
     // ssize_t options share size_t's width; the values are small and positive or zero.
-    EXPECT_EQ(readJemallocSizeOption("opt.dirty_decay_ms"), 5000u);
+    EXPECT_EQ(readJemallocSizeOption("opt.dirty_decay_ms"), 30000u);
     EXPECT_EQ(readJemallocSizeOption("opt.muzzy_decay_ms"), 0u);
     EXPECT_EQ(readJemallocSizeOption("opt.oversize_threshold"), 0u);
 }
