@@ -17,6 +17,7 @@
 #include "engine/aggregation/partitioned_rows.h"
 #include "engine/aggregation/routed_cells.h"
 #include "engine/aggregation/state_merge_batch.h"
+#include "engine/columns/gather.h"
 #include "hashtables/batch.h"
 
 namespace granary
@@ -528,7 +529,14 @@ private:
             if (findRepeatedKeys(keys, rows, kRoutedRunLookupMaxRunShare))
             {
                 routeRows(columns, routed_from, begin);
-                aggregateRuns(*two_level_, keys, columns, begin, rows);
+                if (layout_.isLoneCount())
+                {
+                    countRunsRoutingSingles(keys, columns, begin);
+                }
+                else
+                {
+                    aggregateRuns(*two_level_, keys, columns, begin, rows);
+                }
                 routed_from = begin + rows;
                 continue;
             }
@@ -542,6 +550,58 @@ private:
         routeRows(columns, routed_from, count);
         rows_ += count;
         aggregateRoutedRowsIfMany();
+    }
+
+    /// A lone count's batch of runs (key_runs_) once rows are routed: runs of two rows or more
+    /// are counted in the table, and rows alone in their run are routed. In a batch of '' runs
+    /// between distinct phrases (SearchPhrase), each phrase would otherwise be looked up in the
+    /// one big table, missing the cache where its bucket's table, later, would not. Other
+    /// aggregates would need those rows kept out of the batch's state update.
+    void countRunsRoutingSingles(const Key* keys, const std::vector<ColumnView>& columns,
+                                 size_t begin)
+    {
+        Key* run_keys = keys_.data();  // May be `keys`: run i's key goes where no key is unread.
+        single_rows_.clear();
+        single_buckets_.clear();
+        size_t long_runs = 0;
+        for (size_t r = 0; r < key_runs_.runs(); ++r)
+        {
+            const size_t first = key_runs_.start(r);
+            if (key_runs_.length(r) == 1)
+            {
+                const uint64_t hash = two_level_->hash(keys[first]);
+                single_rows_.push_back(static_cast<uint32_t>(begin + first));
+                single_buckets_.push_back(static_cast<uint8_t>(Method::TwoLevel::bucketOf(hash)));
+                routed_keys_->add(hash);
+                continue;
+            }
+            run_lengths_[long_runs] = static_cast<uint32_t>(key_runs_.length(r));
+            run_keys[long_runs++] = keys[first];
+        }
+        emplaceBatch(*two_level_, run_keys, long_runs,
+                     [&](auto result, bool inserted, size_t i)
+                     {
+                         StatePointer& slot = mappedOf(result);
+                         slot =
+                             slotHoldingCount((inserted ? 0 : countInSlot(slot)) + run_lengths_[i]);
+                     });
+        if (single_rows_.empty())
+        {
+            return;
+        }
+        // The key columns at the single rows, side by side (a lone count reads nothing else).
+        std::vector<ColumnView> gathered(columns.size(), ColumnView{});
+        for (size_t k = single_columns_.size(); k < key_columns_.size(); ++k)
+        {
+            single_columns_.push_back(Column::emptyLike(columns[key_columns_[k]]));
+        }
+        for (size_t k = 0; k < key_columns_.size(); ++k)
+        {
+            single_columns_[k].clear();
+            gatherRows(columns[key_columns_[k]], 0, single_rows_, single_columns_[k]);
+            gathered[key_columns_[k]] = single_columns_[k].view();
+        }
+        partitioned_->append(gathered, single_rows_.size(), single_buckets_.data());
     }
 
     /// Appends rows [first, end) of a morsel, whose buckets buckets_ holds, to the routed rows.
@@ -729,6 +789,12 @@ private:
     std::vector<Key> keys_;
     std::vector<StatePointer> places_;
     std::vector<uint8_t> buckets_;
+    /// A lone count's rows alone in their run, their buckets and key values
+    /// (countRunsRoutingSingles).
+    std::vector<uint32_t> single_rows_;
+    std::vector<uint8_t> single_buckets_;
+    std::vector<Column> single_columns_;
+    std::vector<uint32_t> run_lengths_ = std::vector<uint32_t>(kAggregationBatchRows);
     /// Runs of the batch being aggregated, and the batches left before looking stops.
     KeyRuns key_runs_;
     size_t run_probes_left_ = kRunProbeBatches;

@@ -383,6 +383,42 @@ TEST(ParallelMerge, TheMorselThatTurnsTheTableTwoLevelRoutesItsRest)
     EXPECT_GT(stats.partitioned_rows, kRoutedRows * 9 / 10);
 }
 
+TEST(ParallelMerge, ALoneCountRoutesTheSingleRowsOfBatchesOfRuns)
+{
+    // Every 8 rows: a run of six rows of key 0, then two keys of their own (150,000 in all), as
+    // SearchPhrase's '' runs between phrases: a batch has 3 runs per 8 rows, so once the table
+    // is two-level (past 10,000 groups) each batch is counted run by run, and its single rows
+    // are routed to the buckets rather than looked up in the one table.
+    const Block table = testing::makeTestTable(
+        kRoutedRows, [](size_t row) { return row % 8 < 6 ? 0 : 1 + row / 8 * 2 + row % 8 - 6; },
+        37);
+    const BlockView input = BlockView::of(table);
+    const std::vector<testing::AggregateSpec> specs = {{"count", ""}};
+    for (const char* key : {"k_u64", "k_str", "k_i32"})
+    {
+        for (size_t threads : {1, 2, 64})
+        {
+            AggregationSettings settings = routingSettings();
+            settings.max_threads = threads;
+            settings.sole_worker_single_level_rows = 0;
+            Aggregator aggregator({key}, {{"count", {}, "rows"}}, settings);
+            QueryContext context(threads);
+            const Block result = aggregator.execute(input, context);
+            EXPECT_EQ(testing::compareWithReference(
+                          result, 1, specs, testing::referenceAggregate(input, {key}, specs)),
+                      "")
+                << key << ", " << threads << " threads";
+            if (threads == 1)
+            {
+                // The singles after the table turned two-level, and none of the runs' rows.
+                const QueryStats stats = context.stats();
+                EXPECT_GT(stats.partitioned_rows, kRoutedRows / 8) << key << stats.toString();
+                EXPECT_LT(stats.partitioned_rows, kRoutedRows / 4) << key << stats.toString();
+            }
+        }
+    }
+}
+
 TEST(ParallelMerge, LargeFixedWidthResultsAreFaultedInBeforeTheBucketsWriteThem)
 {
     // 600,000 groups of key, count and sum (8 bytes each: 14.4 MB of result columns): the
