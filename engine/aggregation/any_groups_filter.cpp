@@ -108,9 +108,7 @@ public:
         views_.resize(columns.size());
         for (size_t c = 0; c < columns.size(); ++c)
         {
-            gathered_[c] = Column();
-            gatherRows(columns[c], 0, selected_, gathered_[c]);
-            views_[c] = gathered_[c].view();
+            views_[c] = replaceWithRows(columns[c], selected_, gathered_[c]);
         }
         inner_->sink(views_, selected_.size());
     }

@@ -24,6 +24,12 @@ inline StatePointer slotHoldingCount(uint64_t count)
     return std::bit_cast<StatePointer>(count);
 }
 
+/// Adds `rows` to the count in a cell's slot (a new cell's slot holds no count yet).
+inline void addToCountSlot(StatePointer& slot, bool inserted, uint64_t rows)
+{
+    slot = slotHoldingCount((inserted ? 0 : countInSlot(slot)) + rows);
+}
+
 /// State pointers to a batch of inline counts, for the code that finalizes states in arenas:
 /// the counts are copied out of their slots and each pointer points at its copy.
 template <size_t BatchSize>

@@ -422,10 +422,7 @@ private:
         {
             emplaceBatch(table, keys, rows,
                          [&](auto result, bool inserted, size_t)
-                         {
-                             StatePointer& slot = mappedOf(result);
-                             slot = slotHoldingCount(inserted ? 1 : countInSlot(slot) + 1);
-                         });
+                         { addToCountSlot(mappedOf(result), inserted, 1); });
             return;
         }
         emplaceBatch(table, keys, rows,
@@ -481,11 +478,7 @@ private:
         {
             emplaceBatch(table, run_keys, runs,
                          [&](auto result, bool inserted, size_t r)
-                         {
-                             StatePointer& slot = mappedOf(result);
-                             slot = slotHoldingCount((inserted ? 0 : countInSlot(slot)) +
-                                                     key_runs_.length(r));
-                         });
+                         { addToCountSlot(mappedOf(result), inserted, key_runs_.length(r)); });
             return;
         }
         StatePointer* places = places_.data();
@@ -542,9 +535,7 @@ private:
             }
             for (size_t i = 0; i < rows; ++i)
             {
-                const uint64_t hash = two_level_->hash(keys[i]);
-                buckets_[begin + i] = static_cast<uint8_t>(Method::TwoLevel::bucketOf(hash));
-                routed_keys_->add(hash);
+                buckets_[begin + i] = routedBucketOf(keys[i]);
             }
         }
         routeRows(columns, routed_from, count);
@@ -569,10 +560,8 @@ private:
             const size_t first = key_runs_.start(r);
             if (key_runs_.length(r) == 1)
             {
-                const uint64_t hash = two_level_->hash(keys[first]);
                 single_rows_.push_back(static_cast<uint32_t>(begin + first));
-                single_buckets_.push_back(static_cast<uint8_t>(Method::TwoLevel::bucketOf(hash)));
-                routed_keys_->add(hash);
+                single_buckets_.push_back(routedBucketOf(keys[first]));
                 continue;
             }
             run_lengths_[long_runs] = static_cast<uint32_t>(key_runs_.length(r));
@@ -580,28 +569,28 @@ private:
         }
         emplaceBatch(*two_level_, run_keys, long_runs,
                      [&](auto result, bool inserted, size_t i)
-                     {
-                         StatePointer& slot = mappedOf(result);
-                         slot =
-                             slotHoldingCount((inserted ? 0 : countInSlot(slot)) + run_lengths_[i]);
-                     });
+                     { addToCountSlot(mappedOf(result), inserted, run_lengths_[i]); });
         if (single_rows_.empty())
         {
             return;
         }
         // The key columns at the single rows, side by side (a lone count reads nothing else).
-        std::vector<ColumnView> gathered(columns.size(), ColumnView{});
-        for (size_t k = single_columns_.size(); k < key_columns_.size(); ++k)
-        {
-            single_columns_.push_back(Column::emptyLike(columns[key_columns_[k]]));
-        }
+        single_columns_.resize(key_columns_.size());
+        single_views_.resize(columns.size());
         for (size_t k = 0; k < key_columns_.size(); ++k)
         {
-            single_columns_[k].clear();
-            gatherRows(columns[key_columns_[k]], 0, single_rows_, single_columns_[k]);
-            gathered[key_columns_[k]] = single_columns_[k].view();
+            single_views_[key_columns_[k]] =
+                replaceWithRows(columns[key_columns_[k]], single_rows_, single_columns_[k]);
         }
-        partitioned_->append(gathered, single_rows_.size(), single_buckets_.data());
+        partitioned_->append(single_views_, single_rows_.size(), single_buckets_.data());
+    }
+
+    /// The bucket a routed row of `key` goes to; its hash joins the routed keys' sketch.
+    uint8_t routedBucketOf(const Key& key)
+    {
+        const uint64_t hash = two_level_->hash(key);
+        routed_keys_->add(hash);
+        return static_cast<uint8_t>(Method::TwoLevel::bucketOf(hash));
     }
 
     /// Appends rows [first, end) of a morsel, whose buckets buckets_ holds, to the routed rows.
@@ -789,11 +778,12 @@ private:
     std::vector<Key> keys_;
     std::vector<StatePointer> places_;
     std::vector<uint8_t> buckets_;
-    /// A lone count's rows alone in their run, their buckets and key values
+    /// A lone count's rows alone in their run, their buckets, key values and the views routed
     /// (countRunsRoutingSingles).
     std::vector<uint32_t> single_rows_;
     std::vector<uint8_t> single_buckets_;
     std::vector<Column> single_columns_;
+    std::vector<ColumnView> single_views_;
     std::vector<uint32_t> run_lengths_ = std::vector<uint32_t>(kAggregationBatchRows);
     /// Runs of the batch being aggregated, and the batches left before looking stops.
     KeyRuns key_runs_;

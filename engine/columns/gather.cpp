@@ -125,6 +125,13 @@ void gatherRows(const ColumnView& source, size_t begin, std::span<const uint32_t
     }
 }
 
+ColumnView replaceWithRows(const ColumnView& source, std::span<const uint32_t> offsets, Column& to)
+{
+    to.clear();
+    gatherRows(source, 0, offsets, to);
+    return to.view();
+}
+
 void gatherBlockRows(const Block& from, std::span<const uint32_t> rows, Block& to)
 {
     if (to.columns.empty())

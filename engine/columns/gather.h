@@ -17,6 +17,10 @@ namespace granary
 void gatherRows(const ColumnView& source, size_t begin, std::span<const uint32_t> offsets,
                 Column& to);
 
+/// Replaces the rows of `to` with rows offsets[i] of `source` (gatherRows into `to` emptied, so
+/// that a column gathered again and again reuses its memory) and returns its view.
+ColumnView replaceWithRows(const ColumnView& source, std::span<const uint32_t> offsets, Column& to);
+
 /// Appends to `to` the rows `rows` of every column of `from` (gatherRows, column by column);
 /// an empty `to` takes from's names and types.
 void gatherBlockRows(const Block& from, std::span<const uint32_t> rows, Block& to);
