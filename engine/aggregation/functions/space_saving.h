@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "alloc/arena.h"
 #include "alloc/tracked_allocator.h"
 #include "engine/aggregation/state_bytes.h"
 #include "hashtables/hash.h"
@@ -20,91 +21,72 @@ namespace granary
 {
 
 /// The Space-Saving heavy-hitters summary (Metwally, Agrawal and El Abbadi, 2005), the state
-/// of topK: at most `capacity` counters of (value, count, error). A value seen is counted in
-/// its counter; a new value takes over the counter with the smallest count c, starting at
-/// c + 1 with error c. Every count over-estimates its value's frequency by at most its error,
-/// and the error of any counter is at most n / capacity for n values summarized, so every
-/// value more frequent than that has a counter. Merging two summaries adds the counts of
-/// shared values, charges a value missing on one side that side's smallest count (the most
-/// it can have missed when full), and keeps the `capacity` largest (the parallel Space-Saving
-/// merge of Cafaro, Pulimeno and Tempesta): the bound holds for the union.
+/// of topK: at most `capacity` counters of (value, count, error). Every count over-estimates
+/// its value's frequency by at most its error, and the error of any counter is at most
+/// n / capacity for n values summarized, so every value more frequent than that has a
+/// counter. Merging two summaries adds the counts of shared values, charges a value missing on
+/// one side that side's smallest count (the most it can have missed when full), and keeps the
+/// `capacity` largest (the parallel Space-Saving merge of Cafaro, Pulimeno and Tempesta): the
+/// bound holds for the union.
 ///
-/// `Value` is a number type or std::string_view; strings are owned by their counter. Counters
-/// stay in `slots_` (never reallocated once reserved, so the map's string views stay valid);
-/// `order_` lists them by count, largest first, so the smallest is the last (see increment
-/// for how a counter moves up).
+/// Values added are counted exactly in a window and folded in by that merge (an exact count is
+/// a summary with error 0) once it holds more than kWindowPerCounter * capacity values and at
+/// least kMinWindow (checked after each value or batch) and whenever the summary is read: one hash
+/// update per value instead of a counter taken over and reordered, and a group with few distinct
+/// values is counted exactly.
+///
+/// `Value` is a number type or std::string_view; strings are owned by their counter or by the
+/// window's arena.
 template <typename Value>
 class SpaceSaving
 {
-    /// addMany counts a batch exactly first when it has at least this many values per
-    /// counter: below, the merge (a sort of the counters) costs more than it saves.
-    static constexpr size_t kBatchCountersPerCounter = 4;
+    /// The exact window folds when it holds more than this many values per counter, and not
+    /// before it holds kMinWindow: a fold sorts the counters and the window and copies the
+    /// strings kept, so a window of several counters' worth amortizes it, and small summaries
+    /// (topK(5): 15 counters) would otherwise fold every few dozen values.
+    static constexpr size_t kWindowPerCounter = 4;
+    static constexpr size_t kMinWindow = 256;
 
     static constexpr bool kStrings = std::is_same_v<Value, std::string_view>;
     using OwnedString = std::basic_string<char, std::char_traits<char>, TrackedAllocator<char>>;
     using Stored = std::conditional_t<kStrings, OwnedString, Value>;
+    /// The window's strings live in an arena of their own, dropped at each fold: one bump
+    /// per new string instead of an allocation. Numbers need none.
+    struct NoStrings
+    {
+    };
+    using WindowStrings = std::conditional_t<kStrings, Arena, NoStrings>;
+    /// A small first chunk: a GROUP BY may hold a summary per group.
+    static constexpr size_t kWindowStringsFirstChunk = 256;
+    static constexpr size_t kWindowStringsMaxChunk = 1 << 20;
 
 public:
-    explicit SpaceSaving(uint32_t capacity) : capacity_(capacity) {}
+    explicit SpaceSaving(uint32_t capacity)
+        : capacity_(capacity), window_strings_(newWindowStrings())
+    {
+    }
     SpaceSaving(SpaceSaving&&) noexcept = default;
     SpaceSaving& operator=(SpaceSaving&&) noexcept = default;
 
     uint32_t capacity() const { return capacity_; }
-    size_t size() const { return order_.size(); }
 
     void add(Value value)
     {
-        if (const auto found = index_.find(value); found != index_.end())
-        {
-            increment(found->second);
-            return;
-        }
-        if (order_.size() < capacity_)
-        {
-            insert(value);
-            return;
-        }
-        // The smallest counter changes hands: its count is the most the new value can have
-        // been seen before without a counter.
-        const uint32_t slot = order_.back();
-        Counter& counter = slots_[slot];
-        index_.erase(lookupOf(counter.value));
-        counter.value = Stored(value);
-        index_.emplace(lookupOf(counter.value), slot);
-        counter.error = counter.count;
-        increment(slot);
+        countInWindow(value, 1);
+        foldFullWindow();
     }
 
-    void merge(const SpaceSaving& other)
-    {
-        std::vector<Entry> others;
-        others.reserve(other.order_.size());
-        for (const uint32_t slot : other.order_)
-        {
-            const Counter& counter = other.slots_[slot];
-            others.push_back({lookupOf(counter.value), counter.count, counter.error});
-        }
-        mergeEntries(std::move(others), other.floor());
-    }
-
-    /// Adds `count` values, value_at(i) for i < count, counted exactly first and then merged
-    /// as a summary that holds every one of them (so the bound holds): one hash update per
-    /// value and one merge per batch instead of a counter update per value. Batches much
-    /// smaller than the summary go value by value.
+    /// Adds `count` values, value_at(i) for i < count; runs of one value (sorted columns, the
+    /// empty strings of a sparse one) are counted before they are hashed. The window folds
+    /// once, after the batch, however many values it took: one state per thread takes whole
+    /// morsels, and a fold per morsel costs what sorting its distinct values does.
     template <typename ValueAt>
     void addMany(size_t count, ValueAt&& value_at)
     {
-        if (count < kBatchCountersPerCounter * capacity_)
+        if (count == 0)
         {
-            for (size_t i = 0; i < count; ++i)
-            {
-                add(value_at(i));
-            }
             return;
         }
-        // Runs of one value (sorted columns, the empty strings of a sparse one) are counted
-        // before they are hashed.
-        absl::flat_hash_map<Value, uint64_t, KeyHash, KeyEqual> counts;
         Value run_value = value_at(0);
         uint64_t run = 0;
         for (size_t i = 0; i < count; ++i)
@@ -112,20 +94,27 @@ public:
             const Value value = value_at(i);
             if (!KeyEqual{}(value, run_value))
             {
-                counts[run_value] += run;
+                countInWindow(run_value, run);
                 run_value = value;
                 run = 0;
             }
             ++run;
         }
-        counts[run_value] += run;
-        std::vector<Entry> exact;
-        exact.reserve(counts.size());
-        for (const auto& [value, seen] : counts)
+        countInWindow(run_value, run);
+        foldFullWindow();
+    }
+
+    void merge(const SpaceSaving& other)
+    {
+        if (!other.slots_.empty())
         {
-            exact.push_back({value, seen, 0});
+            fold(other.counterEntries(), other.floor());
         }
-        mergeEntries(std::move(exact), 0);
+        for (const auto& [value, count] : other.window_)
+        {
+            countInWindow(value, count);
+        }
+        foldFullWindow();
     }
 
     /// The values of the `count` largest counters, largest first; equal counts by value, so
@@ -133,41 +122,35 @@ public:
     template <typename Visit>
     void forEachTop(size_t count, Visit&& visit) const
     {
-        std::vector<uint32_t> top(order_.begin(), order_.end());
+        std::vector<Entry> top = settledEntries();
         const auto end = top.begin() + static_cast<ptrdiff_t>(std::min(count, top.size()));
-        std::partial_sort(top.begin(), end, top.end(),
-                          [&](uint32_t a, uint32_t b)
-                          {
-                              const Counter& left = slots_[a];
-                              const Counter& right = slots_[b];
-                              return left.count != right.count
-                                         ? left.count > right.count
-                                         : valueLess(lookupOf(left.value), lookupOf(right.value));
-                          });
-        for (auto slot = top.begin(); slot != end; ++slot)
+        std::partial_sort(top.begin(), end, top.end(), before);
+        for (auto entry = top.begin(); entry != end; ++entry)
         {
-            visit(lookupOf(slots_[*slot].value));
+            visit(entry->value);
         }
     }
 
-    /// The capacity, the counter count, then each counter (value, count, error) largest first.
+    /// The capacity, the counter count, then each counter (value, count, error) largest first
+    /// (the window folded in).
     void serialize(std::string& out) const
     {
+        std::vector<Entry> entries = settledEntries();
+        std::sort(entries.begin(), entries.end(), before);
         appendStateValue(out, capacity_);
-        appendStateValue(out, static_cast<uint32_t>(order_.size()));
-        for (const uint32_t slot : order_)
+        appendStateValue(out, static_cast<uint32_t>(entries.size()));
+        for (const Entry& entry : entries)
         {
-            const Counter& counter = slots_[slot];
             if constexpr (kStrings)
             {
-                appendStateString(out, counter.value);
+                appendStateString(out, entry.value);
             }
             else
             {
-                appendStateValue(out, counter.value);
+                appendStateValue(out, entry.value);
             }
-            appendStateValue(out, counter.count);
-            appendStateValue(out, counter.error);
+            appendStateValue(out, entry.count);
+            appendStateValue(out, entry.error);
         }
     }
 
@@ -223,7 +206,7 @@ private:
         uint64_t count = 0;
         uint64_t error = 0;
     };
-    /// A counter as merge and read see it: the value a view of one that outlives the entry.
+    /// A counter as merges see it: the value a view of one that outlives the entry.
     struct Entry
     {
         Value value{};
@@ -256,28 +239,86 @@ private:
         return a < b;
     }
 
+    /// Counts `value` `count` more times in the exact window.
+    void countInWindow(Value value, uint64_t count)
+    {
+        // One hash per value: the entry (and a string's copy) is made only when absent.
+        const auto make_entry = [&](const auto& construct)
+        {
+            if constexpr (kStrings)
+            {
+                construct(window_strings_.insert(value), 0);
+            }
+            else
+            {
+                construct(value, 0);
+            }
+        };
+        window_.lazy_emplace(value, make_entry)->second += count;
+    }
+
+    static WindowStrings newWindowStrings()
+    {
+        if constexpr (kStrings)
+        {
+            return Arena(kWindowStringsFirstChunk, kWindowStringsMaxChunk);
+        }
+        else
+        {
+            return {};
+        }
+    }
+
+    void foldFullWindow()
+    {
+        if (window_.size() > std::max(kWindowPerCounter * capacity_, kMinWindow))
+        {
+            fold(windowEntries(), 0);
+            window_.clear();
+            window_strings_ = newWindowStrings();
+        }
+    }
+
     /// The count a value without a counter may have: the smallest count when every counter
     /// is taken, otherwise 0 (every value seen has one).
-    uint64_t floor() const { return order_.size() < capacity_ ? 0 : slots_[order_.back()].count; }
+    uint64_t floor() const { return floor_; }
 
-    /// Folds the counters `others` of another summary, whose values had at most `other_floor`
-    /// rows each when it has no counter for them: shared values add their counts; a value on
-    /// one side only is charged the other side's floor; the `capacity_` largest stay (Cafaro
-    /// et al.'s parallel Space-Saving merge: the sum of the kept counts stays within the rows
-    /// summarized, so the error bound holds for the union). `others` view values that outlive
-    /// the call.
-    void mergeEntries(std::vector<Entry> others, uint64_t other_floor)
+    std::vector<Entry> counterEntries() const
     {
-        if (others.empty())
+        std::vector<Entry> entries;
+        entries.reserve(slots_.size());
+        for (const Counter& counter : slots_)
         {
-            return;
+            entries.push_back({lookupOf(counter.value), counter.count, counter.error});
         }
+        return entries;
+    }
+
+    /// The window as a summary that holds every value it counted (errors 0).
+    std::vector<Entry> windowEntries() const
+    {
+        std::vector<Entry> entries;
+        entries.reserve(window_.size());
+        for (const auto& [value, count] : window_)
+        {
+            entries.push_back({value, count, 0});
+        }
+        return entries;
+    }
+
+    /// The counters merged with `others`, the counters of another summary whose values had at
+    /// most `other_floor` rows each when it has no counter for them: shared values add their
+    /// counts; a value on one side only is charged the other side's floor (Cafaro et al.'s
+    /// parallel Space-Saving merge: the sum of the kept counts stays within the rows
+    /// summarized, so the error bound holds for the union). Unsorted, not yet cut to the
+    /// capacity; views of this summary's values and of `others`'.
+    std::vector<Entry> mergedWith(const std::vector<Entry>& others, uint64_t other_floor) const
+    {
         const uint64_t own_floor = floor();
         std::vector<Entry> merged;
-        merged.reserve(order_.size() + others.size());
-        for (const uint32_t slot : order_)  // merged[i] is the counter at order_[i]
+        merged.reserve(slots_.size() + others.size());
+        for (const Counter& counter : slots_)  // merged[i] is slots_[i]
         {
-            const Counter& counter = slots_[slot];
             merged.push_back({lookupOf(counter.value), counter.count + other_floor,
                               counter.error + other_floor});
         }
@@ -285,7 +326,7 @@ private:
         {
             if (const auto found = index_.find(other.value); found != index_.end())
             {
-                Entry& own = merged[rank_[found->second]];
+                Entry& own = merged[found->second];
                 own.count += other.count - other_floor;
                 own.error += other.error - other_floor;
             }
@@ -294,61 +335,55 @@ private:
                 merged.push_back({other.value, other.count + own_floor, other.error + own_floor});
             }
         }
-        rebuild(std::move(merged));  // Values of two summaries with one counter each: distinct.
+        return merged;
     }
 
-    /// A new counter of `value`, counted once.
-    void insert(Value value)
+    /// Folds another summary's counters (see mergedWith) into the counters.
+    void fold(const std::vector<Entry>& others, uint64_t other_floor)
     {
-        if (slots_.capacity() < capacity_)
+        if (!others.empty())
         {
-            slots_.reserve(capacity_);
+            rebuild(mergedWith(others, other_floor));  // One counter per value on each side.
         }
-        const auto slot = static_cast<uint32_t>(slots_.size());
-        slots_.push_back({Stored(value), 0, 0});
-        index_.emplace(lookupOf(slots_.back().value), slot);
-        order_.push_back(slot);
-        rank_.push_back(static_cast<uint32_t>(order_.size() - 1));
-        increment(slot);
     }
 
-    /// Counts the value in `slot` once more. Its counter moves ahead of those whose count it
-    /// now exceeds, all equal to its old count (the order is by count): it trades places with
-    /// the first of them, found by galloping back from its place and then binary search, so
-    /// that a run of equal counts (the counters of rare values) costs O(log run), not its
-    /// length, and a counter already ahead of its neighbour costs one comparison.
-    void increment(uint32_t slot)
+    /// The counters with the window folded in, at most `capacity_`, unsorted: views valid
+    /// while the summary is not changed.
+    std::vector<Entry> settledEntries() const
     {
-        const uint64_t count = ++slots_[slot].count;
-        const uint32_t position = rank_[slot];
-        const auto behind = [&](uint32_t at) { return slots_[order_[at]].count < count; };
-        uint32_t low = position;  // order_[low, position) all count below `count`
-        uint32_t step = 1;
-        while (low > 0 && behind(low - 1))
+        std::vector<Entry> entries =
+            window_.empty() ? counterEntries() : mergedWith(windowEntries(), 0);
+        keepLargest(entries, capacity_);
+        return entries;
+    }
+
+    /// Largest count first, equal counts by value: one order whatever the window's hash order.
+    static bool before(const Entry& a, const Entry& b)
+    {
+        return a.count != b.count ? a.count > b.count : valueLess(a.value, b.value);
+    }
+
+    /// Keeps the `capacity` first of `entries` in the order of before(), left unsorted: counts
+    /// select in linear time, and only the entries tied at the cut compare their values (a
+    /// fold of a window of strings mostly counted once would otherwise compare thousands).
+    static void keepLargest(std::vector<Entry>& entries, uint32_t capacity)
+    {
+        if (entries.size() <= capacity)
         {
-            const uint32_t probe = low > step ? low - step : 0;
-            if (!behind(probe))
-            {
-                // The first counter behind lies in (probe, low - 1].
-                low = static_cast<uint32_t>(
-                    std::partition_point(order_.begin() + probe + 1, order_.begin() + low - 1,
-                                         [&](uint32_t ahead)
-                                         { return slots_[ahead].count >= count; }) -
-                    order_.begin());
-                break;
-            }
-            low = probe;
-            step *= 2;
+            return;
         }
-        const uint32_t target = low;
-        if (target != position)
-        {
-            const uint32_t passed = order_[target];
-            order_[position] = passed;
-            rank_[passed] = position;
-            order_[target] = slot;
-            rank_[slot] = target;
-        }
+        const auto cut_at = entries.begin() + capacity;
+        std::nth_element(entries.begin(), cut_at - 1, entries.end(),
+                         [](const Entry& a, const Entry& b) { return a.count > b.count; });
+        const uint64_t cut = (cut_at - 1)->count;
+        const auto tied = std::partition(entries.begin(), entries.end(),
+                                         [&](const Entry& e) { return e.count > cut; });
+        const auto tied_end =
+            std::partition(tied, entries.end(), [&](const Entry& e) { return e.count == cut; });
+        std::nth_element(tied, cut_at, tied_end,
+                         [](const Entry& a, const Entry& b)
+                         { return valueLess(a.value, b.value); });
+        entries.resize(capacity);
     }
 
     /// Replaces the counters by the `capacity_` largest of `entries` (views of values that
@@ -356,30 +391,24 @@ private:
     /// the summary unusable, when two entries hold one value.
     bool rebuild(std::vector<Entry> entries)
     {
-        std::stable_sort(entries.begin(), entries.end(),
-                         [](const Entry& a, const Entry& b) { return a.count > b.count; });
-        if (entries.size() > capacity_)
-        {
-            entries.resize(capacity_);
-        }
+        keepLargest(entries, capacity_);
         Slots slots;
-        slots.reserve(capacity_);
+        slots.reserve(entries.size());
+        uint64_t smallest = entries.empty() ? 0 : entries.front().count;
         for (const Entry& entry : entries)
         {
             slots.push_back({Stored(entry.value), entry.count, entry.error});
+            smallest = std::min(smallest, entry.count);
         }
         slots_ = std::move(slots);
+        floor_ = slots_.size() < capacity_ ? 0 : smallest;
         index_.clear();
-        order_.clear();
-        rank_.clear();
         for (uint32_t slot = 0; slot < slots_.size(); ++slot)
         {
             if (!index_.emplace(lookupOf(slots_[slot].value), slot).second)
             {
                 return false;
             }
-            order_.push_back(slot);
-            rank_.push_back(slot);
         }
         return true;
     }
@@ -426,15 +455,18 @@ private:
     };
 
     using Slots = std::vector<Counter, TrackedAllocator<Counter>>;
-    using Positions = std::vector<uint32_t, TrackedAllocator<uint32_t>>;
 
     uint32_t capacity_;
-    Slots slots_;
+    Slots slots_;         ///< The counters, in no order.
+    uint64_t floor_ = 0;  ///< See floor().
     absl::flat_hash_map<Value, uint32_t, KeyHash, KeyEqual,
                         TrackedAllocator<std::pair<const Value, uint32_t>>>
-        index_;
-    Positions order_;  ///< Slots by count, largest first.
-    Positions rank_;   ///< Each slot's position in order_.
+        index_;  ///< Each counter's value to its slot.
+    /// Values counted exactly since the last fold.
+    absl::flat_hash_map<Value, uint64_t, KeyHash, KeyEqual,
+                        TrackedAllocator<std::pair<const Value, uint64_t>>>
+        window_;
+    [[no_unique_address]] WindowStrings window_strings_;
 };
 
 }  // namespace granary
