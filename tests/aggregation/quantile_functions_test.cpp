@@ -16,6 +16,7 @@
 
 #include "engine/aggregation/aggregate_function_factory.h"
 #include "engine/aggregation/aggregator.h"
+#include "engine/aggregation/functions/quantile_exact.h"
 #include "engine/aggregation/functions/reservoir_sample.h"
 #include "engine/aggregation/functions/t_digest.h"
 #include "engine/common/exception.h"
@@ -321,6 +322,57 @@ TEST(QuantileFunctions, SeveralLevelsGiveAnArrayOfEachLevelsQuantile)
             }
             return "";
         });
+}
+
+/// quantileExact's answer at every level of `levels` for `values`, against a sort.
+template <typename T>
+void checkExactAgainstSort(const std::vector<T>& values, const std::string& what)
+{
+    std::vector<T> sorted = values;
+    std::sort(sorted.begin(), sorted.end());
+    for (const double level : {0.0, 0.001, 0.25, 0.5, 0.77, 0.999, 1.0})
+    {
+        ExactQuantile<T> exact;
+        for (const T value : values)
+        {
+            exact.add(value);
+        }
+        const size_t position = ExactQuantile<T>::positionOf(level, values.size());
+        EXPECT_EQ(exact.quantile(level), sorted[position]) << what << " level " << level;
+    }
+}
+
+TEST(QuantileFunctions, ExactQuantilesOfNarrowIntegerRangesAreCountedAlike)
+{
+    // Integers of a range up to 65536 wide, at least as many values as the range, are counted
+    // rather than partially sorted: both must give the sorted values' element, at the range's
+    // edges, with negative values, extreme 64-bit values and counts that are not a multiple of
+    // the counting lanes.
+    std::mt19937_64 random(3);
+    const auto draw = [&](size_t count, int64_t low, uint64_t range)
+    {
+        std::vector<int64_t> values(count);
+        for (int64_t& value : values)
+        {
+            value = low + static_cast<int64_t>(random() % range);
+        }
+        return values;
+    };
+    checkExactAgainstSort(draw(70'001, -30'000, 65'536), "range 65536");
+    checkExactAgainstSort(draw(70'003, -30'000, 65'537), "range 65537 (sorted)");
+    checkExactAgainstSort(draw(1'002, std::numeric_limits<int64_t>::max() - 999, 1'000),
+                          "top of Int64");
+    checkExactAgainstSort(draw(1'001, std::numeric_limits<int64_t>::min(), 7), "bottom of Int64");
+    checkExactAgainstSort(draw(999, 0, 1'000), "fewer values than the range");
+    std::vector<int8_t> bytes(513);
+    for (int8_t& value : bytes)
+    {
+        value = static_cast<int8_t>(random());
+    }
+    checkExactAgainstSort(bytes, "Int8");
+    std::vector<uint16_t> runs(100'002, 40'000);  // one value: a run through every lane
+    runs[77] = 3;
+    checkExactAgainstSort(runs, "runs of UInt16");
 }
 
 TEST(QuantileFunctions, ResultTypes)
