@@ -10,6 +10,7 @@
 #include "engine/common/ascii.h"
 #include "engine/common/exception.h"
 #include "engine/formats/dynamic_value.h"
+#include "engine/planner/aggregate_filter_to_where.h"
 #include "engine/sql/aggregate_calls.h"
 #include "engine/sql/formatter.h"
 #include "engine/sql/rewrites.h"
@@ -655,6 +656,10 @@ AnalyzedSelect analyzeSelect(const sql::SelectStatement& original, const TableSc
     for (const sql::SelectItem& item : select.items)
     {
         analyzed.output_names.push_back(outputNameOf(item));
+    }
+    if (options.aggregate_filters_to_where)
+    {
+        moveSharedAggregateFilterToWhere(select);  // After output_names: they keep the filters.
     }
     sql::rewriteExpressions(select, [&](const ExpressionPtr& expression)
                             { return resolveJsonPaths(expression, schema); });

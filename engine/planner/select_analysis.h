@@ -67,6 +67,9 @@ struct AnalysisOptions
     /// optimize_group_by_function_keys.
     bool eliminate_constant_group_keys = true;
     bool eliminate_group_keys_of_keys = true;
+    /// Without GROUP BY, one condition shared by every aggregate (FILTER or -If) moves to
+    /// WHERE (aggregate_filter_to_where.h). Setting optimize_aggregate_filters_to_where.
+    bool aggregate_filters_to_where = true;
     /// Late materialization (late_materialization.h), for LIMIT + OFFSET up to the bound (0:
     /// any). Settings query_plan_optimize_lazy_materialization and
     /// query_plan_max_limit_for_lazy_materialization, as ClickHouse names them.

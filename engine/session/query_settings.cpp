@@ -87,6 +87,10 @@ void applySettings(const std::map<std::string, std::string, std::less<>>& values
         {
             settings.select.analysis.eliminate_group_keys_of_keys = parseFlag(name, value);
         }
+        else if (name == "optimize_aggregate_filters_to_where")
+        {
+            settings.select.analysis.aggregate_filters_to_where = parseFlag(name, value);
+        }
         else if (name == "query_plan_optimize_lazy_materialization")
         {
             settings.select.analysis.late_materialization = parseFlag(name, value);

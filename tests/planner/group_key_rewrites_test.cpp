@@ -75,25 +75,6 @@ INSTANTIATE_TEST_SUITE_P(
     [](const ::testing::TestParamInfo<std::tuple<size_t, bool>>& info)
     { return threadOptionsName(std::get<0>(info.param), std::get<1>(info.param)); });
 
-/// The rows, types and names, printed.
-std::string printed(const QueryResult& result)
-{
-    std::string text;
-    for (const auto& column : result.block.columns)
-    {
-        text += column.name + ":" + std::string(typeName(column.column.type())) + "\t";
-    }
-    for (size_t row = 0; row < result.block.rows(); ++row)
-    {
-        text += '\n';
-        for (const auto& column : result.block.columns)
-        {
-            text += describe(valueAt(column.column, row)) + "\t";
-        }
-    }
-    return text;
-}
-
 TEST(GroupKeyRewrites, GiveTheSameResultAndGroupByFewerKeys)
 {
     const VisitsFixture& visits = sharedVisits();
@@ -102,7 +83,7 @@ TEST(GroupKeyRewrites, GiveTheSameResultAndGroupByFewerKeys)
         SCOPED_TRACE(sql);
         const QueryResult on = visits.session->execute(sql, withRewrites(1, false, true));
         const QueryResult off = visits.session->execute(sql, withRewrites(1, false, false));
-        EXPECT_EQ(printed(on), printed(off));
+        EXPECT_EQ(printedResult(on), printedResult(off));
         EXPECT_LE(on.stats.group_keys.size(), off.stats.group_keys.size());
     }
     const QueryResult q36 = visits.session->execute(kQueries[1], withRewrites(1, false, true));

@@ -18,4 +18,8 @@ std::string differenceForQuery(Session& session, const RowTable& table, std::str
 std::string differenceForQuery(Session& session, const NaiveResult& expected, std::string_view sql,
                                const QueryOptions& options = {});
 
+/// A result's column names and types, then its rows, as text: two settings of a rewrite must
+/// print alike.
+std::string printedResult(const QueryResult& result);
+
 }  // namespace granary::oracle
