@@ -121,11 +121,10 @@ void addTopKFunctions(std::vector<AggregateFunctionEntry>& entries)
                       "by at most rows / (N * load_factor), so every value more frequent than "
                       "that is kept, and values whose frequencies differ by more are in order; "
                       "exact over at most max(4 * N * load_factor, 256) distinct values",
-         .state =
-             "N * load_factor counters (value, count, error) and their hash index, about "
-             "48 bytes each, and a window of up to max(4 * N * load_factor, 256) exact counts, "
-             "about "
-             "20 bytes each (strings: plus their bytes)",
+         .state = "N * load_factor counters (value, count, error) and their hash index, about "
+                  "48 bytes each, and a window of up to max(4 * N * load_factor, 256) exact "
+                  "counts, about 20 bytes each (strings: plus their bytes); without keys the "
+                  "window takes a whole morsel (65,536 rows by default) before it folds",
          .merge = "O(counters log counters)",
          .min_parameters = 0,
          .max_parameters = 2,
