@@ -657,13 +657,15 @@ AnalyzedSelect analyzeSelect(const sql::SelectStatement& original, const TableSc
     {
         analyzed.output_names.push_back(outputNameOf(item));
     }
-    if (options.aggregate_filters_to_where)
-    {
-        moveSharedAggregateFilterToWhere(select);  // After output_names: they keep the filters.
-    }
     sql::rewriteExpressions(select, [&](const ExpressionPtr& expression)
                             { return resolveJsonPaths(expression, schema); });
     resolveArrayJoinCalls(select);
+    // After output_names (they keep the filters) and after arrayJoin() calls became the ARRAY
+    // JOIN clause, which the rewrite leaves alone.
+    if (options.aggregate_filters_to_where)
+    {
+        moveSharedAggregateFilterToWhere(select);
+    }
     checkWhereBeforeArrayJoin(select);
     analyzed.array_join = select.array_join;
     analyzed.where = select.where;

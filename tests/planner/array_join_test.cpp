@@ -190,6 +190,24 @@ TEST_P(ArrayJoinTest, ArrayJoinCallsGroupByTheElements)
               expected_keys);
 }
 
+TEST_P(ArrayJoinTest, AggregateConditionsOnTheElementFilterAfterTheJoin)
+{
+    // Every aggregate's condition reads the element: it must stay in the aggregates (WHERE
+    // would filter before the join), whatever optimize_aggregate_filters_to_where says.
+    uint64_t elements = 0;
+    uint64_t ids = 0;
+    for (const Row& row : rows_)
+    {
+        for (const uint32_t value : row.values)
+        {
+            elements += value > 25 ? 1 : 0;
+            ids += value > 25 ? row.id : 0;
+        }
+    }
+    EXPECT_EQ(tsv("SELECT countIf(arrayJoin(arr) > 25), sumIf(id, arrayJoin(arr) > 25) FROM t"),
+              std::to_string(elements) + "\t" + std::to_string(ids) + "\n");
+}
+
 TEST_P(ArrayJoinTest, RefusesWhatItCannotDo)
 {
     EXPECT_EQ(errorOf("SELECT x FROM t ARRAY JOIN id AS x"), ErrorCode::kTypeMismatch);
