@@ -106,10 +106,7 @@ public:
 
     void merge(const SpaceSaving& other)
     {
-        if (!other.slots_.empty())
-        {
-            fold(other.counterEntries(), other.floor());
-        }
+        fold(other.counterEntries(), other.floor());
         for (const auto& [value, count] : other.window_)
         {
             countInWindow(value, count);
@@ -281,7 +278,17 @@ private:
 
     /// The count a value without a counter may have: the smallest count when every counter
     /// is taken, otherwise 0 (every value seen has one).
-    uint64_t floor() const { return floor_; }
+    uint64_t floor() const
+    {
+        if (slots_.size() < capacity_)
+        {
+            return 0;
+        }
+        return std::min_element(slots_.begin(), slots_.end(),
+                                [](const Counter& a, const Counter& b)
+                                { return a.count < b.count; })
+            ->count;
+    }
 
     std::vector<Entry> counterEntries() const
     {
@@ -394,14 +401,11 @@ private:
         keepLargest(entries, capacity_);
         Slots slots;
         slots.reserve(entries.size());
-        uint64_t smallest = entries.empty() ? 0 : entries.front().count;
         for (const Entry& entry : entries)
         {
             slots.push_back({Stored(entry.value), entry.count, entry.error});
-            smallest = std::min(smallest, entry.count);
         }
         slots_ = std::move(slots);
-        floor_ = slots_.size() < capacity_ ? 0 : smallest;
         index_.clear();
         for (uint32_t slot = 0; slot < slots_.size(); ++slot)
         {
@@ -457,8 +461,7 @@ private:
     using Slots = std::vector<Counter, TrackedAllocator<Counter>>;
 
     uint32_t capacity_;
-    Slots slots_;         ///< The counters, in no order.
-    uint64_t floor_ = 0;  ///< See floor().
+    Slots slots_;  ///< The counters, in no order.
     absl::flat_hash_map<Value, uint32_t, KeyHash, KeyEqual,
                         TrackedAllocator<std::pair<const Value, uint32_t>>>
         index_;  ///< Each counter's value to its slot.
