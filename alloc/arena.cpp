@@ -5,6 +5,7 @@
 #include <new>
 #include <utility>
 
+#include "alloc/huge_pages.h"
 #include "alloc/memory_tracker.h"
 
 namespace granary
@@ -67,6 +68,7 @@ void Arena::addChunk(size_t min_payload)
         trackDeallocation(total);
         throw std::bad_alloc();
     }
+    adviseHugePages(memory, total);
     auto* chunk = static_cast<ChunkHeader*>(memory);
     chunk->previous = head_;
     chunk->total_bytes = total;

@@ -19,18 +19,16 @@
 //                           after a two-level table's 256 buckets are freed and coalesced, smaller
 //                           tables of the next query can reuse them instead of faulting new pages
 //                           (ClickHouse PR #80245: Q35 +96%, RSS -45%, page faults -71%).
-// thp:always                ask for transparent huge pages on jemalloc's mappings (madvise; no
-//                           effect where THP is off): hash tables and arenas that grow to
-//                           hundreds of MB otherwise take a page fault per 4 KiB, and with two
-//                           threads the kernel's zeroing and TLB shootdowns dominated. Measured:
-//                           43 ClickBench queries on 1M rows at 2 threads, CPU 16.8 s -> 9.6 s,
-//                           page faults of a 10M-group GROUP BY 660k -> 5k, peak RSS +1 %
-//                           (docs/many-core-hygiene.md).
+// (thp left at default)       jemalloc does not ask for transparent huge pages on all of its
+//                           mappings: memory written as 256 streams at once (routed rows and
+//                           values) ran up to 1.8x slower on huge pages, depending on where the
+//                           streams landed. Hash-table cells and arena chunks, read at random,
+//                           ask for them themselves (alloc/huge_pages.h;
+//                           docs/many-core-hygiene.md).
 extern "C"
 {
     __attribute__((used, visibility("default"))) const char* malloc_conf =
-        "oversize_threshold:0,muzzy_decay_ms:0,dirty_decay_ms:30000,lg_extent_max_active_fit:8,"
-        "thp:always";
+        "oversize_threshold:0,muzzy_decay_ms:0,dirty_decay_ms:30000,lg_extent_max_active_fit:8";
 }
 
 namespace granary

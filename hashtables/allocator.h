@@ -4,6 +4,7 @@
 #include <cstring>
 #include <new>
 
+#include "alloc/huge_pages.h"
 #include "alloc/memory_tracker.h"
 
 namespace granary
@@ -30,6 +31,7 @@ struct ZeroedAllocator
             trackDeallocation(bytes);
             throw;
         }
+        adviseHugePages(memory, bytes);  // Before the memset faults the pages in.
         return std::memset(memory, 0, bytes);
     }
     static void deallocate(void* memory, size_t bytes)

@@ -42,13 +42,13 @@ TEST(Jemalloc, DecayOptionsAreApplied)
     EXPECT_EQ(readJemallocSizeOption("opt.oversize_threshold"), 0u);
 }
 
-TEST(Jemalloc, AsksForTransparentHugePages)
+TEST(Jemalloc, LeavesTransparentHugePagesToTheMemoryThatAsks)
 {
     if (builtWithoutJemalloc())
     {
         GTEST_SKIP() << "ASan/TSan builds use the sanitizer's allocator instead of jemalloc";
     }
-    EXPECT_EQ(readJemallocStringOption("opt.thp"), "always");
+    EXPECT_EQ(readJemallocStringOption("opt.thp"), "default");
 }
 
 TEST(Jemalloc, StatisticsFollowAllocations)

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/exec/query_context.h"
+#include "tests/support/fresh_mapping.h"
 
 namespace granary
 {
@@ -17,35 +18,17 @@ namespace
 using first_touch::kBasePageBytes;
 using first_touch::kHugePageBytes;
 
-/// Fresh anonymous memory, aligned to a huge page, unmapped at the end of the test.
-class FreshMemory
+/// Fresh memory of `bytes`, on huge pages where the kernel allows them for this process's
+/// mappings (as hash-table cells and arena chunks ask for theirs, alloc/huge_pages.h), so that
+/// the test sees what the engine's buffers see.
+class FreshMemory : public test::FreshMapping
 {
 public:
-    explicit FreshMemory(size_t bytes) : mapped_bytes_(bytes + kHugePageBytes)
+    explicit FreshMemory(size_t bytes) : FreshMapping(bytes)
     {
-        mapping_ = mmap(nullptr, mapped_bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                        -1, 0);
-        if (mapping_ == MAP_FAILED)
-        {
-            throw std::runtime_error("mmap failed");
-        }
-        const auto start = reinterpret_cast<uintptr_t>(mapping_);
-        data_ =
-            reinterpret_cast<char*>((start + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes);
-        // Huge pages where the kernel allows them for this process's mappings (as jemalloc
-        // asks for its own), so that the test sees what the engine's buffers see.
-        madvise(data_, bytes, MADV_HUGEPAGE);
+        static_assert(kAlignment == kHugePageBytes);
+        madvise(data(), bytes, MADV_HUGEPAGE);
     }
-    ~FreshMemory() { munmap(mapping_, mapped_bytes_); }
-    FreshMemory(const FreshMemory&) = delete;
-    FreshMemory& operator=(const FreshMemory&) = delete;
-
-    char* data() const { return data_; }
-
-private:
-    size_t mapped_bytes_;
-    void* mapping_;
-    char* data_;
 };
 
 /// ThreadSanitizer's shadow memory faults in on the writer's first access too: under it the

@@ -13,7 +13,8 @@ namespace
 
 /// Large enough to be served by fresh pages, so touching it faults.
 constexpr size_t kTouchedBytes = 64 * 1024 * 1024;
-/// The largest page a fault may bring in: jemalloc asks for transparent huge pages (thp:always).
+/// The largest page a fault may bring in, where the kernel backs the block with transparent huge
+/// pages.
 constexpr size_t kLargestPageBytes = 2 * 1024 * 1024;
 
 TEST(ResourceSnapshot, DifferenceSeesAllocationAndPageFaults)
@@ -24,7 +25,8 @@ TEST(ResourceSnapshot, DifferenceSeesAllocationAndPageFaults)
     const ResourceSnapshot after = ResourceSnapshot::take();
 
     const ResourceUsage usage = after - before;
-    EXPECT_GE(usage.minor_page_faults + usage.major_page_faults, kTouchedBytes / kLargestPageBytes / 2);
+    EXPECT_GE(usage.minor_page_faults + usage.major_page_faults,
+              kTouchedBytes / kLargestPageBytes / 2);
     EXPECT_GE(after.peak_resident_bytes, kTouchedBytes);
     EXPECT_EQ(usage.allocator_stats_available, GRANARY_USE_JEMALLOC != 0);
     if (usage.allocator_stats_available)

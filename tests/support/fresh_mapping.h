@@ -1,0 +1,42 @@
+#pragma once
+
+#include <sys/mman.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+
+namespace granary::test
+{
+
+/// Fresh private anonymous memory of its own (not the allocator's, whose blocks other code
+/// may have touched or advised), starting on a 2 MiB boundary; unmapped at the end.
+class FreshMapping
+{
+public:
+    static constexpr size_t kAlignment = size_t{2} << 20;
+
+    explicit FreshMapping(size_t bytes) : mapped_bytes_(bytes + kAlignment)
+    {
+        mapping_ = mmap(nullptr, mapped_bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                        -1, 0);
+        if (mapping_ == MAP_FAILED)
+        {
+            throw std::runtime_error("mmap failed");
+        }
+        const auto start = reinterpret_cast<uintptr_t>(mapping_);
+        data_ = reinterpret_cast<char*>((start + kAlignment - 1) / kAlignment * kAlignment);
+    }
+    ~FreshMapping() { munmap(mapping_, mapped_bytes_); }
+    FreshMapping(const FreshMapping&) = delete;
+    FreshMapping& operator=(const FreshMapping&) = delete;
+
+    char* data() const { return data_; }
+
+private:
+    size_t mapped_bytes_;
+    void* mapping_;
+    char* data_;
+};
+
+}  // namespace granary::test
