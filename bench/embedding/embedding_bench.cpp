@@ -20,12 +20,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <map>
+#include <memory>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "bench/embedding/duckdb_table.h"
 #include "bench/embedding/hits_batches.h"
+#include "bench/embedding/host_threads.h"
 #include "bench/embedding/result_rows.h"
 #include "engine/aggregation/aggregator.h"
 #include "granary/groupby.h"
@@ -155,9 +157,21 @@ void appendRows(const std::vector<ColumnView>& columns, size_t rows, std::vector
     }
 }
 
-/// T host threads (the caller and T - 1 more) claim batches one at a time, each into its own
-/// LocalSink, as a host's scan would hand out morsels. Returns the result's row count, and its
-/// rows in `rows` when given.
+/// The host's pool for T threads: the caller and T - 1 helpers that outlive the query.
+bench::HostThreads& hostThreads(size_t threads)
+{
+    static std::map<size_t, std::unique_ptr<bench::HostThreads>> pools;
+    auto& pool = pools[threads];
+    if (!pool)
+    {
+        pool = std::make_unique<bench::HostThreads>(threads - 1);
+    }
+    return *pool;
+}
+
+/// T host threads (the caller and T - 1 of the host's pool) claim batches one at a time, each
+/// into its own LocalSink, as a host's scan would hand out morsels. Returns the result's row
+/// count, and its rows in `rows` when given.
 size_t runStreaming(const StreamingInput& input, const Shape& shape, size_t threads,
                     std::vector<Row>* rows = nullptr)
 {
@@ -165,23 +179,16 @@ size_t runStreaming(const StreamingInput& input, const Shape& shape, size_t thre
     settings.threads = threads;
     GroupBy group_by(input.fields, shape.keys, shape.aggregates, settings);
     std::atomic<size_t> next_batch = 0;
-    auto sink_share = [&]
-    {
-        LocalSink sink = group_by.makeLocalSink();
-        for (size_t batch = next_batch++; batch < input.batch_count; batch = next_batch++)
+    hostThreads(threads).run(
+        [&]
         {
-            input.sink_batch(sink, batch);
-        }
-        group_by.combine(std::move(sink));
-    };
-    {
-        std::vector<std::jthread> helpers;
-        for (size_t helper = 1; helper < threads; ++helper)
-        {
-            helpers.emplace_back(sink_share);
-        }
-        sink_share();
-    }
+            LocalSink sink = group_by.makeLocalSink();
+            for (size_t batch = next_batch++; batch < input.batch_count; batch = next_batch++)
+            {
+                input.sink_batch(sink, batch);
+            }
+            group_by.combine(std::move(sink));
+        });
     ResultStream result = group_by.finish();
     ResultBatch batch;
     size_t result_rows = 0;
