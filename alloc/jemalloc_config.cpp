@@ -19,12 +19,11 @@
 //                           after a two-level table's 256 buckets are freed and coalesced, smaller
 //                           tables of the next query can reuse them instead of faulting new pages
 //                           (ClickHouse PR #80245: Q35 +96%, RSS -45%, page faults -71%).
-// (thp left at default)       jemalloc does not ask for transparent huge pages on all of its
+// thp (not set)             jemalloc does not ask for transparent huge pages on all of its
 //                           mappings: memory written as 256 streams at once (routed rows and
 //                           values) ran up to 1.8x slower on huge pages, depending on where the
 //                           streams landed. Hash-table cells and arena chunks, read at random,
-//                           ask for them themselves (alloc/huge_pages.h;
-//                           docs/many-core-hygiene.md).
+//                           ask for them themselves (alloc/huge_pages.h, many-core-hygiene.md).
 extern "C"
 {
     __attribute__((used, visibility("default"))) const char* malloc_conf =

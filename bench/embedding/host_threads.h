@@ -26,9 +26,13 @@ public:
     }
     ~HostThreads()
     {
-        for (std::jthread& thread : threads_)
         {
-            thread.request_stop();
+            // Under the lock: a helper between its check and its wait would miss the wake-up.
+            std::lock_guard lock(mutex_);
+            for (std::jthread& thread : threads_)
+            {
+                thread.request_stop();
+            }
         }
         wake_.notify_all();
     }
