@@ -6,19 +6,13 @@
 
 namespace granary
 {
-namespace
-{
-
-/// The size of a transparent huge page on x86-64 and of the common arm64 configuration.
-constexpr uintptr_t kHugePageBytes = uintptr_t{2} << 20;
-
-}  // namespace
 
 void adviseHugePages(void* memory, size_t bytes) noexcept
 {
+    constexpr uintptr_t kMask = ~uintptr_t{kHugePageBytes - 1};
     const uintptr_t start = reinterpret_cast<uintptr_t>(memory);
-    const uintptr_t first = (start + kHugePageBytes - 1) & ~(kHugePageBytes - 1);
-    const uintptr_t last = (start + bytes) & ~(kHugePageBytes - 1);
+    const uintptr_t first = (start + kHugePageBytes - 1) & kMask;
+    const uintptr_t last = (start + bytes) & kMask;
     if (last > first)
     {
         // Advice only: a kernel that refuses it leaves 4 KiB pages, which are still correct.

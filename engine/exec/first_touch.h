@@ -3,6 +3,8 @@
 #include <cstddef>
 #include <span>
 
+#include "alloc/huge_pages.h"
+
 namespace granary
 {
 
@@ -27,8 +29,6 @@ void touchPagesInParallel(std::span<const UntouchedBuffer> buffers, QueryContext
 
 namespace first_touch
 {
-/// The transparent huge page of x86-64 and arm64 kernels with 4 KiB base pages.
-inline constexpr size_t kHugePageBytes = size_t{2} << 20;
 /// The base page: one write per base page faults in every page where huge pages are off.
 inline constexpr size_t kBasePageBytes = 4096;
 /// Below this the writers' own faults are a few huge pages: not worth a round of tasks.

@@ -13,10 +13,9 @@ namespace granary
 /// of once per aggregate and reads the aggregates' other columns only where c holds. Left
 /// alone: GROUP BY keys (a group with no row passing c would vanish), GROUPING SETS, WITH
 /// TOTALS, ARRAY JOIN (WHERE filters before the join, an aggregate's condition after it; run
-/// it after arrayJoin() calls have become the clause),
-/// -State, -Merge and -Array calls, and conditions that are not a comparison, logical
-/// operation or IN (WHERE would take a number the aggregates refuse). Setting
-/// optimize_aggregate_filters_to_where. True when it rewrote.
+/// it after arrayJoin() calls have become the clause), -State, -Merge and -Array calls, and
+/// conditions that are not a comparison, logical operation or IN (WHERE would take a number
+/// the aggregates refuse). Setting optimize_aggregate_filters_to_where. True when it rewrote.
 bool moveSharedAggregateFilterToWhere(sql::SelectStatement& select);
 
 }  // namespace granary

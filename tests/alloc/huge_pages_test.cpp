@@ -17,8 +17,6 @@ namespace granary
 namespace
 {
 
-constexpr size_t kHugePage = size_t{2} << 20;
-
 /// Whether the kernel's map of this process marks the mapping that holds `address` for
 /// transparent huge pages (`hg` among its VmFlags in /proc/self/smaps).
 bool advisedHuge(const void* address)
@@ -66,28 +64,28 @@ protected:
 
 TEST_F(HugePages, OnlyTheWholeHugePagesInsideABlockAreAdvised)
 {
-    const test::FreshMapping mapping(4 * kHugePage);
+    const test::FreshMapping mapping(4 * kHugePageBytes);
     char* block = mapping.data() + 4096;  // Starts past a boundary, ends before the fourth.
-    adviseHugePages(block, 3 * kHugePage);
+    adviseHugePages(block, 3 * kHugePageBytes);
     EXPECT_FALSE(advisedHuge(block));
-    EXPECT_TRUE(advisedHuge(mapping.data() + kHugePage));
-    EXPECT_TRUE(advisedHuge(mapping.data() + 3 * kHugePage - 1));
-    EXPECT_FALSE(advisedHuge(mapping.data() + 3 * kHugePage));
+    EXPECT_TRUE(advisedHuge(mapping.data() + kHugePageBytes));
+    EXPECT_TRUE(advisedHuge(mapping.data() + 3 * kHugePageBytes - 1));
+    EXPECT_FALSE(advisedHuge(mapping.data() + 3 * kHugePageBytes));
 }
 
 TEST_F(HugePages, ABlockWithoutAWholeHugePageIsLeftAlone)
 {
-    const test::FreshMapping mapping(2 * kHugePage);
-    char* block = mapping.data() + kHugePage / 2;
-    adviseHugePages(block, kHugePage);  // Crosses a boundary, holds no whole huge page.
+    const test::FreshMapping mapping(2 * kHugePageBytes);
+    char* block = mapping.data() + kHugePageBytes / 2;
+    adviseHugePages(block, kHugePageBytes);  // Crosses a boundary, holds no whole huge page.
     EXPECT_FALSE(advisedHuge(block));
-    EXPECT_FALSE(advisedHuge(mapping.data() + kHugePage));
+    EXPECT_FALSE(advisedHuge(mapping.data() + kHugePageBytes));
     adviseHugePages(nullptr, 0);
 }
 
 TEST_F(HugePages, HashTableCellsAndLargeArenaChunksAskForThem)
 {
-    const size_t bytes = 8 * kHugePage;
+    const size_t bytes = 8 * kHugePageBytes;
     void* cells = ZeroedAllocator::allocate(bytes);
     EXPECT_TRUE(advisedHuge(static_cast<char*>(cells) + bytes / 2));
     ZeroedAllocator::deallocate(cells, bytes);

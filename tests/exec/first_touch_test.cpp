@@ -1,12 +1,12 @@
 #include "engine/exec/first_touch.h"
 
 #include <gtest/gtest.h>
-#include <sys/mman.h>
 #include <sys/resource.h>
 
 #include <cstdint>
 #include <vector>
 
+#include "alloc/huge_pages.h"
 #include "engine/exec/query_context.h"
 #include "tests/support/fresh_mapping.h"
 
@@ -16,7 +16,6 @@ namespace
 {
 
 using first_touch::kBasePageBytes;
-using first_touch::kHugePageBytes;
 
 /// Fresh memory of `bytes`, on huge pages where the kernel allows them for this process's
 /// mappings (as hash-table cells and arena chunks ask for theirs, alloc/huge_pages.h), so that
@@ -24,11 +23,7 @@ using first_touch::kHugePageBytes;
 class FreshMemory : public test::FreshMapping
 {
 public:
-    explicit FreshMemory(size_t bytes) : FreshMapping(bytes)
-    {
-        static_assert(kAlignment == kHugePageBytes);
-        madvise(data(), bytes, MADV_HUGEPAGE);
-    }
+    explicit FreshMemory(size_t bytes) : FreshMapping(bytes) { adviseHugePages(data(), bytes); }
 };
 
 /// ThreadSanitizer's shadow memory faults in on the writer's first access too: under it the

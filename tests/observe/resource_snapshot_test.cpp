@@ -6,6 +6,8 @@
 #include <cstring>
 #include <memory>
 
+#include "alloc/huge_pages.h"
+
 namespace granary
 {
 namespace
@@ -15,7 +17,7 @@ namespace
 constexpr size_t kTouchedBytes = 64 * 1024 * 1024;
 /// The largest page a fault may bring in, where the kernel backs the block with transparent huge
 /// pages.
-constexpr size_t kLargestPageBytes = 2 * 1024 * 1024;
+constexpr size_t kLargestPageBytes = kHugePageBytes;
 
 TEST(ResourceSnapshot, DifferenceSeesAllocationAndPageFaults)
 {

@@ -6,17 +6,17 @@
 #include <cstdint>
 #include <stdexcept>
 
+#include "alloc/huge_pages.h"
+
 namespace granary::test
 {
 
 /// Fresh private anonymous memory of its own (not the allocator's, whose blocks other code
-/// may have touched or advised), starting on a 2 MiB boundary; unmapped at the end.
+/// may have touched or advised), starting on a huge-page boundary; unmapped at the end.
 class FreshMapping
 {
 public:
-    static constexpr size_t kAlignment = size_t{2} << 20;
-
-    explicit FreshMapping(size_t bytes) : mapped_bytes_(bytes + kAlignment)
+    explicit FreshMapping(size_t bytes) : mapped_bytes_(bytes + kHugePageBytes)
     {
         mapping_ = mmap(nullptr, mapped_bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
                         -1, 0);
@@ -25,7 +25,8 @@ public:
             throw std::runtime_error("mmap failed");
         }
         const auto start = reinterpret_cast<uintptr_t>(mapping_);
-        data_ = reinterpret_cast<char*>((start + kAlignment - 1) / kAlignment * kAlignment);
+        data_ =
+            reinterpret_cast<char*>((start + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes);
     }
     ~FreshMapping() { munmap(mapping_, mapped_bytes_); }
     FreshMapping(const FreshMapping&) = delete;
