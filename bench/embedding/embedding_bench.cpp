@@ -397,6 +397,10 @@ void registerBenchmarks()
     for (const Shape* shape : {&kRegionCount, &kRegionEngineWidth})
     {
         registerComparison("streaming_vs_one_shot", streamingVsOneShot, *shape);
+    }
+    for (const Shape* shape :
+         {&kRegionCount, &kPhraseCount, &kRegionUsers, &kRegionEngineWidth, &kUsers})
+    {
         registerComparison("not_null_vs_nullable", notNullVsNullable, *shape);
     }
 }

@@ -6,14 +6,18 @@ namespace granary
 {
 
 GroupByOperator::GroupByOperator(std::unique_ptr<GroupByPlan> plan,
-                                 const AggregationSettings& settings, QueryContext& context)
+                                 const AggregationSettings& settings, QueryContext& context,
+                                 std::shared_ptr<PhaseRecorder> partial_recorder)
     : plan_(std::move(plan)),
       settings_(settings),
       context_(context),
       kernel_(makeGroupByKernel(*plan_, settings_)),
-      resources_before_(ResourceSnapshot::take())
+      resources_before_(ResourceSnapshot::take()),
+      partial_recorder_(partial_recorder != nullptr
+                            ? std::move(partial_recorder)
+                            : std::make_shared<PhaseRecorder>(
+                                  context_.stats().phase(QueryPhase::kPartial)))
 {
-    partial_recorder_.emplace(context_.stats().phase(QueryPhase::kPartial));
 }
 
 GroupByOperator::~GroupByOperator()

@@ -23,8 +23,10 @@ namespace granary
 class GroupByOperator
 {
 public:
+    /// `partial_recorder`: the partial phase's recorder, shared by the operators of one query
+    /// that sink the same batches (each a share of their rows); by default the operator's own.
     GroupByOperator(std::unique_ptr<GroupByPlan> plan, const AggregationSettings& settings,
-                    QueryContext& context);
+                    QueryContext& context, std::shared_ptr<PhaseRecorder> partial_recorder = {});
     ~GroupByOperator();
     GroupByOperator(const GroupByOperator&) = delete;
     GroupByOperator& operator=(const GroupByOperator&) = delete;
@@ -59,7 +61,7 @@ private:
     std::unique_ptr<GroupByKernel> kernel_;
     std::unique_ptr<AnyGroupsFilter> any_groups_;
     ResourceSnapshot resources_before_;
-    std::optional<PhaseRecorder> partial_recorder_;
+    std::shared_ptr<PhaseRecorder> partial_recorder_;
     std::atomic<size_t> input_rows_{0};
     std::mutex locals_mutex_;
     std::vector<std::unique_ptr<LocalSinkState>> locals_;

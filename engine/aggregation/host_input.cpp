@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "engine/columns/gather.h"
 #include "engine/common/exception.h"
 
 namespace granary
@@ -56,21 +57,63 @@ uint8_t* fillBytes(Column& out, size_t rows, uint8_t value)
     return out.mutableData<uint8_t>();
 }
 
+/// Whether `column` has a NULL row: its bitmap read a word at a time, so that batches whose
+/// bitmaps say "all valid" cost a few microseconds, not a test per row.
+bool hasNulls(const ColumnView& column)
+{
+    if (!column.hasValidity())
+    {
+        return false;
+    }
+    constexpr size_t kWordBits = 64;
+    size_t row = 0;
+    while (row < column.rows && (column.validity_offset + row) % 8 != 0)
+    {
+        if (!column.isValid(row++))
+        {
+            return true;
+        }
+    }
+    const uint8_t* bytes = column.validity + (column.validity_offset + row) / 8;
+    for (; row + kWordBits <= column.rows; row += kWordBits, bytes += sizeof(uint64_t))
+    {
+        uint64_t word;
+        std::memcpy(&word, bytes, sizeof(word));
+        if (word != ~uint64_t{0})
+        {
+            return true;
+        }
+    }
+    for (; row < column.rows; ++row)
+    {
+        if (!column.isValid(row))
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
 }  // namespace
 
 HostInput::HostInput(std::vector<HostColumn> columns, std::vector<std::string> keys,
                      const std::vector<HostAggregate>& aggregates,
                      const std::vector<std::string>& also_read)
-    : host_columns_(std::move(columns)), read_columns_(host_columns_.size()), core_keys_(keys)
+    : host_columns_(std::move(columns)), read_columns_(host_columns_.size())
 {
-    for (const HostColumn& column : host_columns_)
+    for (CorePlan& plan : core_plans_)
     {
-        core_columns_.push_back({column.name, column.type});
+        for (const HostColumn& column : host_columns_)
+        {
+            plan.columns.push_back({column.name, column.type});
+        }
+        plan.keys = keys;
     }
     for (const std::string& name : also_read)
     {
         read_columns_[columnIndex(name, "the plan")] = true;
     }
+    CorePlan& null_keys = core_plans_[size_t(KeyLane::kNullKeys)];
     for (size_t k = 0; k < keys.size(); ++k)
     {
         const size_t column = columnIndex(keys[k], "GROUP BY");
@@ -78,11 +121,13 @@ HostInput::HostInput(std::vector<HostColumn> columns, std::vector<std::string> k
         if (host_columns_[column].nullable)
         {
             const std::string flag = kComputedPrefix + keys[k] + " is NULL";
-            nullable_keys_.push_back({column, k, core_keys_.size()});
-            core_columns_.push_back({flag, TypeId::UInt8});
-            core_keys_.push_back(flag);
+            nullable_keys_.push_back({column, k, null_keys.keys.size()});
+            null_keys.columns.push_back({flag, TypeId::UInt8});
+            null_keys.keys.push_back(flag);
         }
     }
+    std::vector<InputColumn> mask_columns;
+    std::vector<AggregateDescription> core_aggregates;
     for (const HostAggregate& aggregate : aggregates)
     {
         AggregateDescription core{aggregate.function, aggregate.arguments, aggregate.result_name,
@@ -113,11 +158,16 @@ HostInput::HostInput(std::vector<HostColumn> columns, std::vector<std::string> k
         {
             core.mask = kComputedPrefix + std::string("mask of ") + aggregate.result_name + " #" +
                         std::to_string(masks_.size());
-            core_columns_.push_back({core.mask, TypeId::UInt8});
+            mask_columns.push_back({core.mask, TypeId::UInt8});
             core.null_without_values = true;
             masks_.push_back(std::move(mask));
         }
-        core_aggregates_.push_back(std::move(core));
+        core_aggregates.push_back(std::move(core));
+    }
+    for (CorePlan& plan : core_plans_)
+    {
+        plan.columns.insert(plan.columns.end(), mask_columns.begin(), mask_columns.end());
+        plan.aggregates = core_aggregates;
     }
 }
 
@@ -179,53 +229,138 @@ void HostInput::checkBatch(std::span<const ColumnView> batch, size_t rows) const
 }
 
 void HostInput::adapt(std::span<const ColumnView> batch, size_t rows, Scratch& scratch,
-                      std::vector<ColumnView>& core) const
+                      LaneBatches& lanes) const
 {
     checkBatch(batch, rows);
-    core.assign(batch.begin(), batch.end());
+    LaneBatch& non_null = lanes[size_t(KeyLane::kNonNullKeys)];
+    LaneBatch& null_keys = lanes[size_t(KeyLane::kNullKeys)];
+    Scratch::Lane& non_null_scratch = scratch.lanes[size_t(KeyLane::kNonNullKeys)];
+    Scratch::Lane& null_keys_scratch = scratch.lanes[size_t(KeyLane::kNullKeys)];
+    null_keys.columns.clear();
+    null_keys.rows = 0;
+    if (splitByNullKeys(batch, rows, scratch))
+    {
+        gatherLane(batch, non_null_scratch, non_null);
+        gatherLane(batch, null_keys_scratch, null_keys);
+        computeMasks(null_keys_scratch, null_keys);
+        addNullFlags(null_keys_scratch, null_keys);
+        appendMasks(null_keys_scratch, null_keys);
+    }
+    else
+    {
+        non_null.columns.assign(batch.begin(), batch.end());
+        non_null.rows = rows;
+    }
+    computeMasks(non_null_scratch, non_null);
+    for (const NullableKey& key : nullable_keys_)
+    {
+        non_null.columns[key.column].validity = nullptr;  // every key of this lane is valid
+    }
+    appendMasks(non_null_scratch, non_null);
+}
+
+bool HostInput::splitByNullKeys(std::span<const ColumnView> batch, size_t rows,
+                                Scratch& scratch) const
+{
+    if (std::none_of(nullable_keys_.begin(), nullable_keys_.end(),
+                     [&](const NullableKey& key) { return hasNulls(batch[key.column]); }))
+    {
+        return false;
+    }
+    std::vector<uint32_t>& non_null = scratch.lanes[size_t(KeyLane::kNonNullKeys)].rows;
+    std::vector<uint32_t>& null_keys = scratch.lanes[size_t(KeyLane::kNullKeys)].rows;
+    non_null.clear();
+    null_keys.clear();
+    for (size_t row = 0; row < rows; ++row)
+    {
+        const bool has_null_key =
+            std::any_of(nullable_keys_.begin(), nullable_keys_.end(),
+                        [&](const NullableKey& key) { return !batch[key.column].isValid(row); });
+        (has_null_key ? null_keys : non_null).push_back(static_cast<uint32_t>(row));
+    }
+    return true;
+}
+
+void HostInput::gatherLane(std::span<const ColumnView> batch, Scratch::Lane& scratch,
+                           LaneBatch& lane) const
+{
+    lane.rows = scratch.rows.size();
+    lane.columns.clear();
+    scratch.gathered.resize(batch.size());
+    for (size_t c = 0; c < batch.size(); ++c)
+    {
+        if (read_columns_[c])
+        {
+            lane.columns.push_back(replaceWithRows(batch[c], scratch.rows, scratch.gathered[c]));
+        }
+        else  // never read: its length only, as a host may pass no buffers for it
+        {
+            ColumnView unread;
+            unread.type = batch[c].type;
+            unread.rows = lane.rows;
+            lane.columns.push_back(unread);
+        }
+    }
+}
+
+void HostInput::addNullFlags(Scratch::Lane& scratch, LaneBatch& lane) const
+{
     const size_t keys = nullable_keys_.size();
-    scratch.columns.resize(2 * keys + masks_.size());
+    scratch.computed.resize(2 * keys + masks_.size());
     for (size_t i = 0; i < keys; ++i)
     {
-        const ColumnView& key = batch[nullable_keys_[i].column];
-        Column& flags = scratch.columns[keys + i];
+        const ColumnView key = lane.columns[nullable_keys_[i].column];
+        Column& flags = scratch.computed[keys + i];
         if (!key.hasValidity())
         {
-            fillBytes(flags, rows, 0);
+            fillBytes(flags, lane.rows, 0);
         }
         else
         {
-            flags.resizeFixedUninitialized(rows);
-            for (size_t row = 0; row < rows; ++row)
+            flags.resizeFixedUninitialized(lane.rows);
+            for (size_t row = 0; row < lane.rows; ++row)
             {
                 flags.mutableData<uint8_t>()[row] = key.isValid(row) ? 0 : 1;
             }
-            core[nullable_keys_[i].column] = zeroNulls(key, scratch.columns[i]);
+            lane.columns[nullable_keys_[i].column] = zeroNulls(key, scratch.computed[i]);
         }
-        core.push_back(flags.view());
+        lane.columns.push_back(flags.view());
     }
+}
+
+void HostInput::computeMasks(Scratch::Lane& scratch, const LaneBatch& lane) const
+{
+    const size_t first = 2 * nullable_keys_.size();
+    scratch.computed.resize(first + masks_.size());
     for (size_t m = 0; m < masks_.size(); ++m)
     {
-        Column& mask_column = scratch.columns[2 * keys + m];
-        uint8_t* mask = fillBytes(mask_column, rows, 1);
+        uint8_t* mask = fillBytes(scratch.computed[first + m], lane.rows, 1);
         for (size_t argument : masks_[m].nullable_arguments)
         {
-            const ColumnView& values = batch[argument];
-            for (size_t row = 0; values.hasValidity() && row < rows; ++row)
+            const ColumnView& values = lane.columns[argument];
+            for (size_t row = 0; values.hasValidity() && row < lane.rows; ++row)
             {
                 mask[row] &= values.isValid(row) ? 1 : 0;
             }
         }
         if (masks_[m].filter)
         {
-            const ColumnView& filter = batch[*masks_[m].filter];
+            const ColumnView& filter = lane.columns[*masks_[m].filter];
             const uint8_t* keep = static_cast<const uint8_t*>(filter.data);
-            for (size_t row = 0; row < rows; ++row)
+            for (size_t row = 0; row < lane.rows; ++row)
             {
                 mask[row] &= (keep[row] != 0 && filter.isValid(row)) ? 1 : 0;
             }
         }
-        core.push_back(mask_column.view());
+    }
+}
+
+void HostInput::appendMasks(const Scratch::Lane& scratch, LaneBatch& lane) const
+{
+    const size_t first = 2 * nullable_keys_.size();
+    for (size_t m = 0; m < masks_.size(); ++m)
+    {
+        lane.columns.push_back(scratch.computed[first + m].view());
     }
 }
 

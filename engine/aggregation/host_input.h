@@ -1,5 +1,7 @@
 #pragma once
 
+#include <array>
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
@@ -31,10 +33,30 @@ struct HostAggregate
     std::vector<double> parameters = {};
 };
 
-/// Carries NULLs and filters into the aggregation core, which reads columns without NULLs. A
-/// nullable key k is read as two key columns, k's values with NULL rows zeroed and a UInt8
-/// "k is NULL" flag, so a NULL key is its own group and never 0's or ""'s. An aggregate over
-/// nullable arguments or with a filter gets a UInt8 mask column (1: the row counts), which
+/// Which rows of a host's batches a core plan aggregates. A plan without nullable keys has
+/// only the first lane.
+enum class KeyLane : size_t
+{
+    kNonNullKeys = 0,  ///< Rows whose keys are all non-NULL: the keys as they are.
+    kNullKeys = 1,     ///< Rows with a NULL key: each nullable key with its "is NULL" flag.
+};
+inline constexpr size_t kKeyLanes = 2;
+
+/// What the aggregation core runs for one lane: its input columns, keys and aggregates.
+struct CorePlan
+{
+    std::vector<InputColumn> columns;
+    std::vector<std::string> keys;
+    std::vector<AggregateDescription> aggregates;
+};
+
+/// Carries NULLs and filters into the aggregation core, which reads keys without NULLs. Rows
+/// whose keys are all non-NULL go to the lane of the keys as they are, which runs the same key
+/// tables as a NOT NULL plan: a batch without NULL keys goes there whole, uncopied. Rows with
+/// a NULL key go to a second lane, which reads each nullable key k as two key columns, k's
+/// values with NULL rows zeroed and a UInt8 "k is NULL" flag, so a NULL key is its own group,
+/// never 0's or ""'s. The lanes' groups never meet: their results are disjoint. An aggregate
+/// over nullable arguments or with a filter gets a UInt8 mask column (1: the row counts), which
 /// MaskedAggregateFunction reads. Columns the host declares NOT NULL pass through untouched:
 /// plans without NULLs run exactly as before.
 class HostInput
@@ -46,34 +68,47 @@ public:
               const std::vector<std::string>& also_read = {});
 
     const std::vector<HostColumn>& hostColumns() const { return host_columns_; }
-    /// The core's input: the host's columns, then the computed flags and masks.
-    const std::vector<InputColumn>& coreColumns() const { return core_columns_; }
-    const std::vector<std::string>& coreKeys() const { return core_keys_; }
-    const std::vector<AggregateDescription>& coreAggregates() const { return core_aggregates_; }
+    /// Whether the plan has the lane of NULL keys (a nullable key).
+    bool hasNullKeyLane() const { return !nullable_keys_.empty(); }
+    /// The core's plan of `lane`: the host's columns, then the lane's flags and the masks.
+    const CorePlan& corePlan(KeyLane lane) const { return core_plans_[size_t(lane)]; }
     /// By host column: whether the plan reads it (a key, an argument or a filter). Columns it
     /// does not read are only checked for their type and length: their buffers may be null.
     const std::vector<bool>& readColumns() const { return read_columns_; }
-    /// The host's keys, which come first among the core's.
-    size_t hostKeyCount() const { return core_keys_.size() - nullable_keys_.size(); }
+    /// The host's keys, which come first among each lane's.
+    size_t hostKeyCount() const { return core_plans_[0].keys.size(); }
 
-    /// What a local keeps between batches: the computed columns' buffers.
+    /// A lane's share of a host batch: its core columns and rows (none: nothing to sink).
+    struct LaneBatch
+    {
+        std::vector<ColumnView> columns;
+        size_t rows = 0;
+    };
+    using LaneBatches = std::array<LaneBatch, kKeyLanes>;
+    /// What a local keeps between batches: each lane's row numbers and computed columns.
     struct Scratch
     {
-        std::vector<Column> columns;
+        struct Lane
+        {
+            std::vector<uint32_t> rows;
+            std::vector<Column> gathered;  ///< By host column, where the batch is split.
+            std::vector<Column> computed;  ///< Zeroed keys, flags, masks.
+        };
+        std::array<Lane, kKeyLanes> lanes;
     };
-    /// The core columns of a host batch: views of the host's own columns (a nullable key with
-    /// NULLs copied with those rows zeroed), then the flags and masks computed into
-    /// `scratch`. Exception(kBadArguments) naming the column for a batch that does not match
-    /// the host columns (count, type, length, a bitmap on a NOT NULL column).
+    /// Each lane's core columns of a host batch: views of the host's own columns where the
+    /// batch has no NULL key, else its rows gathered by lane, then the flags and masks computed
+    /// into `scratch`. Exception(kBadArguments) naming the column for a batch that does not
+    /// match the host columns (count, type, length, a bitmap on a NOT NULL column).
     void adapt(std::span<const ColumnView> batch, size_t rows, Scratch& scratch,
-               std::vector<ColumnView>& core) const;
-    /// Turns a result fragment of the core's into the host's: NULL keys marked, flag columns
-    /// dropped.
+               LaneBatches& lanes) const;
+    /// Turns a result fragment of the NULL-key lane into the host's: NULL keys marked, flag
+    /// columns dropped.
     void restoreNullKeys(Block& fragment) const;
 
 private:
     /// A nullable key: its host column, its position among the keys, and its flag's among
-    /// the core's keys (after the host's).
+    /// the NULL-key lane's keys (after the host's).
     struct NullableKey
     {
         size_t column;
@@ -88,12 +123,23 @@ private:
     };
     size_t columnIndex(const std::string& name, std::string_view role) const;
     void checkBatch(std::span<const ColumnView> batch, size_t rows) const;
+    /// Sorts the batch's rows into the lanes' row lists; false (lists untouched) when no key
+    /// of the batch is NULL.
+    bool splitByNullKeys(std::span<const ColumnView> batch, size_t rows, Scratch& scratch) const;
+    /// The lane's rows of the columns the plan reads, gathered into `scratch`.
+    void gatherLane(std::span<const ColumnView> batch, Scratch::Lane& scratch,
+                    LaneBatch& lane) const;
+    /// Replaces the NULL-key lane's nullable keys by their zeroed values and adds their flags.
+    void addNullFlags(Scratch::Lane& scratch, LaneBatch& lane) const;
+    /// Computes the lane's masks from its arguments' bitmaps and filters, before its keys'
+    /// bitmaps are dropped (a key may also be an argument).
+    void computeMasks(Scratch::Lane& scratch, const LaneBatch& lane) const;
+    /// Appends the masks computeMasks made to the lane's columns.
+    void appendMasks(const Scratch::Lane& scratch, LaneBatch& lane) const;
 
     std::vector<HostColumn> host_columns_;
     std::vector<bool> read_columns_;
-    std::vector<InputColumn> core_columns_;
-    std::vector<std::string> core_keys_;
-    std::vector<AggregateDescription> core_aggregates_;
+    std::array<CorePlan, kKeyLanes> core_plans_;
     std::vector<NullableKey> nullable_keys_;
     std::vector<Mask> masks_;
 };

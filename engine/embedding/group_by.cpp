@@ -1,4 +1,6 @@
+#include <array>
 #include <atomic>
+#include <iterator>
 #include <thread>
 
 #include "engine/aggregation/group_by_operator.h"
@@ -121,21 +123,51 @@ std::vector<std::string> stateNames(const GroupByPlan& plan)
 
 }  // namespace
 
+/// The operators of a host's plan, one per key lane (HostInput): the rows whose keys are all
+/// non-NULL, and, for a plan with a nullable key, the rows with a NULL key. Their groups are
+/// disjoint, so their results are concatenated. They share the query's context and its
+/// partial phase.
+using LaneOperators = std::array<std::unique_ptr<GroupByOperator>, kKeyLanes>;
+
+LaneOperators makeLaneOperators(const HostInput& host, const GroupBySettings& settings,
+                                QueryContext& context)
+{
+    const AggregationSettings aggregation = aggregationSettings(settings);
+    const auto partial_recorder =
+        std::make_shared<PhaseRecorder>(context.stats().phase(QueryPhase::kPartial));
+    LaneOperators lanes;
+    for (size_t lane = 0; lane < (host.hasNullKeyLane() ? kKeyLanes : 1); ++lane)
+    {
+        const CorePlan& core = host.corePlan(KeyLane(lane));
+        lanes[lane] = std::make_unique<GroupByOperator>(
+            makeGroupByPlan(core.columns, core.keys, core.aggregates, aggregation,
+                            !settings.partial_states),
+            aggregation, context, partial_recorder);
+    }
+    return lanes;
+}
+
 /// What a GroupBy with partial_states keeps to merge imported states: the batches' fields,
-/// their NULL keys' handling, and the merge of their states.
+/// their NULL keys' handling, and per key lane the merge of their states into that lane's
+/// operator.
 struct StateImport
 {
     StateImport(std::vector<arrow::ArrowField> fields_in, std::vector<std::string> keys,
-                const GroupByPlan& plan_of_rows, const GroupBySettings& host_settings)
+                const LaneOperators& operators, const GroupBySettings& host_settings)
         : fields(std::move(fields_in)),
-          input(hostColumns(fields), std::move(keys), {}, stateNames(plan_of_rows)),
-          merge(plan_of_rows, input.coreColumns(), aggregationSettings(host_settings))
+          input(hostColumns(fields), std::move(keys), {}, stateNames(operators[0]->plan()))
     {
+        for (size_t lane = 0; lane < kKeyLanes && operators[lane]; ++lane)
+        {
+            merges[lane] = std::make_unique<StateMerge>(operators[lane]->plan(),
+                                                        input.corePlan(KeyLane(lane)).columns,
+                                                        aggregationSettings(host_settings));
+        }
     }
 
     std::vector<arrow::ArrowField> fields;
     HostInput input;
-    StateMerge merge;
+    std::array<std::unique_ptr<StateMerge>, kKeyLanes> merges;
 };
 
 struct GroupBy::Impl
@@ -146,16 +178,17 @@ struct GroupBy::Impl
           input_fields(std::move(fields)),
           host(hostColumns(input_fields), keys, hostAggregates(aggregates)),
           context(makeContext(settings)),
-          op(makeGroupByPlan(host.coreColumns(), host.coreKeys(), host.coreAggregates(),
-                             aggregationSettings(settings), !settings.partial_states),
-             aggregationSettings(settings), *context)
+          lanes(makeLaneOperators(host, settings, *context))
     {
         if (settings.partial_states)
         {
             state_import =
-                std::make_unique<StateImport>(stateFields(), std::move(keys), op.plan(), settings);
+                std::make_unique<StateImport>(stateFields(), std::move(keys), lanes, settings);
         }
     }
+
+    /// The plan of rows without NULL keys, whose keys and aggregates every lane shares.
+    const GroupByPlan& plan() const { return lanes[0]->plan(); }
 
     /// The result's fields: keys with their input's Arrow types, aggregates with their own
     /// (min, max and any keep their argument's).
@@ -169,10 +202,10 @@ struct GroupBy::Impl
     std::vector<arrow::ArrowField> input_fields;
     HostInput host;
     std::unique_ptr<QueryContext> context;
-    /// Declared before `op` (set in the constructor's body): the locals of imported states
-    /// that `op` holds until finish use its plan, so `op` must be destroyed first.
+    /// Declared before `lanes` (set in the constructor's body): the locals of imported states
+    /// that the operators hold until finish use its plans, so they must be destroyed first.
     std::unique_ptr<StateImport> state_import;
-    GroupByOperator op;
+    LaneOperators lanes;
     /// Set by the first finish: later sinks, combines and finishes are refused.
     std::atomic<bool> finished{false};
 
@@ -199,7 +232,7 @@ std::vector<arrow::ArrowField> GroupBy::Impl::resultFields() const
         }
         throw Exception(ErrorCode::kLogicalError, "no input field '" + name + "'");
     };
-    const GroupByPlan& plan = op.plan();
+    const GroupByPlan& plan = this->plan();
     std::vector<arrow::ArrowField> fields;
     for (size_t k = 0; k < host.hostKeyCount(); ++k)
     {
@@ -240,7 +273,7 @@ std::vector<arrow::ArrowField> GroupBy::Impl::stateFields() const
 {
     std::vector<arrow::ArrowField> fields = resultFields();
     fields.resize(host.hostKeyCount());
-    for (const AggregateLayout::Entry& entry : op.plan().layout->entries())
+    for (const AggregateLayout::Entry& entry : plan().layout->entries())
     {
         fields.push_back({entry.result_name, TypeId::String, false, "Z", false, ""});
     }
@@ -278,16 +311,30 @@ ResultStream GroupBy::Impl::finish(const TopGroups* top, bool emit_states)
     {
         throw Exception(ErrorCode::kBadArguments, "a GroupBy is finished twice");
     }
-    std::vector<Block> fragments =
-        op.finish(top, emit_states ? AggregateOutput::kStates : AggregateOutput::kResults);
+    const AggregateOutput output = emit_states ? AggregateOutput::kStates : AggregateOutput::kResults;
+    // The NULL-key lane first: the rows lane's finish then leaves the query's statistics (the
+    // merge path) to the lane that holds nearly all groups.
+    std::vector<Block> null_key_fragments;
+    if (lanes[size_t(KeyLane::kNullKeys)])
+    {
+        null_key_fragments = lanes[size_t(KeyLane::kNullKeys)]->finish(top, output);
+        for (Block& fragment : null_key_fragments)
+        {
+            host.restoreNullKeys(fragment);
+        }
+    }
+    std::vector<Block> fragments = lanes[size_t(KeyLane::kNonNullKeys)]->finish(top, output);
+    std::move(null_key_fragments.begin(), null_key_fragments.end(), std::back_inserter(fragments));
+    size_t result_rows = 0;
     for (Block& fragment : fragments)
     {
-        host.restoreNullKeys(fragment);
+        result_rows += fragment.rows();
         if (emit_states)
         {
             addStateBuckets(fragment, host.hostKeyCount());
         }
     }
+    context->stats().result_rows = result_rows;
     ResultStream stream;
     arrow::ArrowMetadata metadata;
     if (emit_states)
@@ -330,12 +377,19 @@ struct LocalSink::Impl
     /// The batches' columns: the input's, or a partial-state batch's.
     const HostInput& input;
     const std::vector<arrow::ArrowField>& arrow_fields;
-    /// The merge of imported states, whose batches are checked before they are merged; null
+    /// The merges of imported states, whose batches are checked before they are merged; null
     /// for a sink of rows.
-    const StateMerge* state_merge;
-    std::unique_ptr<LocalSinkState> local;
+    const StateImport* state_import;
+    /// By key lane; the NULL-key lane's is made by the first batch with a NULL key.
+    std::array<std::unique_ptr<LocalSinkState>, kKeyLanes> locals = {};
     HostInput::Scratch scratch = {};
-    std::vector<ColumnView> core = {};
+    HostInput::LaneBatches lane_batches = {};
+
+    std::unique_ptr<LocalSinkState> makeLocal(size_t lane) const
+    {
+        return state_import != nullptr ? state_import->merges[lane]->makeLocal()
+                                       : group_by.lanes[lane]->makeLocal();
+    }
 
     void sink(std::span<const ColumnView> columns, size_t rows)
     {
@@ -343,48 +397,79 @@ struct LocalSink::Impl
         QueryContext& context = *group_by.context;
         MemoryTrackerScope memory(&context.memory());
         ProfileEventsThreadScope events(context.profileEvents());
-        TaskTimer timer(group_by.op.partialRecorder());
-        input.adapt(columns, rows, scratch, core);
-        if (state_merge != nullptr)
+        TaskTimer timer(group_by.lanes[0]->partialRecorder());
+        input.adapt(columns, rows, scratch, lane_batches);
+        if (state_import != nullptr)  // the whole batch is checked before any of it merges
         {
-            state_merge->checkStates(core, rows);
+            for (size_t lane = 0; lane < kKeyLanes; ++lane)
+            {
+                const HostInput::LaneBatch& batch = lane_batches[lane];
+                if (batch.rows > 0)
+                {
+                    state_import->merges[lane]->checkStates(batch.columns, batch.rows);
+                }
+            }
         }
-        group_by.op.sink(*local, core, rows);
+        for (size_t lane = 0; lane < kKeyLanes; ++lane)
+        {
+            const HostInput::LaneBatch& batch = lane_batches[lane];
+            if (lane != 0 && batch.rows == 0)
+            {
+                continue;
+            }
+            if (!locals[lane])
+            {
+                locals[lane] = makeLocal(lane);
+            }
+            group_by.lanes[lane]->sink(*locals[lane], batch.columns, batch.rows);
+        }
     }
 };
 
 LocalSink::LocalSink(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 LocalSink::~LocalSink()
 {
-    if (impl_ && impl_->local)
+    if (impl_)
     {
         // An uncombined sink frees its tables here: charged to its query like their allocation.
         MemoryTrackerScope memory(&impl_->group_by.context->memory());
-        impl_->local.reset();
+        for (std::unique_ptr<LocalSinkState>& local : impl_->locals)
+        {
+            local.reset();
+        }
     }
 }
 LocalSink::LocalSink(LocalSink&&) noexcept = default;
 LocalSink& LocalSink::operator=(LocalSink&&) noexcept = default;
 
+LocalSink::Impl& LocalSink::impl() const
+{
+    if (!impl_)
+    {
+        throw Exception(ErrorCode::kBadArguments, "a sink used after it was combined or moved");
+    }
+    return *impl_;
+}
+
 void LocalSink::sink(std::span<const ColumnView> columns, size_t rows)
 {
-    impl_->sink(columns, rows);
+    impl().sink(columns, rows);
 }
 
 void LocalSink::sinkArrow(const ArrowArray& batch)
 {
     const arrow::ImportedBatch imported =
-        arrow::importBatch(batch, impl_->arrow_fields, impl_->input.readColumns());
-    impl_->sink(imported.columns, imported.rows);
+        arrow::importBatch(batch, impl().arrow_fields, impl().input.readColumns());
+    impl().sink(imported.columns, imported.rows);
 }
 
 void LocalSink::sinkArrow(const ArrowArray& batch, const ArrowSchema& schema)
 {
-    if (impl_->state_merge != nullptr)
+    if (impl().state_import != nullptr)
     {
         checkStateVersion(schema);
     }
-    checkSameFields(arrow::importSchema(schema), impl_->arrow_fields);
+    checkSameFields(arrow::importSchema(schema), impl().arrow_fields);
     sinkArrow(batch);
 }
 
@@ -394,17 +479,17 @@ void LocalSink::sinkArrowStream(ArrowArrayStream& stream)
         stream,
         [&](const std::vector<arrow::ArrowField>& fields, const arrow::ImportedBatch& batch)
         {
-            checkSameFields(fields, impl_->arrow_fields);
-            impl_->sink(batch.columns, batch.rows);
+            checkSameFields(fields, impl().arrow_fields);
+            impl().sink(batch.columns, batch.rows);
         },
         [&](const ArrowSchema& schema)
         {
-            if (impl_->state_merge != nullptr)
+            if (impl().state_import != nullptr)
             {
                 checkStateVersion(schema);
             }
         },
-        impl_->input.readColumns());
+        impl().input.readColumns());
 }
 
 GroupBy::GroupBy(std::vector<Field> input, std::vector<std::string> keys,
@@ -426,8 +511,10 @@ LocalSink GroupBy::makeLocalSink()
 {
     impl_->checkNotFinished("makeLocalSink");
     MemoryTrackerScope memory(&impl_->context->memory());
-    return LocalSink(std::make_unique<LocalSink::Impl>(
-        LocalSink::Impl{*impl_, impl_->host, impl_->input_fields, nullptr, impl_->op.makeLocal()}));
+    auto sink = std::make_unique<LocalSink::Impl>(
+        LocalSink::Impl{*impl_, impl_->host, impl_->input_fields, nullptr});
+    sink->locals[0] = sink->makeLocal(0);
+    return LocalSink(std::move(sink));
 }
 
 LocalSink GroupBy::makePartialStateSink()
@@ -438,8 +525,10 @@ LocalSink GroupBy::makePartialStateSink()
     }
     const StateImport& import = *impl_->state_import;
     MemoryTrackerScope memory(&impl_->context->memory());
-    return LocalSink(std::make_unique<LocalSink::Impl>(LocalSink::Impl{
-        *impl_, import.input, import.fields, &import.merge, import.merge.makeLocal()}));
+    auto sink = std::make_unique<LocalSink::Impl>(
+        LocalSink::Impl{*impl_, import.input, import.fields, &import});
+    sink->locals[0] = sink->makeLocal(0);
+    return LocalSink(std::move(sink));
 }
 
 std::vector<Field> GroupBy::partialStateSchema() const
@@ -458,12 +547,20 @@ std::vector<Field> GroupBy::partialStateSchema() const
 
 void GroupBy::combine(LocalSink&& sink)
 {
-    if (!sink.impl_ || &sink.impl_->group_by != impl_.get())
+    if (&sink.impl().group_by != impl_.get())
     {
         throw Exception(ErrorCode::kBadArguments, "a sink is combined into a GroupBy not its own");
     }
     impl_->checkNotFinished("a combine");
-    impl_->op.combine(std::move(sink.impl_->local));
+    // The sink is spent: a later sink or combine of it is refused (LocalSink::impl).
+    const std::unique_ptr<LocalSink::Impl> combined = std::move(sink.impl_);
+    for (size_t lane = 0; lane < kKeyLanes; ++lane)
+    {
+        if (combined->locals[lane])
+        {
+            impl_->lanes[lane]->combine(std::move(combined->locals[lane]));
+        }
+    }
 }
 
 ResultStream GroupBy::finish(const TopN* top)

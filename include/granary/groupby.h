@@ -182,12 +182,15 @@ public:
     /// Aggregates every batch of an Arrow stream (whose schema must match the input's; for a
     /// sink of partial states, with their format version), and releases each batch after
     /// reading it. The stream stays the caller's.
+    /// A sink handed to GroupBy::combine (or moved from) refuses all of these (kBadArguments).
     void sinkArrowStream(ArrowArrayStream& stream);
 
 private:
     friend class GroupBy;
     struct Impl;
     explicit LocalSink(std::unique_ptr<Impl> impl);
+    /// The sink's state; Exception(kBadArguments) once it was combined or moved from.
+    Impl& impl() const;
     std::unique_ptr<Impl> impl_;
 };
 

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <random>
@@ -215,6 +216,153 @@ TEST(NullableGroupBy, ABitmapOnANotNullColumnIsRefusedByName)
     {
         EXPECT_EQ(error.code(), ErrorCode::kBadArguments);
         EXPECT_NE(std::string(error.what()).find("'key'"), std::string::npos) << error.what();
+    }
+}
+
+/// Two nullable keys with NULLs of their own, and a first block without any bitmap: rows with
+/// and without NULL keys, in one sink, batch by batch.
+struct TwoKeyInput
+{
+    Block without_nulls;  ///< a (UInt32), b (String), no bitmap
+    Block with_nulls;     ///< the same columns, NULLs in both
+};
+
+TwoKeyInput makeTwoKeyInput(size_t rows, uint64_t seed)
+{
+    std::mt19937_64 random(seed);
+    TwoKeyInput input;
+    for (Block* block : {&input.without_nulls, &input.with_nulls})
+    {
+        block->columns.push_back({"a", Column(TypeId::UInt32)});
+        block->columns.push_back({"b", Column(TypeId::String)});
+        for (size_t row = 0; row < rows; ++row)
+        {
+            block->columns[0].column.append<uint32_t>(static_cast<uint32_t>(random() % 7));
+            block->columns[1].column.appendString("b" + std::to_string(random() % 5));
+            if (block == &input.with_nulls && random() % 4 == 0)
+            {
+                block->columns[0].column.setNull(row);
+            }
+            if (block == &input.with_nulls && random() % 5 == 0)
+            {
+                block->columns[1].column.setNull(row);
+            }
+        }
+    }
+    return input;
+}
+
+TEST(NullableGroupBy, RowsWithAndWithoutNullKeysMeetInOneResult)
+{
+    const TwoKeyInput input = makeTwoKeyInput(9'000, 11);
+    // The NULL-free block twice (without a bitmap), the other between: the same keys arrive
+    // with and without bitmaps.
+    const std::vector<const Block*> blocks = {&input.without_nulls, &input.with_nulls,
+                                              &input.without_nulls};
+    struct Expected
+    {
+        uint64_t rows = 0;
+        uint64_t count_a = 0;
+        std::optional<int64_t> max_a;
+    };
+    std::map<std::string, Expected> expected;
+    for (const Block* block : blocks)
+    {
+        const ColumnView a = block->columns[0].column.view();
+        const ColumnView b = block->columns[1].column.view();
+        for (size_t row = 0; row < block->rows(); ++row)
+        {
+            Expected& group = expected[keyText(a, row) + "," + keyText(b, row)];
+            ++group.rows;
+            if (a.isValid(row))
+            {
+                ++group.count_a;
+                group.max_a = std::max<int64_t>(group.max_a.value_or(0), a.valueAt<uint32_t>(row));
+            }
+        }
+    }
+    GroupBy group_by(testing::fieldsOf(input.with_nulls, /*nullable=*/true), {"a", "b"},
+                     {{"count", {}, "rows"}, {"count", {"a"}, "count_a"}, {"max", {"a"}, "max_a"}});
+    LocalSink sink = group_by.makeLocalSink();
+    for (const Block* block : blocks)
+    {
+        for (size_t begin = 0; begin < block->rows(); begin += 1000)
+        {
+            sink.sink(testing::sliceOf(*block, begin, 1000), 1000);
+        }
+    }
+    group_by.combine(std::move(sink));
+    ResultStream stream = group_by.finish();
+    const Block result = testing::collect(stream);
+    ASSERT_EQ(result.rows(), expected.size());
+    EXPECT_EQ(group_by.statistics().result_rows, result.rows());
+    const ColumnView a = result.columns[0].column.view();
+    const ColumnView b = result.columns[1].column.view();
+    for (size_t row = 0; row < result.rows(); ++row)
+    {
+        const std::string key = keyText(a, row) + "," + keyText(b, row);
+        const auto found = expected.find(key);
+        ASSERT_NE(found, expected.end()) << key;
+        EXPECT_EQ(result.columns[2].column.valueAt<uint64_t>(row), found->second.rows) << key;
+        EXPECT_EQ(result.columns[3].column.valueAt<uint64_t>(row), found->second.count_a) << key;
+        const Column& max_a = result.columns[4].column;
+        EXPECT_EQ(max_a.isNull(row) ? std::nullopt
+                                    : std::optional<int64_t>(max_a.valueAt<uint32_t>(row)),
+                  found->second.max_a)
+            << key;
+    }
+}
+
+TEST(NullableGroupBy, TheTopGroupsIncludeTheNullKey)
+{
+    Block block;
+    block.columns.push_back({"key", Column(TypeId::UInt32)});
+    const size_t rows = 20'000;
+    for (size_t row = 0; row < rows; ++row)
+    {
+        block.columns[0].column.append<uint32_t>(static_cast<uint32_t>(row % 1000));
+        if (row % 5 == 0)  // 4,000 NULL keys; every other group has 16 rows
+        {
+            block.columns[0].column.setNull(row);
+        }
+    }
+    GroupBy group_by(testing::fieldsOf(block, /*nullable=*/true), {"key"}, {{"count", {}, "c"}});
+    testing::sinkFromHosts(group_by, block, 2, 1500);
+    const TopN top{{{"c", /*descending=*/true}}, 1};
+    ResultStream stream = group_by.finish(&top);
+    const Block result = testing::collect(stream);
+    ASSERT_GE(result.rows(), 1u);
+    size_t largest = 0;
+    for (size_t row = 1; row < result.rows(); ++row)
+    {
+        const auto count = [&](size_t r) { return result.columns[1].column.valueAt<uint64_t>(r); };
+        largest = count(row) > count(largest) ? row : largest;
+    }
+    EXPECT_TRUE(result.columns[0].column.isNull(largest));
+    EXPECT_EQ(result.columns[1].column.valueAt<uint64_t>(largest), rows / 5);
+}
+
+TEST(NullableGroupBy, ACombinedSinkIsRefused)
+{
+    const NullableInput input = makeInput(100, 10, 5);
+    GroupBy group_by(testing::fieldsOf(input.block, /*nullable=*/true), {"key"},
+                     {{"count", {}, "c"}});
+    LocalSink sink = group_by.makeLocalSink();
+    sink.sink(testing::sliceOf(input.block, 0, 100), 100);
+    group_by.combine(std::move(sink));
+    for (const auto& use : std::vector<std::function<void()>>{
+             [&] { sink.sink(testing::sliceOf(input.block, 0, 100), 100); },
+             [&] { group_by.combine(std::move(sink)); }})
+    {
+        try
+        {
+            use();
+            FAIL() << "a combined sink was used again";
+        }
+        catch (const Exception& error)
+        {
+            EXPECT_EQ(error.code(), ErrorCode::kBadArguments);
+        }
     }
 }
 
