@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cstring>
 #include <memory>
+#include <optional>
 #include <type_traits>
 #include <vector>
 
@@ -85,13 +87,17 @@ void narrow(const uint64_t* bits, size_t count, Column& column, size_t first_row
 }
 
 /// One worker's routed rows: key and value bit patterns, by the value's hash bucket. String
-/// keys are routed as the numbers the worker gives them (its KeyNumbering).
+/// keys are routed as the numbers the worker gives them (its KeyNumbering). Rows a mask drops
+/// route nothing; their keys are kept aside (numbered, or in a set of bit patterns) to be
+/// groups of their own.
 class ValueRouter final : public LocalSinkState
 {
 public:
-    ValueRouter(size_t key_column, size_t value_column, bool string_keys)
+    ValueRouter(size_t key_column, size_t value_column, std::optional<size_t> mask_column,
+                bool string_keys)
         : key_column_(key_column),
           value_column_(value_column),
+          mask_column_(mask_column),
           numbering_(string_keys ? std::make_unique<KeyNumbering>() : nullptr)
     {
     }
@@ -101,6 +107,7 @@ public:
         keys_.resize(count);
         values_.resize(count);
         buckets_.resize(count);
+        // Every row's key is numbered, a dropped row's too: numbered strings are groups.
         if (numbering_)
         {
             numbering_->number(columns[key_column_], count, keys_.data());
@@ -110,6 +117,11 @@ public:
             widen(columns[key_column_], count, keys_.data());
         }
         widen(columns[value_column_], count, values_.data());
+        sunk_rows_ += count;
+        if (mask_column_)
+        {
+            count = dropMaskedRows(static_cast<const uint8_t*>(columns[*mask_column_].data), count);
+        }
         for (size_t row = 0; row < count; ++row)
         {
             const uint64_t value_hash = IntHash{}(values_[row]);
@@ -130,7 +142,10 @@ public:
     }
 
     PartitionedRows& partitioned() { return *rows_; }
-    size_t rows() const override { return rows_ ? rows_->rows() : 0; }
+    /// Every row sunk, dropped ones included: a router of dropped rows still has groups.
+    size_t rows() const override { return sunk_rows_; }
+    /// Fixed-width keys of dropped rows, as bit patterns.
+    const HashSet<uint64_t>& unvaluedKeys() const { return unvalued_keys_; }
     const BucketCardinality& pairs() const { return pairs_; }
     /// The numbering of string keys; null for fixed-width keys.
     KeyNumbering* numbering() { return numbering_.get(); }
@@ -139,8 +154,37 @@ private:
     static constexpr unsigned kBucketBitCount = 64 - BucketCardinality::kBucketShift;
     static constexpr uint64_t kBucketBits = ~uint64_t{0} << BucketCardinality::kBucketShift;
 
+    /// Moves the rows `mask` keeps to the front of keys_ and values_ and returns how many;
+    /// the others' fixed-width keys go to unvalued_keys_.
+    size_t dropMaskedRows(const uint8_t* mask, size_t count)
+    {
+        if (count == 0 || std::memchr(mask, 0, count) == nullptr)
+        {
+            return count;
+        }
+        size_t kept = 0;
+        for (size_t row = 0; row < count; ++row)
+        {
+            if (mask[row] != 0)
+            {
+                keys_[kept] = keys_[row];
+                values_[kept] = values_[row];
+                ++kept;
+            }
+            else if (!numbering_)
+            {
+                bool inserted;
+                unvalued_keys_.emplace(keys_[row], inserted);
+            }
+        }
+        return kept;
+    }
+
     size_t key_column_;
     size_t value_column_;
+    std::optional<size_t> mask_column_;
+    size_t sunk_rows_ = 0;
+    HashSet<uint64_t> unvalued_keys_;
     std::vector<uint64_t> keys_;
     std::vector<uint64_t> values_;
     std::vector<uint8_t> buckets_;
@@ -314,7 +358,16 @@ void countByKeyBits(std::span<ValueRouter* const> routers, Column& keys, Column&
                          });
     }
 
-    const KeyCounts& totals = stripe_counts[0];
+    KeyCounts& totals = stripe_counts[0];
+    for (const ValueRouter* router : routers)  // keys without a value count 0
+    {
+        router->unvaluedKeys().forEachCell(
+            [&](const auto& cell)
+            {
+                bool new_key;
+                totals.emplace(cell.key(), new_key);
+            });
+    }
     std::vector<size_t> first_row(KeyCounts::kBucketCount + 1, 0);
     for (size_t bucket = 0; bucket < KeyCounts::kBucketCount; ++bucket)
     {
@@ -339,8 +392,9 @@ void countByKeyBits(std::span<ValueRouter* const> routers, Column& keys, Column&
 }
 
 /// String keys, numbered: the routers' numberings become one, each stripe counts into a
-/// vector indexed by position in it, and the vectors are summed. Every string has a pair, so
-/// the keys are the shared numbering's strings in position order.
+/// vector indexed by position in it, and the vectors are summed. Every numbered string is a
+/// group (a row a mask drops numbers its key too), so the keys are the shared numbering's
+/// strings in position order.
 void countByKeyNumbers(std::span<ValueRouter* const> routers, Column& keys, Column& counts,
                        QueryContext& context)
 {
@@ -388,9 +442,9 @@ void countByKeyNumbers(std::span<ValueRouter* const> routers, Column& keys, Colu
 }  // namespace
 
 std::unique_ptr<LocalSinkState> makeValueRouter(size_t key_column, size_t value_column,
-                                                bool string_keys)
+                                                std::optional<size_t> mask_column, bool string_keys)
 {
-    return std::make_unique<ValueRouter>(key_column, value_column, string_keys);
+    return std::make_unique<ValueRouter>(key_column, value_column, mask_column, string_keys);
 }
 
 Block countDistinctByValueBuckets(std::span<const std::unique_ptr<LocalSinkState>> locals,
@@ -398,6 +452,8 @@ Block countDistinctByValueBuckets(std::span<const std::unique_ptr<LocalSinkState
                                   const std::string& result_name, QueryContext& context)
 {
     QueryStats& stats = context.stats();
+    // The GROUP BY's merge is this count's: both paths say so.
+    stats.merge_path = MergePath::kValueBuckets;
     stats.distinct_merge_path = MergePath::kValueBuckets;
     std::vector<ValueRouter*> routers;
     for (const auto& local : locals)

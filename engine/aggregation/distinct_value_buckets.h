@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 
@@ -22,7 +23,10 @@ namespace granary
 /// Keys and values compare by their bit patterns widened to 64 bits, as GROUP BY number keys
 /// and count(DISTINCT) sets do; String keys (`string_keys`) by the numbers each worker gives
 /// its strings (KeyNumbering), made one numbering before the buckets are counted.
+/// With a `mask_column` (UInt8), rows where it is 0 count no value, but their key is still a
+/// group (of count 0 where no other row gives it one).
 std::unique_ptr<LocalSinkState> makeValueRouter(size_t key_column, size_t value_column,
+                                                std::optional<size_t> mask_column,
                                                 bool string_keys);
 
 /// Counts the distinct pairs the routers among `locals` (made by makeValueRouter) hold: the

@@ -79,7 +79,13 @@ public:
     explicit ValueBucketsKernel(const GroupByPlan& plan) : plan_(plan) {}
     std::unique_ptr<LocalSinkState> makeLocalState() const override
     {
-        return makeValueRouter(plan_.key_columns[0], plan_.layout->entries()[0].argument_columns[0],
+        const AggregateLayout::Entry& entry = plan_.layout->entries()[0];
+        std::optional<size_t> mask;
+        if (maskedDistinctCount(entry) != nullptr)
+        {
+            mask = entry.argument_columns.back();
+        }
+        return makeValueRouter(plan_.key_columns[0], entry.argument_columns[0], mask,
                                isString(plan_.key_types[0].id));
     }
     std::vector<Block> mergeAndFinalize(std::span<const std::unique_ptr<LocalSinkState>> locals,

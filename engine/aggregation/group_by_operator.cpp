@@ -13,10 +13,10 @@ GroupByOperator::GroupByOperator(std::unique_ptr<GroupByPlan> plan,
       context_(context),
       kernel_(makeGroupByKernel(*plan_, settings_)),
       resources_before_(ResourceSnapshot::take()),
-      partial_recorder_(partial_recorder != nullptr
-                            ? std::move(partial_recorder)
-                            : std::make_shared<PhaseRecorder>(
-                                  context_.stats().phase(QueryPhase::kPartial)))
+      partial_recorder_(
+          partial_recorder != nullptr
+              ? std::move(partial_recorder)
+              : std::make_shared<PhaseRecorder>(context_.stats().phase(QueryPhase::kPartial)))
 {
 }
 

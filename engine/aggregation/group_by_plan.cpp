@@ -404,14 +404,25 @@ std::string stateColumnName(std::string_view result)
     return "\x01state of " + std::string(result);
 }
 
+const MaskedAggregateFunction* maskedDistinctCount(const AggregateLayout::Entry& entry)
+{
+    const auto* masked = dynamic_cast<const MaskedAggregateFunction*>(entry.function.get());
+    return masked != nullptr && !masked->resultMayBeNull() ? masked : nullptr;
+}
+
 bool isKeyWithDistinctCount(const GroupByPlan& plan, const DistinctSettings& settings)
 {
     const auto& entries = plan.layout->entries();
-    // uniqExact itself, not a combinator around it (uniqExactIf, a FILTER), which skips rows.
-    return plan.key_columns.size() == 1 && entries.size() == 1 &&
-           (settings.string_key_value_buckets || !isString(plan.key_types[0].id)) &&
-           isDistinctCountName(entries[0].function->name()) &&
-           dynamic_cast<const WrappedAggregateFunction*>(entries[0].function.get()) == nullptr &&
+    if (plan.key_columns.size() != 1 || entries.size() != 1)
+    {
+        return false;
+    }
+    // uniqExact itself, or over the rows a mask keeps; no other combinator around it.
+    const MaskedAggregateFunction* masked = maskedDistinctCount(entries[0]);
+    const AggregateFunction& counted = masked != nullptr ? masked->inner() : *entries[0].function;
+    return (settings.string_key_value_buckets || !isString(plan.key_types[0].id)) &&
+           isDistinctCountName(counted.name()) &&
+           dynamic_cast<const WrappedAggregateFunction*>(&counted) == nullptr &&
            !isString(plan.input_columns[entries[0].argument_columns[0]].type.id);
 }
 

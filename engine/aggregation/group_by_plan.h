@@ -52,6 +52,8 @@ AggregateFunctionPtr createStateFunction(const DataType& state_type,
 /// (ORDER BY ... LIMIT over the aggregation) can say so; groups that cannot be among them are
 /// then never finalized. `order` names result columns (keys or aggregate results); an empty
 /// order (LIMIT without ORDER BY) keeps the result's first `rows` groups.
+class MaskedAggregateFunction;
+
 struct TopGroups
 {
     struct OrderColumn
@@ -128,8 +130,11 @@ Block emptyResult(const GroupByPlan& plan);
 std::string stateColumnName(std::string_view result);
 
 /// Whether the plan is GROUP BY one key (a String one only where `settings` allows) with
-/// count(DISTINCT x) alone over a fixed-width x: the shape countDistinctByValueBuckets answers
-/// without merging sets.
+/// count(DISTINCT x) alone over a fixed-width x (of every row, or of the rows a mask keeps):
+/// the shape countDistinctByValueBuckets answers without merging sets.
 bool isKeyWithDistinctCount(const GroupByPlan& plan, const DistinctSettings& settings);
+/// The entry's function as a distinct count over the rows a mask keeps (a NULL argument
+/// skipped, -If, FILTER), whose mask is its last argument; null for any other function.
+const MaskedAggregateFunction* maskedDistinctCount(const AggregateLayout::Entry& entry);
 
 }  // namespace granary

@@ -311,7 +311,8 @@ ResultStream GroupBy::Impl::finish(const TopGroups* top, bool emit_states)
     {
         throw Exception(ErrorCode::kBadArguments, "a GroupBy is finished twice");
     }
-    const AggregateOutput output = emit_states ? AggregateOutput::kStates : AggregateOutput::kResults;
+    const AggregateOutput output =
+        emit_states ? AggregateOutput::kStates : AggregateOutput::kResults;
     // The NULL-key lane first: the rows lane's finish then leaves the query's statistics (the
     // merge path) to the lane that holds nearly all groups.
     std::vector<Block> null_key_fragments;

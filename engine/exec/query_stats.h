@@ -106,7 +106,7 @@ struct ExchangeStats
 struct QueryStats
 {
     std::array<PhaseStats, kQueryPhaseCount> phases{};
-    MergePath merge_path = MergePath::kNone;           ///< GROUP BY tables.
+    MergePath merge_path = MergePath::kNone;           ///< GROUP BY tables (or kValueBuckets).
     MergePath distinct_merge_path = MergePath::kNone;  ///< count(DISTINCT) sets (no keys), or
                                                        ///< kValueBuckets (keyed).
     size_t partials = 0;

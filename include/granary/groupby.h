@@ -107,6 +107,8 @@ struct GroupByStatistics
     double partial_seconds = 0;   ///< Wall time from the plan to finish().
     double merge_seconds = 0;     ///< Conversion and merge.
     double finalize_seconds = 0;  ///< Building the result.
+    /// How the partials were merged ("single_level", "two_level", ...; "value_buckets" for a
+    /// lone count(DISTINCT) whose rows were routed by value and no set merged).
     std::string merge_path;
 };
 

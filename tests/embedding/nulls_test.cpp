@@ -64,6 +64,7 @@ struct Group
     uint64_t kept_rows = 0;
     std::optional<int64_t> sum, min, max, filtered_sum;
     std::set<int64_t> distinct;
+    std::set<int64_t> filtered_distinct;  ///< Of the rows `keep` keeps.
 };
 
 /// Printed key: "NULL" or the value.
@@ -101,6 +102,7 @@ std::map<std::string, Group> oracle(const Block& block, size_t key_column)
         if (keep.valueAt<uint8_t>(row) != 0)
         {
             group.filtered_sum = group.filtered_sum.value_or(0) + v;
+            group.filtered_distinct.insert(v);
         }
     }
     return groups;
@@ -306,9 +308,9 @@ TEST(NullableGroupBy, RowsWithAndWithoutNullKeysMeetInOneResult)
         EXPECT_EQ(result.columns[2].column.valueAt<uint64_t>(row), found->second.rows) << key;
         EXPECT_EQ(result.columns[3].column.valueAt<uint64_t>(row), found->second.count_a) << key;
         const Column& max_a = result.columns[4].column;
-        EXPECT_EQ(max_a.isNull(row) ? std::nullopt
-                                    : std::optional<int64_t>(max_a.valueAt<uint32_t>(row)),
-                  found->second.max_a)
+        EXPECT_EQ(
+            max_a.isNull(row) ? std::nullopt : std::optional<int64_t>(max_a.valueAt<uint32_t>(row)),
+            found->second.max_a)
             << key;
     }
 }
@@ -342,6 +344,51 @@ TEST(NullableGroupBy, TheTopGroupsIncludeTheNullKey)
     EXPECT_EQ(result.columns[1].column.valueAt<uint64_t>(largest), rows / 5);
 }
 
+/// A lone count(DISTINCT) over nullable values (or with a filter) is routed by value (no set
+/// merged), the NULL or filtered rows' keys still groups: 0 where no row gives a value.
+TEST(NullableGroupBy, ALoneDistinctCountSkipsNullValuesAndKeepsTheirKeys)
+{
+    for (const int null_percent : {0, 10, 100})
+    {
+        NullableInput input = makeInput(20'000, null_percent, 21 + null_percent);
+        const ColumnView keys = input.block.columns[0].column.view();
+        for (size_t row = 0; row < input.block.rows(); ++row)
+        {
+            if (keys.isValid(row) && keys.valueAt<uint32_t>(row) == 7)  // 7 never has a value
+            {
+                input.block.columns[2].column.setNull(row);
+            }
+        }
+        for (const size_t key_column : {0, 1})
+        {
+            const auto expected = oracle(input.block, key_column);
+            for (const bool filtered : {false, true})
+            {
+                GroupBy group_by(testing::fieldsOf(input.block, /*nullable=*/true),
+                                 {input.block.columns[key_column].name},
+                                 {{"uniqExact", {"value"}, "d", filtered ? "keep" : ""}});
+                testing::sinkFromHosts(group_by, input.block, 3, 900);
+                ResultStream stream = group_by.finish();
+                const Block result = testing::collect(stream);
+                EXPECT_EQ(group_by.statistics().merge_path, "value_buckets");
+                ASSERT_EQ(result.rows(), expected.size());
+                for (size_t row = 0; row < result.rows(); ++row)
+                {
+                    const std::string key = keyText(result.columns[0].column.view(), row);
+                    const Group& group = expected.at(key);
+                    std::set<int64_t> distinct = group.distinct;
+                    if (filtered)
+                    {
+                        distinct = group.filtered_distinct;
+                    }
+                    EXPECT_EQ(result.columns[1].column.valueAt<uint64_t>(row), distinct.size())
+                        << key << (filtered ? " filtered" : "") << ", " << null_percent << "%";
+                }
+            }
+        }
+    }
+}
+
 TEST(NullableGroupBy, ACombinedSinkIsRefused)
 {
     const NullableInput input = makeInput(100, 10, 5);
@@ -350,7 +397,8 @@ TEST(NullableGroupBy, ACombinedSinkIsRefused)
     LocalSink sink = group_by.makeLocalSink();
     sink.sink(testing::sliceOf(input.block, 0, 100), 100);
     group_by.combine(std::move(sink));
-    for (const auto& use : std::vector<std::function<void()>>{
+    for (const auto& use :
+         std::vector<std::function<void()>>{
              [&] { sink.sink(testing::sliceOf(input.block, 0, 100), 100); },
              [&] { group_by.combine(std::move(sink)); }})
     {

@@ -25,10 +25,10 @@ void forEachKeptRun(const uint8_t* mask, size_t first, size_t count, OnRun&& on_
             ++row;
         }
         const size_t begin = row;
-        while (row < count && rows[row] != 0)
-        {
-            ++row;
-        }
+        // Runs of kept rows are long where NULLs are rare (a whole batch without any): their
+        // end is found by memchr, a vector scan, not a test per row.
+        const void* skipped = std::memchr(rows + row, 0, count - row);
+        row = skipped != nullptr ? size_t(static_cast<const uint8_t*>(skipped) - rows) : count;
         if (row > begin)
         {
             on_run(begin, row - begin);

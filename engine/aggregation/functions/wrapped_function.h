@@ -18,6 +18,7 @@ public:
     {
     }
 
+    const AggregateFunction& inner() const { return *inner_; }
     std::string name() const override { return inner_->name(); }
     DataType resultType() const override { return inner_->resultType(); }
     bool resultMayBeNull() const override { return inner_->resultMayBeNull(); }
