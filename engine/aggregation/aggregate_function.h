@@ -56,6 +56,19 @@ public:
     /// state at places[i] + state_offset.
     virtual void addBatch(const ColumnView* arguments, size_t first_row, size_t count,
                           char* const* places, size_t state_offset, Arena& arena) const = 0;
+    /// addBatch, and sets the byte at places[i] + mark_offset to 1 for every row i: a wrapper's
+    /// "some row was added" flag (MaskedAggregateFunction), written by default in a second
+    /// pass, by AggregateFunctionBase in the same pass as the state, whose line is at hand.
+    virtual void addBatchMarking(const ColumnView* arguments, size_t first_row, size_t count,
+                                 char* const* places, size_t state_offset, size_t mark_offset,
+                                 Arena& arena) const
+    {
+        addBatch(arguments, first_row, count, places, state_offset, arena);
+        for (size_t i = 0; i < count; ++i)
+        {
+            places[i][mark_offset] = 1;
+        }
+    }
     /// Adds rows [first_row, first_row + count) to one state (aggregation without keys).
     virtual void addBatchSinglePlace(const ColumnView* arguments, size_t first_row, size_t count,
                                      char* state, Arena& arena) const = 0;

@@ -47,15 +47,25 @@ public:
     void addBatch(const ColumnView* arguments, size_t first_row, size_t count, char* const* places,
                   size_t state_offset, Arena& arena) const override
     {
-        // Groups of a large table sit at random places in the arena: fetching the state of a
-        // later row while this one is added overlaps their cache misses.
-        for (size_t i = 0; i < count; ++i)
+        addRows<false>(arguments, first_row, count, places, state_offset, 0, arena);
+    }
+
+    void addBatchMarking(const ColumnView* arguments, size_t first_row, size_t count,
+                         char* const* places, size_t state_offset, size_t mark_offset,
+                         Arena& arena) const override
+    {
+        // A function with a batch loop of its own (min's skipped rows, uniqExact's batched
+        // inserts) keeps it, and its marks take a second pass.
+        constexpr bool kOwnBatchLoop = !std::is_same_v<decltype(&Derived::addBatch),
+                                                       decltype(&AggregateFunctionBase::addBatch)>;
+        if constexpr (kOwnBatchLoop)
         {
-            if (i + kPrefetchRowsAhead < count)
-            {
-                __builtin_prefetch(places[i + kPrefetchRowsAhead] + state_offset, 1);
-            }
-            Derived::add(state(places[i] + state_offset), arguments, first_row + i, arena);
+            AggregateFunction::addBatchMarking(arguments, first_row, count, places, state_offset,
+                                               mark_offset, arena);
+        }
+        else
+        {
+            addRows<true>(arguments, first_row, count, places, state_offset, mark_offset, arena);
         }
     }
 
@@ -157,6 +167,26 @@ protected:
 
 private:
     const Derived& self() const { return *static_cast<const Derived*>(this); }
+    /// Row first_row + i into the state at places[i] + state_offset (and, `Mark`, 1 into the
+    /// byte at places[i] + mark_offset). Groups of a large table sit at random places in the
+    /// arena: fetching the state of a later row while this one is added overlaps their misses.
+    template <bool Mark>
+    void addRows(const ColumnView* arguments, size_t first_row, size_t count, char* const* places,
+                 size_t state_offset, size_t mark_offset, Arena& arena) const
+    {
+        for (size_t i = 0; i < count; ++i)
+        {
+            if (i + kPrefetchRowsAhead < count)
+            {
+                __builtin_prefetch(places[i + kPrefetchRowsAhead] + state_offset, 1);
+            }
+            Derived::add(state(places[i] + state_offset), arguments, first_row + i, arena);
+            if constexpr (Mark)
+            {
+                places[i][mark_offset] = 1;
+            }
+        }
+    }
     State readSerialized(StateReader& reader) const
     {
         if constexpr (hasStateFormat())

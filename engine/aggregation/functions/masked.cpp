@@ -76,12 +76,8 @@ void MaskedAggregateFunction::addBatch(const ColumnView* arguments, size_t first
     forEachKeptRun(mask, first_row, count,
                    [&](size_t begin, size_t length)
                    {
-                       inner_->addBatch(arguments, first_row + begin, length, places + begin,
-                                        state_offset, arena);
-                       for (size_t i = begin; i < begin + length; ++i)
-                       {
-                           places[i][state_offset + flag_] = 1;
-                       }
+                       inner_->addBatchMarking(arguments, first_row + begin, length, places + begin,
+                                               state_offset, state_offset + flag_, arena);
                    });
 }
 
