@@ -389,6 +389,41 @@ TEST(NullableGroupBy, ALoneDistinctCountSkipsNullValuesAndKeepsTheirKeys)
     }
 }
 
+TEST(NullableGroupBy, BatchesWhoseKeysAreAllNullLeaveTheOtherLaneEmpty)
+{
+    Block block;
+    block.columns.push_back({"key", Column(TypeId::String)});
+    block.columns.push_back({"value", Column(TypeId::Int64)});
+    for (size_t row = 0; row < 3000; ++row)
+    {
+        block.columns[0].column.appendString(row < 2000 ? "" : "k");
+        block.columns[1].column.append<int64_t>(static_cast<int64_t>(row));
+        if (row < 2000)  // the first two 1000-row batches have only NULL keys
+        {
+            block.columns[0].column.setNull(row);
+        }
+    }
+    GroupBy group_by(testing::fieldsOf(block, /*nullable=*/true), {"key"},
+                     {{"count", {}, "c"}, {"sum", {"value"}, "s"}});
+    LocalSink sink = group_by.makeLocalSink();
+    for (size_t begin = 0; begin < 3000; begin += 1000)
+    {
+        sink.sink(testing::sliceOf(block, begin, 1000), 1000);
+    }
+    group_by.combine(std::move(sink));
+    ResultStream stream = group_by.finish();
+    const Block result = testing::collect(stream);
+    ASSERT_EQ(result.rows(), 2u);
+    for (size_t row = 0; row < 2; ++row)
+    {
+        const bool null_key = result.columns[0].column.isNull(row);
+        EXPECT_EQ(result.columns[1].column.valueAt<uint64_t>(row), null_key ? 2000u : 1000u);
+        // sum of 0..1999 and of 2000..2999
+        EXPECT_EQ(result.columns[2].column.valueAt<int64_t>(row),
+                  null_key ? 1999 * 2000 / 2 : (2000 + 2999) * 1000 / 2);
+    }
+}
+
 TEST(NullableGroupBy, ACombinedSinkIsRefused)
 {
     const NullableInput input = makeInput(100, 10, 5);
