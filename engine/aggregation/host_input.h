@@ -67,7 +67,6 @@ public:
               const std::vector<HostAggregate>& aggregates,
               const std::vector<std::string>& also_read = {});
 
-    const std::vector<HostColumn>& hostColumns() const { return host_columns_; }
     /// Whether the plan has the lane of NULL keys (a nullable key).
     bool hasNullKeyLane() const { return !nullable_keys_.empty(); }
     /// The core's plan of `lane`: the host's columns, then the lane's flags and the masks.
