@@ -1,7 +1,11 @@
 #pragma once
 
+#include <algorithm>
+#include <array>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <type_traits>
@@ -14,6 +18,10 @@ namespace granary
 /// Direct-mapped table for 8- and 16-bit keys: the key is the slot, so there is no hashing,
 /// probing or resizing. Signed keys map to slots through their unsigned bit pattern.
 /// Iteration visits keys in slot order. Mapped = void gives a set.
+///
+/// The slots of 16-bit keys are zeroed block by block on first use, and iteration and size()
+/// visit the used blocks only: a partial that meets a handful of keys neither zeroes nor scans
+/// 65536 cells (1 MiB), a cost each of a query's workers would pay again.
 template <typename KeyType, typename MappedType>
 class FixedHashTable
 {
@@ -46,17 +54,32 @@ public:
         const Key& key() const { return this->key_; }
     };
 
+    /// Slots zeroed together: 256 blocks for 16-bit keys, which are the key ranges the
+    /// merge's 256 bucket tasks fill in parallel (slotRange), so no two tasks share a block.
+    /// 8-bit keys (4 KiB of cells) make one block, zeroed at construction.
+    static constexpr size_t kBlockSlots = kSlotCount > 256 ? kSlotCount / 256 : kSlotCount;
+    static constexpr size_t kBlockCount = kSlotCount / kBlockSlots;
+
     FixedHashTable()
-        : cells_(static_cast<Cell*>(ZeroedAllocator::allocate(kSlotCount * sizeof(Cell))))
+        : cells_(static_cast<Cell*>(UninitializedAllocator::allocate(kSlotCount * sizeof(Cell))))
     {
+        if constexpr (kBlockCount == 1)
+        {
+            touchBlock(0);
+        }
     }
-    ~FixedHashTable() { ZeroedAllocator::deallocate(cells_, kSlotCount * sizeof(Cell)); }
+    ~FixedHashTable() { UninitializedAllocator::deallocate(cells_, kSlotCount * sizeof(Cell)); }
     FixedHashTable(const FixedHashTable&) = delete;
     FixedHashTable& operator=(const FixedHashTable&) = delete;
 
     Cell* emplace(Key key, bool& inserted)
     {
-        Cell& cell = cells_[static_cast<SlotIndex>(key)];
+        const SlotIndex slot = static_cast<SlotIndex>(key);
+        if constexpr (kBlockCount > 1)
+        {
+            touchBlock(slot / kBlockSlots);
+        }
+        Cell& cell = cells_[slot];
         inserted = !cell.occupied_;
         if (inserted)
         {
@@ -70,7 +93,12 @@ public:
 
     Cell* find(Key key)
     {
-        Cell& cell = cells_[static_cast<SlotIndex>(key)];
+        const SlotIndex slot = static_cast<SlotIndex>(key);
+        if (!blockTouched(slot / kBlockSlots))
+        {
+            return nullptr;
+        }
+        Cell& cell = cells_[slot];
         return cell.occupied_ ? &cell : nullptr;
     }
     const Cell* find(Key key) const { return const_cast<FixedHashTable*>(this)->find(key); }
@@ -83,13 +111,7 @@ public:
     template <typename F>
     void forEachCell(F&& f)
     {
-        for (size_t slot = 0; slot < kSlotCount; ++slot)
-        {
-            if (cells_[slot].occupied_)
-            {
-                f(cells_[slot]);
-            }
-        }
+        forEachCellInSlots(0, kSlotCount, f);
     }
     template <typename F>
     void forEachCell(F&& f) const
@@ -127,31 +149,53 @@ public:
     template <typename F>
     void forEachCellInSlots(size_t first_slot, size_t end_slot, F&& f)
     {
-        for (size_t slot = first_slot; slot < end_slot; ++slot)
+        for (size_t slot = first_slot; slot < end_slot;)
         {
-            if (cells_[slot].occupied_)
+            const size_t block_end = std::min(end_slot, (slot / kBlockSlots + 1) * kBlockSlots);
+            if (blockTouched(slot / kBlockSlots))
             {
-                f(cells_[slot]);
+                for (; slot < block_end; ++slot)
+                {
+                    if (cells_[slot].occupied_)
+                    {
+                        f(cells_[slot]);
+                    }
+                }
             }
+            slot = block_end;
         }
     }
 
-    /// Counted by a scan of the (at most 65536) slots: without a shared counter, disjoint slot
+    /// Counted by a scan of the used blocks' slots: without a shared counter, disjoint slot
     /// ranges can be filled by different threads at once.
     size_t size() const
     {
         size_t count = 0;
-        for (size_t slot = 0; slot < kSlotCount; ++slot)
-        {
-            count += cells_[slot].occupied_ ? 1 : 0;
-        }
+        const_cast<FixedHashTable*>(this)->forEachCell([&](const Cell&) { ++count; });
         return count;
     }
     bool empty() const { return size() == 0; }
     size_t bufferBytes() const { return kSlotCount * sizeof(Cell); }
 
 private:
+    bool blockTouched(size_t block) const
+    {
+        return (touched_[block / 64].load(std::memory_order_acquire) >> (block % 64)) & 1;
+    }
+    /// Zeroes the block on its first use. Only the task filling the block's slots touches it.
+    void touchBlock(size_t block)
+    {
+        if (!blockTouched(block)) [[unlikely]]
+        {
+            std::memset(static_cast<void*>(cells_ + block * kBlockSlots), 0,
+                        kBlockSlots * sizeof(Cell));
+            touched_[block / 64].fetch_or(uint64_t{1} << (block % 64), std::memory_order_release);
+        }
+    }
+
     Cell* cells_;
+    /// One bit per block: its cells have been zeroed (and may be occupied).
+    std::array<std::atomic<uint64_t>, (kBlockCount + 63) / 64> touched_{};
 };
 
 }  // namespace granary

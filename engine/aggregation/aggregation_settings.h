@@ -42,6 +42,14 @@ struct AggregationSettings
     /// partial phase one task per bucket aggregates them into a cache-sized table, with no
     /// merge of partial tables for them (fixed-width keys; docs/aggregation.md).
     bool partition_high_cardinality = true;
+    /// A worker among several samples this many of its first rows (half its share of the
+    /// input at most) and, when they say most of its share will be new keys
+    /// (groupsWouldFillHalfTheShare), routes its groups to the merge's buckets and partitions
+    /// its further rows, as past the thresholds above: otherwise each key would be inserted
+    /// into every worker's table that meets it and again in the merge (work inflation,
+    /// docs/scaling.md). Fixed-width keys and states that own no memory, with
+    /// partition_high_cardinality; 0 turns it off.
+    size_t partition_new_keys_rows = 4096;
     /// Rows a worker takes at a time from a Block input (fewer when there are too few morsels
     /// to give every worker several).
     size_t morsel_rows = 65'536;

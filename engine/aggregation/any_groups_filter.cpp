@@ -116,7 +116,10 @@ public:
     {
         inner_->markSoleWorker(std::move(check_cancelled), input_rows);
     }
+    void expectRows(size_t rows) override { inner_->expectRows(rows); }
     size_t rows() const override { return inner_->rows(); }
+    size_t groups() const override { return inner_->groups(); }
+    size_t growths() const override { return inner_->growths(); }
 
     std::unique_ptr<LocalSinkState> release() { return std::move(inner_); }
 

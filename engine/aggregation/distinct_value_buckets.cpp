@@ -144,6 +144,12 @@ public:
     PartitionedRows& partitioned() { return *rows_; }
     /// Every row sunk, dropped ones included: a router of dropped rows still has groups.
     size_t rows() const override { return sunk_rows_; }
+    /// The keys it numbered or saw without a value; the pairs wait, routed, for the buckets.
+    size_t groups() const override
+    {
+        return (numbering_ ? numbering_->size() : 0) + unvalued_keys_.size();
+    }
+    size_t growths() const override { return 0; }
     /// Fixed-width keys of dropped rows, as bit patterns.
     const HashSet<uint64_t>& unvaluedKeys() const { return unvalued_keys_; }
     const BucketCardinality& pairs() const { return pairs_; }

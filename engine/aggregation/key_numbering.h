@@ -39,6 +39,8 @@ public:
     /// once; `other` must outlive this numbering (its long strings are referenced).
     std::vector<uint64_t> absorbBucket(const KeyNumbering& other, size_t bucket);
 
+    /// Strings numbered so far.
+    size_t size() const { return numbers_.size(); }
     /// The strings of bucket `bucket`, in index order.
     const Column& bucketKeys(size_t bucket) const { return keys_[bucket]; }
 

@@ -36,7 +36,10 @@ public:
     {
         partial_.setSoleWorker(std::move(check_cancelled), input_rows);
     }
+    void expectRows(size_t rows) override { partial_.expectRows(rows); }
     size_t rows() const override { return partial_.rows(); }
+    size_t groups() const override { return partial_.size(); }
+    size_t growths() const override { return partial_.resizes(); }
     PartialAggregate<Method>& partial() { return partial_; }
     /// The layout its rows are read with: its plan's (imported states have a plan of their own).
     const AggregateLayout* layout() const { return layout_; }
@@ -268,6 +271,15 @@ private:
                               ProfileEvents::increment(ProfileEvent::MergeTasks);
                               MergeContext merge_context{&context_, &merge, &timer};
                               mergeBucket(target, bucket, merge_context);
+                              if constexpr (Method::kHasTwoLevel)
+                              {
+                                  const auto& merged = target.twoLevel().bucket(bucket);
+                                  timer.facts().groups = merged.size();
+                                  if constexpr (requires { merged.growCount(); })
+                                  {
+                                      timer.facts().growths = merged.growCount();
+                                  }
+                              }
                           });
     }
 

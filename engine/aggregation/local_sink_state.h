@@ -23,7 +23,14 @@ public:
     /// would have routed to the merge itself; `check_cancelled` runs between its buckets.
     /// `input_rows`: the most rows it will be given (the input's, before filters).
     virtual void markSoleWorker(std::function<void()> check_cancelled, size_t input_rows) {}
+    /// Tells one of several workers about how many rows it will be given (its share of the
+    /// input), so that what it decides from its first rows can scale with that share.
+    virtual void expectRows(size_t rows) {}
     virtual size_t rows() const = 0;
+    /// Groups its hash tables hold now (0 for a state that routes rows and keeps no table),
+    /// and the times they have grown so far: what the task that sets a span reports of itself.
+    virtual size_t groups() const = 0;
+    virtual size_t growths() const = 0;
 };
 
 }  // namespace granary

@@ -23,6 +23,8 @@ public:
         partial_.aggregate(columns, rows);
     }
     size_t rows() const override { return partial_.rows(); }
+    size_t groups() const override { return 1; }
+    size_t growths() const override { return 0; }
     PartialAggregateWithoutKey& partial() { return partial_; }
 
 private:

@@ -37,6 +37,10 @@ inline void sinkMorsels(const AggregationInput& input, GroupByOperator& op,
                                local->markSoleWorker([&context] { context.checkCancelled(); },
                                                      input.rows());
                            }
+                           else
+                           {
+                               local->expectRows(input.rows() / workers);
+                           }
                            const std::unique_ptr<MorselBuffers> buffers = input.makeBuffers();
                            std::vector<ColumnView> columns;
                            auto next = [&](size_t previous)
@@ -44,9 +48,11 @@ inline void sinkMorsels(const AggregationInput& input, GroupByOperator& op,
                            for (size_t morsel = dynamic ? next_morsel++ : worker; morsel < morsels;
                                 morsel = next(morsel))
                            {
-                               TaskTimer timer(op.partialRecorder());
+                               TaskTimer timer(op.partialRecorder(), morsel);
+                               const size_t growths = local->growths();
                                const size_t rows = input.produce(morsel, buffers.get(), columns);
                                op.sink(*local, columns, rows);
+                               timer.facts() = {rows, local->groups(), local->growths() - growths};
                            }
                            op.combine(std::move(local));
                        });

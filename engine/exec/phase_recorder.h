@@ -49,13 +49,20 @@ public:
 
     /// Records a task that took `own_ns` of CPU itself, waited for nested tasks whose longest
     /// chain was `nested_span_ns`, and took `own_faults` page faults itself.
-    void addTask(int64_t own_ns, int64_t nested_span_ns, int64_t own_faults)
+    void addTask(int64_t own_ns, int64_t nested_span_ns, int64_t own_faults, size_t index = 0,
+                 const TaskFacts& facts = {})
     {
         const int64_t chain = own_ns + nested_span_ns;
+        const TaskSample sample{.chain_seconds = static_cast<double>(chain) * 1e-9,
+                                .faulted = own_faults > 0,
+                                .own_seconds = static_cast<double>(own_ns) * 1e-9,
+                                .page_faults = static_cast<size_t>(own_faults),
+                                .index = index,
+                                .facts = facts};
         std::lock_guard lock(mutex_);
         work_ns_ += own_ns;
         span_ns_ = std::max(span_ns_, chain);
-        samples_.push_back({static_cast<double>(chain) * 1e-9, own_faults > 0});
+        samples_.push_back(sample);
     }
 
     /// Writes wall, work, span, task count and the tasks' samples into the phase's stats
@@ -67,7 +74,9 @@ public:
             return;
         }
         finished_ = true;
-        stats_.wall_seconds += static_cast<double>(wallNanoseconds() - wall_start_) * 1e-9;
+        const int64_t wall_end = wallNanoseconds();
+        stats_.wall_seconds += static_cast<double>(wall_end - wall_start_) * 1e-9;
+        stats_.intervals.push_back({wall_start_, wall_end});
         std::lock_guard lock(mutex_);
         stats_.work_seconds += static_cast<double>(work_ns_) * 1e-9;
         stats_.span_seconds += static_cast<double>(span_ns_) * 1e-9;
@@ -93,8 +102,10 @@ private:
 class TaskTimer
 {
 public:
-    explicit TaskTimer(PhaseRecorder& recorder)
+    /// `index`: the task's place in its region (morsel, bucket, worker), for the statistics.
+    explicit TaskTimer(PhaseRecorder& recorder, size_t index = 0)
         : recorder_(recorder),
+          index_(index),
           started_ns_(threadCpuNanoseconds()),
           started_faults_(threadPageFaults())
     {
@@ -102,7 +113,7 @@ public:
     ~TaskTimer()
     {
         pause();
-        recorder_.addTask(own_ns_, nested_span_ns_, own_faults_);
+        recorder_.addTask(own_ns_, nested_span_ns_, own_faults_, index_, facts_);
     }
     TaskTimer(const TaskTimer&) = delete;
     TaskTimer& operator=(const TaskTimer&) = delete;
@@ -118,9 +129,13 @@ public:
         started_ns_ = threadCpuNanoseconds();
         started_faults_ = threadPageFaults();
     }
+    /// What the task's body reports of itself (rows, groups, growths).
+    TaskFacts& facts() { return facts_; }
 
 private:
     PhaseRecorder& recorder_;
+    size_t index_;
+    TaskFacts facts_;
     int64_t started_ns_;
     int64_t started_faults_;
     int64_t own_ns_ = 0;

@@ -74,7 +74,7 @@ public:
         runWorkers(count,
                    [&](size_t i)
                    {
-                       TaskTimer timer(recorder);
+                       TaskTimer timer(recorder, i);
                        body(i, timer);
                    });
     }
@@ -124,7 +124,7 @@ public:
                     const int64_t start_faults = threadPageFaults();
                     body(i);
                     const int64_t own = threadCpuNanoseconds() - start;
-                    recorder.addTask(own, 0, threadPageFaults() - start_faults);
+                    recorder.addTask(own, 0, threadPageFaults() - start_faults, i);
                     int64_t longest = longest_ns.load(std::memory_order_relaxed);
                     while (own > longest && !longest_ns.compare_exchange_weak(longest, own))
                     {

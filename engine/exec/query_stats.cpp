@@ -10,6 +10,8 @@ std::string_view phaseName(QueryPhase phase)
 {
     switch (phase)
     {
+        case QueryPhase::kPlan:
+            return "plan";
         case QueryPhase::kPartial:
             return "partial";
         case QueryPhase::kConvert:
@@ -18,6 +20,8 @@ std::string_view phaseName(QueryPhase phase)
             return "merge";
         case QueryPhase::kFinalize:
             return "finalize";
+        case QueryPhase::kResult:
+            return "result";
     }
     return "unknown";
 }
@@ -63,6 +67,14 @@ double PhaseStats::medianTaskSeconds() const
     return *middle;
 }
 
+const TaskSample* PhaseStats::longestTask() const
+{
+    const auto longest = std::max_element(task_samples.begin(), task_samples.end(),
+                                          [](const TaskSample& a, const TaskSample& b)
+                                          { return a.chain_seconds < b.chain_seconds; });
+    return longest == task_samples.end() ? nullptr : &*longest;
+}
+
 double PhaseStats::longestFaultlessTaskSeconds() const
 {
     double longest = 0;
@@ -80,6 +92,55 @@ size_t PhaseStats::faultingTasks() const
 {
     return static_cast<size_t>(std::count_if(task_samples.begin(), task_samples.end(),
                                              [](const TaskSample& s) { return s.faulted; }));
+}
+
+namespace
+{
+
+/// Sets a serial phase that took `seconds` of the statement's own thread.
+void setSerialPhase(PhaseStats& phase, double seconds)
+{
+    phase.wall_seconds = seconds;
+    phase.work_seconds = seconds;
+    phase.span_seconds = seconds;
+}
+
+}  // namespace
+
+void QueryStats::accountQueryWall(int64_t start_ns, int64_t end_ns)
+{
+    std::vector<WallInterval> intervals;
+    for (size_t i = 0; i < kQueryPhaseCount; ++i)
+    {
+        const auto& phase_intervals = phases[i].intervals;
+        intervals.insert(intervals.end(), phase_intervals.begin(), phase_intervals.end());
+    }
+    std::sort(intervals.begin(), intervals.end(),
+              [](const WallInterval& a, const WallInterval& b) { return a.start_ns < b.start_ns; });
+    query_seconds = static_cast<double>(end_ns - start_ns) * 1e-9;
+    if (intervals.empty())
+    {
+        setSerialPhase(phase(QueryPhase::kPlan), query_seconds);
+        setSerialPhase(phase(QueryPhase::kResult), 0);
+        outside_phases_seconds = 0;
+        return;
+    }
+    // The union of the intervals (recorders of a phase may nest or repeat): what it leaves
+    // between the first start and the last end is time no phase explains.
+    int64_t covered_ns = 0;
+    int64_t reach_ns = intervals.front().start_ns;
+    for (const WallInterval& interval : intervals)
+    {
+        const int64_t from = std::max(interval.start_ns, reach_ns);
+        covered_ns += std::max<int64_t>(0, interval.end_ns - from);
+        reach_ns = std::max(reach_ns, interval.end_ns);
+    }
+    const int64_t first_ns = std::max(start_ns, intervals.front().start_ns);
+    const int64_t last_ns = std::min(end_ns, reach_ns);
+    setSerialPhase(phase(QueryPhase::kPlan), static_cast<double>(first_ns - start_ns) * 1e-9);
+    setSerialPhase(phase(QueryPhase::kResult), static_cast<double>(end_ns - last_ns) * 1e-9);
+    outside_phases_seconds =
+        static_cast<double>(std::max<int64_t>(0, (last_ns - first_ns) - covered_ns)) * 1e-9;
 }
 
 double QueryStats::totalWork() const
@@ -128,6 +189,28 @@ double ExchangeStats::imbalance() const
     return total > 0 ? slowest / (total / static_cast<double>(per_rank.size())) : 1.0;
 }
 
+std::string QueryStats::longestTasksText() const
+{
+    std::string out;
+    char line[256];
+    for (size_t i = 0; i < kQueryPhaseCount; ++i)
+    {
+        const TaskSample* task = phases[i].longestTask();
+        if (task == nullptr || phases[i].tasks < 2)
+        {
+            continue;
+        }
+        std::snprintf(line, sizeof(line),
+                      "longest %s task: #%zu, chain %.3f ms (own %.3f), rows %zu, groups %zu, "
+                      "growths %zu, page faults %zu\n",
+                      std::string(phaseName(static_cast<QueryPhase>(i))).c_str(), task->index,
+                      task->chain_seconds * 1e3, task->own_seconds * 1e3, task->facts.rows,
+                      task->facts.groups, task->facts.growths, task->page_faults);
+        out += line;
+    }
+    return out;
+}
+
 std::string QueryStats::toString() const
 {
     std::string out;
@@ -151,6 +234,14 @@ std::string QueryStats::toString() const
                   totalWall() * 1e3, totalWork() * 1e3, totalSpan() * 1e3, "",
                   totalSpan() > 0 ? totalWork() / totalSpan() : 0.0);
     out += line;
+    if (query_seconds > 0)
+    {
+        std::snprintf(line, sizeof(line), "query %.3f ms, outside every phase %.3f ms (%.1f%%)\n",
+                      query_seconds * 1e3, outside_phases_seconds * 1e3,
+                      100 * outside_phases_seconds / query_seconds);
+        out += line;
+    }
+    out += longestTasksText();
     std::snprintf(line, sizeof(line),
                   "partials %zu (single-level %zu, two-level %zu, routed %zu), merge path %s\n",
                   partials, single_level_partials, two_level_partials, routed_partials,

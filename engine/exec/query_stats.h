@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -12,23 +13,48 @@
 namespace granary
 {
 
-/// The phases of an aggregation query, in the order they run (each ends before the next).
+/// The phases of a query, in the order they run (each ends before the next). The first and
+/// the last are the statement's serial time around the parallel ones, so that every
+/// millisecond of a query falls in some phase (QueryStats::accountQueryWall).
 enum class QueryPhase : size_t
 {
+    kPlan,      ///< Before the first task: parsing, planning, scan setup, the query's threads.
     kPartial,   ///< Per-thread aggregation of morsels into partial tables.
     kConvert,   ///< Single-level partials become two-level before a bucket merge.
     kMerge,     ///< Partials are merged (bucket by bucket where parallel).
     kFinalize,  ///< States become result columns.
+    kResult,    ///< After the last task: ORDER BY, LIMIT, projections, the result block.
 };
-inline constexpr size_t kQueryPhaseCount = 4;
+inline constexpr size_t kQueryPhaseCount = 6;
 std::string_view phaseName(QueryPhase phase);
 
-/// One task of a phase: its chain (own CPU time plus the longest nested chain it waited for)
-/// and whether it took a page fault itself.
+/// What a task's body reports of itself (TaskTimer::facts), so that the task that sets a
+/// phase's span can be told apart: a skewed bucket, a table that grew, fresh memory.
+struct TaskFacts
+{
+    size_t rows = 0;     ///< Rows the task read or routed.
+    size_t groups = 0;   ///< Groups (or distinct values) its table holds when it ends.
+    size_t growths = 0;  ///< Hash-table resizes during the task.
+};
+
+/// One task of a phase: its chain (own CPU time plus the longest nested chain it waited for),
+/// its own CPU time, the page faults it took itself, its index in its parallel region (the
+/// morsel, bucket or worker) and what its body reported.
 struct TaskSample
 {
     double chain_seconds = 0;
     bool faulted = false;
+    double own_seconds = 0;
+    size_t page_faults = 0;
+    size_t index = 0;
+    TaskFacts facts;
+};
+
+/// A stretch of wall time a phase's recorder was open (CLOCK_MONOTONIC nanoseconds).
+struct WallInterval
+{
+    int64_t start_ns = 0;
+    int64_t end_ns = 0;
 };
 
 /// Time of one phase. work is the sum of its tasks' CPU times, span the longest chain of
@@ -44,8 +70,12 @@ struct PhaseStats
     /// longest task is many times the median, an outlier (often a first touch of fresh
     /// memory, which the kernel zeroes) sets the span rather than the size of the tasks.
     std::vector<TaskSample> task_samples;
+    /// When its recorders were open (one per recorder; phases may be entered more than once).
+    std::vector<WallInterval> intervals;
 
     double medianTaskSeconds() const;
+    /// The task whose chain set the span (the longest); null without tasks.
+    const TaskSample* longestTask() const;
     /// The longest chain among tasks that took no page fault (0 if every task faulted).
     double longestFaultlessTaskSeconds() const;
     size_t faultingTasks() const;
@@ -157,11 +187,24 @@ struct QueryStats
 
     PhaseStats& phase(QueryPhase p) { return phases[static_cast<size_t>(p)]; }
     const PhaseStats& phase(QueryPhase p) const { return phases[static_cast<size_t>(p)]; }
+    /// The statement's wall time, parse to result, where a Session ran it (0 elsewhere: the
+    /// embedding API and benchmarks time the parallel phases only).
+    double query_seconds = 0;
+    /// Of query_seconds, the time between parallel phases that none of them covered: what
+    /// the phases do not explain.
+    double outside_phases_seconds = 0;
+
+    /// Given the statement's start and end (wallNanoseconds), sets query_seconds, the plan
+    /// and result phases (serial: work = span = wall) to the time before the first recorded
+    /// interval and after the last, and outside_phases_seconds to the gaps between them.
+    void accountQueryWall(int64_t start_ns, int64_t end_ns);
     double totalWork() const;
     double totalSpan() const;
     double totalWall() const;
     /// Multi-line human-readable summary (phases, work/span, merge paths).
     std::string toString() const;
+    /// One line per phase of two or more tasks: the task that set its span, with its facts.
+    std::string longestTasksText() const;
 };
 
 }  // namespace granary

@@ -137,6 +137,10 @@ void applySettings(const std::map<std::string, std::string, std::less<>>& values
         {
             aggregation.string_key_value_buckets_rows = parseCount(name, value);
         }
+        else if (name == "partition_new_keys_rows")
+        {
+            aggregation.partition_new_keys_rows = parseCount(name, value);
+        }
         else if (name == "partition_high_cardinality")
         {
             aggregation.partition_high_cardinality = parseFlag(name, value);

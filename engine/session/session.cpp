@@ -1,12 +1,12 @@
 #include "engine/session/session.h"
 
-#include <chrono>
 #include <mutex>
 #include <thread>
 #include <variant>
 
 #include "engine/aggregation/group_by_plan.h"
 #include "engine/common/exception.h"
+#include "engine/exec/phase_recorder.h"
 #include "engine/ingest/insert_input.h"
 #include "engine/planner/query_executor.h"
 #include "engine/session/create_table.h"
@@ -85,7 +85,8 @@ std::shared_ptr<Database> Session::openDatabase(const std::filesystem::path& dat
 }
 
 SelectOutcome Session::runQuery(const sql::SelectStatement& select, const QuerySettings& settings,
-                                const QueryOptions& options, size_t threads, QueryStats& stats)
+                                const QueryOptions& options, size_t threads, int64_t start_ns,
+                                QueryStats& stats)
 {
     QueryContext context(threads, settings.max_memory_usage);
     context.setProfiler(options.profiler);
@@ -106,6 +107,7 @@ SelectOutcome Session::runQuery(const sql::SelectStatement& select, const QueryS
         settings.use_uncompressed_cache ? &database_->decodedCache() : nullptr;
     SelectOutcome outcome = executeQuery(select, context, environment);
     stats = context.stats();
+    stats.accountQueryWall(start_ns, wallNanoseconds());
     return outcome;
 }
 
@@ -117,7 +119,7 @@ void Session::dropCaches()
 
 QueryResult Session::execute(std::string_view sql, const QueryOptions& options)
 {
-    const auto start = std::chrono::steady_clock::now();
+    const int64_t start_ns = wallNanoseconds();
     QuerySettings settings;
     settings.max_threads = options.threads;
     settings.max_memory_usage = options.memory_limit_bytes;
@@ -132,7 +134,8 @@ QueryResult Session::execute(std::string_view sql, const QueryOptions& options)
         sql::Overloaded{
             [&](const sql::SelectStatement& select)
             {
-                SelectOutcome outcome = runQuery(select, settings, options, threads, result.stats);
+                SelectOutcome outcome =
+                    runQuery(select, settings, options, threads, start_ns, result.stats);
                 result.block = std::move(outcome.block);
                 result.totals = std::move(outcome.totals);
                 result.rows_read = outcome.rows_read;
@@ -150,8 +153,8 @@ QueryResult Session::execute(std::string_view sql, const QueryOptions& options)
                 std::vector<Block> selected;
                 if (insert.select)
                 {
-                    SelectOutcome outcome =
-                        runQuery(*insert.select, settings, options, threads, result.stats);
+                    SelectOutcome outcome = runQuery(*insert.select, settings, options, threads,
+                                                     start_ns, result.stats);
                     result.rows_read = outcome.rows_read;
                     result.bytes_read = outcome.bytes_read;
                     selected = rowsToInsert(std::move(outcome.block),
@@ -175,8 +178,7 @@ QueryResult Session::execute(std::string_view sql, const QueryOptions& options)
             { result.block = describeTable(*database_->table(describe.table)); },
         },
         statement);
-    result.elapsed_seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    result.elapsed_seconds = static_cast<double>(wallNanoseconds() - start_ns) * 1e-9;
     return result;
 }
 

@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <istream>
@@ -99,9 +100,11 @@ public:
 
 private:
     /// A SELECT (on its own or under INSERT ... SELECT) on the session's database; its
-    /// statistics to `stats`.
+    /// statistics to `stats`, the statement's wall time counted from `start_ns`
+    /// (wallNanoseconds when it was received).
     SelectOutcome runQuery(const sql::SelectStatement& select, const QuerySettings& settings,
-                           const QueryOptions& options, size_t threads, QueryStats& stats);
+                           const QueryOptions& options, size_t threads, int64_t start_ns,
+                           QueryStats& stats);
 
     std::shared_ptr<Database> database_;
     std::unique_ptr<QueryConditionCache> condition_cache_;

@@ -48,6 +48,9 @@ struct Options
     std::map<std::string, std::string, std::less<>> settings;
     size_t runs = 3;
     bool verify = false;
+    /// Print the queries, each followed by a NUL byte, and run nothing (for scripts that run
+    /// the queries one by one: tools/work_inflation.sh).
+    bool print_queries = false;
 };
 
 class GranaryEngine final : public QueryEngine
@@ -391,6 +394,14 @@ int runClickBench(const Options& options)
     const std::vector<std::string> queries = options.queries_file.empty()
                                                  ? splitQueries(defaultQueries())
                                                  : readQueryFile(options.queries_file);
+    if (options.print_queries)
+    {
+        for (const std::string& query : queries)
+        {
+            std::cout << query << '\0';
+        }
+        return 0;
+    }
     // DuckDB's queries and library first: a missing one fails before the long Granary runs.
     std::vector<std::string> duckdb_queries;
     std::optional<DuckDbApi> duckdb_api;
@@ -468,6 +479,9 @@ const programs::CommandRegistrar registrar{programs::Command{
                        "data's row count is queried as it is, else loaded and checkpointed");
         app.add_option("--machine", options->machine, "Machine name for the JSON (default: host)");
         app.add_option("--table", options->table, "Table the queries read (loaded into DuckDB)");
+        app.add_flag("--print-queries", options->print_queries,
+                     "Print the queries as split from the file, each ended by a NUL byte, and "
+                     "run nothing");
         return [options] { return runClickBench(*options); };
     }}};
 

@@ -1,5 +1,7 @@
 #include "programs/scale/line_chart.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -100,9 +102,19 @@ std::string LineChart::toSvg() const
             x_range.add(line.x);
         }
     }
+    for (const ChartLevelLine& line : level_lines)
+    {
+        if (shownOnLog(y_scale, line.y))
+        {
+            y_range.add(line.y);
+        }
+    }
     if (!std::isfinite(x_range.min))
     {
         x_range = {1, 2};
+    }
+    if (!std::isfinite(y_range.min))
+    {
         y_range = {1, 2};
     }
     const ChartAxis x_axis(x_scale, x_range.min, x_range.max);
@@ -157,6 +169,22 @@ std::string LineChart::toSvg() const
         svg.text({x + 4, plot_top + 14}, line.label, {.size = 11, .fill = "#666"});
     }
 
+    for (const ChartLevelLine& line : level_lines)
+    {
+        if (!shownOnLog(y_scale, line.y))
+        {
+            continue;
+        }
+        const double y = to_svg({x_axis.min(), line.y}).y;
+        svg.comment(fmt::format("level line y={}", line.y));
+        svg.line({plot_left, y}, {plot_left + plot_width, y},
+                 {"#555", 1.5, dashFor(LineStyle::kDashed)});
+        // Labelled at the left end, where lines against threads tend to start close together;
+        // below the line when it runs along the top of the plot.
+        const double label_y = y - plot_top < 16 ? y + 14 : y - 5;
+        svg.text({plot_left + 6, label_y}, line.label, {.size = 11, .fill = "#444"});
+    }
+
     for (const ChartSeries& s : series)
     {
         std::vector<SvgPoint> points;
@@ -182,6 +210,10 @@ std::string LineChart::toSvg() const
     double legend_y = plot_top + 6;
     for (const ChartSeries& s : series)
     {
+        if (!s.in_legend)
+        {
+            continue;
+        }
         if (s.line_width > 0)
         {
             svg.line({legend_left, legend_y}, {legend_left + 30, legend_y},

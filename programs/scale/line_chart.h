@@ -37,12 +37,20 @@ struct ChartSeries
     LineStyle style = LineStyle::kSolid;
     MarkerShape marker = MarkerShape::kCircle;
     double line_width = 2;  ///< 0: markers only.
+    bool in_legend = true;  ///< False for background lines too many to label.
 };
 
 /// A vertical reference line across the plot, e.g. "16 cores on this machine".
 struct ChartReferenceLine
 {
     double x = 0;
+    std::string label;
+};
+
+/// A dashed horizontal line across the plot, e.g. a target "1.25x"; the y axis always reaches it.
+struct ChartLevelLine
+{
+    double y = 0;
     std::string label;
 };
 
@@ -64,6 +72,7 @@ struct LineChart
     AxisScale y_scale = AxisScale::kLinear;
     std::vector<ChartSeries> series;
     std::vector<ChartReferenceLine> reference_lines;
+    std::vector<ChartLevelLine> level_lines;
     std::vector<ChartNote> notes;
     double width = 1100;
     double height = 560;

@@ -1,5 +1,5 @@
 // `granary scale`: runs queries at several thread counts and writes scaling.csv, predictions
-// and SVG plots (docs/scaling.md).
+// and SVG plots (docs/scaling.md); with --inflation, plots tools/work_inflation.sh's CSV.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -13,6 +13,8 @@
 #include "engine/session/session.h"
 #include "programs/clickbench/query_file.h"
 #include "programs/command_registry.h"
+#include "programs/scale/inflation_csv.h"
+#include "programs/scale/inflation_report.h"
 #include "programs/scale/machine_description.h"
 #include "programs/scale/rank_sweep.h"
 #include "programs/scale/scaling_csv.h"
@@ -43,6 +45,8 @@ struct ScaleArguments
     std::string mpirun = "mpirun";
     double network_gbps = 10;
     std::string predict_nodes = "16,64";
+    /// `--inflation`: plot tools/work_inflation.sh's CSV instead of running queries.
+    std::string inflation_csv;
 };
 
 std::vector<scale::ScalingRow> measure(const ScaleArguments& args,
@@ -191,6 +195,28 @@ std::vector<scale::ScalingRow> readRows(const std::string& path)
     return scale::readScalingCsv(in);
 }
 
+/// tools/work_inflation.sh's CSV: its summary on stdout, its plots and summary CSV in --out.
+void reportInflation(const ScaleArguments& args)
+{
+    std::ifstream in(args.inflation_csv, std::ios::binary);
+    if (!in)
+    {
+        throw Exception(ErrorCode::kCannotOpenFile, "cannot read " + args.inflation_csv);
+    }
+    const std::vector<scale::InflationRow> rows = scale::readInflationCsv(in, args.inflation_csv);
+    if (rows.empty())
+    {
+        throw Exception(ErrorCode::kBadArguments,
+                        args.inflation_csv + ": no rows after the header");
+    }
+    const scale::InflationReport report = scale::writeInflationReport(args.out_dir, rows);
+    std::cout << report.table;
+    for (const std::filesystem::path& file : report.files)
+    {
+        std::cout << "wrote " << file.string() << "\n";
+    }
+}
+
 const CommandRegistrar kScaleCommand{{
     "scale",
     "Run queries at several thread counts; write scaling.csv, predictions and SVG plots",
@@ -228,9 +254,18 @@ const CommandRegistrar kScaleCommand{{
         app.add_option("--predict-nodes", args->predict_nodes,
                        "With --ranks: node counts the model predicts")
             ->capture_default_str();
+        app.add_option("--inflation", args->inflation_csv,
+                       "Plot tools/work_inflation.sh's CSV (instructions at p threads / at 1 "
+                       "thread) instead of running queries: inflation_<suite>.svg and "
+                       "inflation_summary.csv");
         app.add_option("--out", args->out_dir, "Output directory")->required();
         return [args]
         {
+            if (!args->inflation_csv.empty())
+            {
+                reportInflation(*args);
+                return 0;
+            }
             const scale::MachineDescription machine = scale::describeThisMachine();
             std::cerr << "machine: " << machine.summary() << "\n";
             if (!args->ranks.empty())

@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <charconv>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -10,12 +9,16 @@
 #include <utility>
 
 #include "engine/common/exception.h"
+#include "programs/scale/csv_record.h"
 
 namespace granary::scale
 {
 
 namespace
 {
+
+/// How parse errors name the input: "scaling CSV line 7: ...".
+constexpr std::string_view kSource = "scaling CSV";
 
 using FieldWriter = std::function<std::string(const ScalingRow&)>;
 using FieldReader = std::function<void(ScalingRow&, std::string_view)>;
@@ -27,18 +30,6 @@ struct CsvColumn
     FieldReader read;
 };
 
-template <typename Number>
-Number parseNumber(std::string_view text)
-{
-    Number value{};
-    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (error != std::errc() || end != text.data() + text.size())
-    {
-        throw Exception(ErrorCode::kCannotParseInput, "not a number: '" + std::string(text) + "'");
-    }
-    return value;
-}
-
 /// `field` is a generic lambda returning a reference to the number in a (const) row.
 template <typename Field>
 CsvColumn numberColumn(std::string name, Field field)
@@ -47,7 +38,7 @@ CsvColumn numberColumn(std::string name, Field field)
     return {std::move(name),
             [field](const ScalingRow& row) { return fmt::format("{}", field(row)); },
             [field](ScalingRow& row, std::string_view text)
-            { field(row) = parseNumber<Number>(text); }};
+            { field(row) = parseCsvNumber<Number>(text); }};
 }
 
 CsvColumn textColumn(std::string name, std::string ScalingRow::*member)
@@ -75,7 +66,7 @@ const std::vector<CsvColumn>& csvColumns()
         c.push_back({"oversubscribed",
                      [](const ScalingRow& r) { return std::string(r.oversubscribed ? "1" : "0"); },
                      [](ScalingRow& r, std::string_view text)
-                     { r.oversubscribed = parseNumber<int>(text) != 0; }});
+                     { r.oversubscribed = parseCsvNumber<int>(text) != 0; }});
         c.push_back(numberColumn(
             "work_seconds", [](auto& r) -> auto& { return r.work_seconds; }));
         c.push_back(numberColumn(
@@ -98,6 +89,8 @@ const std::vector<CsvColumn>& csvColumns()
             c.push_back(numberColumn(
                 phase + "_tasks", [i](auto& r) -> auto& { return r.phases[i].tasks; }));
         }
+        c.push_back(numberColumn(
+            "outside_phases_seconds", [](auto& r) -> auto& { return r.outside_phases_seconds; }));
         c.push_back(numberColumn(
             "partials", [](auto& r) -> auto& { return r.partials; }));
         c.push_back(textColumn("merge_path", &ScalingRow::merge_path));
@@ -122,98 +115,6 @@ const std::vector<CsvColumn>& csvColumns()
     return columns;
 }
 
-std::string quoteField(const std::string& field)
-{
-    if (field.find_first_of(",\"\n\r") == std::string::npos)
-    {
-        return field;
-    }
-    std::string out = "\"";
-    for (char ch : field)
-    {
-        out += ch;
-        if (ch == '"')
-        {
-            out += '"';
-        }
-    }
-    return out + '"';
-}
-
-/// Reads one record (quoted fields may span lines); false at end of input.
-bool readRecord(std::istream& in, std::vector<std::string>& fields, size_t& line)
-{
-    fields.clear();
-    if (in.peek() == std::char_traits<char>::eof())
-    {
-        return false;
-    }
-    ++line;
-    std::string field;
-    bool quoted = false;
-    bool after_quote = false;
-    for (int next = in.get(); next != std::char_traits<char>::eof(); next = in.get())
-    {
-        const char ch = static_cast<char>(next);
-        if (quoted)
-        {
-            if (ch == '"')
-            {
-                if (in.peek() == '"')
-                {
-                    field += '"';
-                    in.get();
-                }
-                else
-                {
-                    quoted = false;
-                    after_quote = true;
-                }
-            }
-            else
-            {
-                line += ch == '\n' ? 1 : 0;
-                field += ch;
-            }
-            continue;
-        }
-        if (ch == ',')
-        {
-            fields.push_back(std::move(field));
-            field.clear();
-            after_quote = false;
-        }
-        else if (ch == '\n')
-        {
-            break;
-        }
-        else if (ch == '\r')
-        {
-            continue;
-        }
-        else if (ch == '"' && field.empty() && !after_quote)
-        {
-            quoted = true;
-        }
-        else if (after_quote)
-        {
-            throw Exception(ErrorCode::kCannotParseInput,
-                            fmt::format("scaling CSV line {}: text after a closing quote", line));
-        }
-        else
-        {
-            field += ch;
-        }
-    }
-    if (quoted)
-    {
-        throw Exception(ErrorCode::kCannotParseInput,
-                        fmt::format("scaling CSV line {}: unterminated quoted field", line));
-    }
-    fields.push_back(std::move(field));
-    return true;
-}
-
 }  // namespace
 
 void writeScalingCsv(const std::vector<ScalingRow>& rows, std::ostream& out)
@@ -228,7 +129,7 @@ void writeScalingCsv(const std::vector<ScalingRow>& rows, std::ostream& out)
     {
         for (size_t i = 0; i < columns.size(); ++i)
         {
-            out << (i == 0 ? "" : ",") << quoteField(columns[i].write(row));
+            out << (i == 0 ? "" : ",") << quoteCsvField(columns[i].write(row));
         }
         out << '\n';
     }
@@ -239,7 +140,7 @@ std::vector<ScalingRow> readScalingCsv(std::istream& in)
     const auto& columns = csvColumns();
     size_t line = 0;
     std::vector<std::string> header;
-    if (!readRecord(in, header, line))
+    if (!readCsvRecord(in, header, line, kSource))
     {
         throw Exception(ErrorCode::kCannotParseInput, "scaling CSV: empty input, no header");
     }
@@ -256,36 +157,13 @@ std::vector<ScalingRow> readScalingCsv(std::istream& in)
     }
     std::vector<ScalingRow> rows;
     std::vector<std::string> fields;
-    while (readRecord(in, fields, line))
+    while (readCsvRecord(in, fields, line, kSource))
     {
         if (fields.size() == 1 && fields[0].empty())
         {
             continue;
         }
-        if (fields.size() != header.size())
-        {
-            throw Exception(ErrorCode::kCannotParseInput,
-                            fmt::format("scaling CSV line {}: {} fields, the header has {}", line,
-                                        fields.size(), header.size()));
-        }
-        ScalingRow row;
-        for (size_t i = 0; i < fields.size(); ++i)
-        {
-            if (by_position[i] == nullptr)
-            {
-                continue;
-            }
-            try
-            {
-                by_position[i]->read(row, fields[i]);
-            }
-            catch (const Exception& error)
-            {
-                throw Exception(ErrorCode::kCannotParseInput,
-                                fmt::format("scaling CSV line {}, column {}: {}", line, header[i],
-                                            error.what()));
-            }
-        }
+        ScalingRow row = parseCsvRow<ScalingRow>(fields, by_position, kSource, line);
         rows.push_back(std::move(row));
     }
     return rows;

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <fstream>
 
-#include "engine/common/exception.h"
+#include "programs/scale/output_file.h"
 #include "programs/scale/scaling_analysis.h"
 #include "programs/scale/scaling_csv.h"
 #include "programs/scale/scaling_plots.h"
@@ -16,26 +16,6 @@ namespace granary::scale
 
 namespace
 {
-
-std::ofstream openForWriting(const std::filesystem::path& path)
-{
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    if (!out)
-    {
-        throw Exception(ErrorCode::kCannotOpenFile, "cannot write " + path.string());
-    }
-    return out;
-}
-
-void writeFile(const std::filesystem::path& path, const std::string& content)
-{
-    std::ofstream out = openForWriting(path);
-    out << content;
-    if (!out)
-    {
-        throw Exception(ErrorCode::kCannotOpenFile, "cannot write " + path.string());
-    }
-}
 
 std::string predictionsCsv(const std::vector<QueryAnalysis>& analyses,
                            const std::vector<size_t>& predict_at)
@@ -148,13 +128,7 @@ std::string writeScalingReport(const std::filesystem::path& out_dir,
                                const MachineDescription& machine,
                                const std::vector<size_t>& predict_at)
 {
-    std::error_code error;
-    std::filesystem::create_directories(out_dir, error);
-    if (error)
-    {
-        throw Exception(ErrorCode::kCannotOpenFile,
-                        "cannot create " + out_dir.string() + ": " + error.message());
-    }
+    createOutputDirectory(out_dir);
     {
         std::ofstream csv = openForWriting(out_dir / "scaling.csv");
         writeScalingCsv(rows, csv);

@@ -31,6 +31,8 @@ struct ScalingRow
     double work_seconds = 0;
     double span_seconds = 0;
     std::array<PhaseStats, kQueryPhaseCount> phases{};
+    /// Wall time of the run between its phases that no phase covered (QueryStats).
+    double outside_phases_seconds = 0;
     size_t partials = 0;
     std::string merge_path;
     std::string distinct_merge_path;

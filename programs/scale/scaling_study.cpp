@@ -29,6 +29,7 @@ ScalingRow rowFromRun(const StudyQuery& query, size_t threads, const QueryRun& r
     row.work_seconds = stats.totalWork();
     row.span_seconds = stats.totalSpan();
     row.phases = stats.phases;
+    row.outside_phases_seconds = stats.outside_phases_seconds;
     row.partials = stats.partials;
     row.merge_path = mergePathName(stats.merge_path);
     row.distinct_merge_path = mergePathName(stats.distinct_merge_path);

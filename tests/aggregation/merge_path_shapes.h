@@ -42,6 +42,9 @@ inline AggregationSettings mergePathSettings()
     settings.distinct.merge_cost = settings.merge_cost;
     // Small inputs at one thread take the paths of larger ones (two-level, routed rows).
     settings.sole_worker_single_level_rows = 0;
+    // The shapes are made for the paths the thresholds choose, not for workers whose first
+    // rows are new keys (partition_new_keys_rows has a shape of its own).
+    settings.partition_new_keys_rows = 0;
     return settings;
 }
 

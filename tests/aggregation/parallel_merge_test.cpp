@@ -4,11 +4,13 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
 #include <set>
 #include <string>
 #include <unordered_set>
 
 #include "engine/aggregation/aggregator.h"
+#include "engine/aggregation/new_keys_estimate.h"
 #include "reference_aggregator.h"
 #include "test_table.h"
 
@@ -202,12 +204,16 @@ QueryStats countAndSumByKey(const Block& table, size_t threads, AggregationSetti
     return context.stats();
 }
 
-/// Morsels of 5,000 rows, worker w taking morsels w, w + threads, ...
+/// Morsels of 5,000 rows, worker w taking morsels w, w + threads, ... The keys of these tests
+/// cycle through their groups, so that a worker's first rows look all new: the tests are made
+/// for the merge paths, not for partitioning from the first rows (partition_new_keys_rows,
+/// tested on its own below).
 AggregationSettings fixedMorselSettings()
 {
     AggregationSettings settings;
     settings.morsel_rows = 5'000;
     settings.deterministic_morsels = true;
+    settings.partition_new_keys_rows = 0;
     return settings;
 }
 
@@ -499,6 +505,65 @@ TEST(ParallelMerge, DistinctValuesAreRoutedOnceTheSetIsTwoLevel)
             }
         }
     }
+}
+
+TEST(NewKeysEstimate, AgreesWithDrawnKeysWhereTheAnswerIsClear)
+{
+    // Keys drawn uniformly from `population`: the sample's distinct count decides, and the
+    // share's own distinct count (counted here) says whether the decision was right.
+    std::mt19937_64 random(37);
+    const size_t share = 60'000;
+    const size_t sample = 4'096;
+    for (size_t population : {1'000, 9'000, 15'000, 30'000, 60'000, 200'000, 10'000'000})
+    {
+        std::uniform_int_distribution<uint64_t> key(0, population - 1);
+        std::unordered_set<uint64_t> seen;
+        size_t sample_groups = 0;
+        for (size_t row = 0; row < share; ++row)
+        {
+            seen.insert(key(random));
+            if (row + 1 == sample)
+            {
+                sample_groups = seen.size();
+            }
+        }
+        const bool predicted = groupsWouldFillHalfTheShare(sample_groups, sample, share);
+        const bool actual = 2 * seen.size() > share;
+        // Near the bound (share / 1.59 ~ 37,700 keys) a sample may go either way.
+        if (population <= 15'000 || population >= 200'000)
+        {
+            EXPECT_EQ(predicted, actual) << population << " keys, " << seen.size()
+                                         << " in the share, " << sample_groups << " sampled";
+        }
+    }
+}
+
+TEST(ParallelMerge, WorkersWhoseShareWillBeNewKeysPartitionFromTheirFirstRows)
+{
+    // 16 workers of 60,000 rows. Every key new: each worker samples its first 4,096 rows,
+    // routes their groups and partitions the rest, so the merge inserts no worker's table
+    // again. Keys that repeat four times within each worker's rows keep the tables.
+    constexpr size_t kWorkers = 16;
+    constexpr size_t kRows = kWorkers * 12 * 5'000;
+    const Block unique = testing::makeTestTable(
+        kRows, [](size_t row) { return row * 2654435761u; }, 41);
+    AggregationSettings settings = fixedMorselSettings();
+    settings.partition_new_keys_rows = AggregationSettings{}.partition_new_keys_rows;
+    const QueryStats partitioned = countAndSumByKey(unique, kWorkers, settings);
+    EXPECT_EQ(partitioned.routed_partials, kWorkers);
+    EXPECT_EQ(partitioned.partitioned_rows, kRows - kWorkers * 4'096);
+    EXPECT_EQ(countAndSumByKey(unique, kWorkers, fixedMorselSettings()).partitioned_rows, 0u);
+
+    // Keys drawn at random (splitmix64 of the row) from each worker's own 15,000.
+    const auto drawn = [](size_t row)
+    {
+        uint64_t z = row + 0x9E3779B97F4A7C15ull;
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        return (row / 5'000) % kWorkers * 1'000'000 + (z ^ (z >> 31)) % 15'000;
+    };
+    const Block repeating = testing::makeTestTable(kRows, drawn, 43);
+    EXPECT_EQ(countAndSumByKey(repeating, kWorkers, settings).partitioned_rows, 0u);
 }
 
 }  // namespace

@@ -147,5 +147,74 @@ TEST(PhaseRecorder, NestedTasksKeepTheirFaultsOutOfTheParents)
     EXPECT_GE(stats.longestFaultlessTaskSeconds(), 4 * kMillisecond);
 }
 
+TEST(PhaseRecorder, TheLongestTaskKeepsItsIndexFactsAndFaults)
+{
+    QueryContext context(2);
+    PhaseStats& stats = context.stats().phase(QueryPhase::kMerge);
+    {
+        PhaseRecorder recorder(stats);
+        context.runTasks(recorder, 5,
+                         [&](size_t i, TaskTimer& timer)
+                         {
+                             if (i == 3)
+                             {
+                                 touchFreshPages(1 << 20);
+                             }
+                             spinFor((i == 3 ? 4 : 1) * kMillisecond);
+                             timer.facts() = {i * 10, i * 100, i};
+                         });
+    }
+    const TaskSample* longest = stats.longestTask();
+    ASSERT_NE(longest, nullptr);
+    EXPECT_EQ(longest->index, 3u);
+    EXPECT_EQ(longest->facts.rows, 30u);
+    EXPECT_EQ(longest->facts.groups, 300u);
+    EXPECT_EQ(longest->facts.growths, 3u);
+    EXPECT_GE(longest->page_faults, 200u);  // 256 fresh 4 KiB pages
+    EXPECT_GE(longest->own_seconds, 4 * kMillisecond);
+    EXPECT_EQ(PhaseStats{}.longestTask(), nullptr);
+    const std::string text = context.stats().longestTasksText();
+    EXPECT_NE(text.find("longest merge task: #3"), std::string::npos) << text;
+}
+
+TEST(QueryStats, TheStatementsWallSplitsIntoPlanPhasesResultAndGaps)
+{
+    QueryStats stats;
+    stats.phase(QueryPhase::kPartial).intervals = {{10, 20}, {15, 25}};  // overlapping recorders
+    stats.phase(QueryPhase::kMerge).intervals = {{30, 40}};
+    stats.accountQueryWall(0, 50);
+    EXPECT_DOUBLE_EQ(stats.query_seconds, 50e-9);
+    EXPECT_DOUBLE_EQ(stats.phase(QueryPhase::kPlan).wall_seconds, 10e-9);
+    EXPECT_DOUBLE_EQ(stats.phase(QueryPhase::kPlan).span_seconds, 10e-9);
+    EXPECT_DOUBLE_EQ(stats.phase(QueryPhase::kResult).wall_seconds, 10e-9);
+    EXPECT_DOUBLE_EQ(stats.phase(QueryPhase::kResult).work_seconds, 10e-9);
+    // Covered: [10, 25) and [30, 40); between the first start and the last end, 25..30.
+    EXPECT_DOUBLE_EQ(stats.outside_phases_seconds, 5e-9);
+
+    QueryStats serial;
+    serial.accountQueryWall(100, 170);
+    EXPECT_DOUBLE_EQ(serial.phase(QueryPhase::kPlan).wall_seconds, 70e-9);
+    EXPECT_DOUBLE_EQ(serial.phase(QueryPhase::kResult).wall_seconds, 0);
+    EXPECT_DOUBLE_EQ(serial.outside_phases_seconds, 0);
+}
+
+TEST(QueryStats, RecordersLeaveTheirWallIntervals)
+{
+    PhaseStats stats;
+    const int64_t before = wallNanoseconds();
+    {
+        PhaseRecorder first(stats);
+        spinFor(kMillisecond);
+    }
+    {
+        PhaseRecorder second(stats);
+    }
+    ASSERT_EQ(stats.intervals.size(), 2u);
+    EXPECT_GE(stats.intervals[0].start_ns, before);
+    EXPECT_GE(stats.intervals[0].end_ns - stats.intervals[0].start_ns, 1'000'000);
+    EXPECT_LE(stats.intervals[0].end_ns, stats.intervals[1].start_ns);
+    EXPECT_LE(stats.intervals[1].end_ns, wallNanoseconds());
+}
+
 }  // namespace
 }  // namespace granary

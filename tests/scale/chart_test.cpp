@@ -72,6 +72,26 @@ TEST(LineChart, EmptyChartIsStillWellFormed)
     EXPECT_TRUE(xml.well_formed) << xml.problem;
 }
 
+TEST(LineChart, LevelLinesWidenTheAxisAndHiddenSeriesStayOutOfTheLegend)
+{
+    LineChart chart;
+    chart.y_scale = AxisScale::kLinear;
+    chart.series.push_back({"shown", {{1, 1}, {2, 1.05}}, "#1f77b4"});
+    chart.series.push_back(
+        {"hidden", {{1, 1}, {2, 1.02}}, "#ccc", LineStyle::kSolid, MarkerShape::kNone, 1, false});
+    chart.level_lines.push_back({1.25, "the target"});
+    const std::string svg = chart.toSvg();
+    const testing::XmlSummary xml = testing::checkXml(svg);
+    ASSERT_TRUE(xml.well_formed) << xml.problem;
+    EXPECT_EQ(xml.elements.at("polyline"), 2u);
+    EXPECT_NE(xml.text.find("the target"), std::string::npos);
+    EXPECT_NE(xml.text.find("shown"), std::string::npos);
+    EXPECT_EQ(xml.text.find("hidden"), std::string::npos);
+    // The data end at 1.05; the axis reaches 1.25 (a tick label) so the level line is shown.
+    EXPECT_NE(xml.text.find("1.25\n"), std::string::npos);
+    EXPECT_NE(svg.find("<!-- level line y=1.25 -->"), std::string::npos);
+}
+
 TEST(ChartAxis, Log2TicksArePowersOfTwoCoveringTheRange)
 {
     const ChartAxis axis(AxisScale::kLog2, 1, 480);

@@ -14,9 +14,9 @@ inline bool sameRow(const ScalingRow& a, const ScalingRow& b)
     const auto scalars = [](const ScalingRow& r)
     {
         return std::tie(r.query, r.sql, r.threads, r.runs, r.best_seconds, r.speedup, r.efficiency,
-                        r.oversubscribed, r.work_seconds, r.span_seconds, r.partials, r.merge_path,
-                        r.distinct_merge_path, r.result_rows, r.peak_memory_bytes,
-                        r.minor_page_faults, r.events, r.error);
+                        r.oversubscribed, r.work_seconds, r.span_seconds, r.outside_phases_seconds,
+                        r.partials, r.merge_path, r.distinct_merge_path, r.result_rows,
+                        r.peak_memory_bytes, r.minor_page_faults, r.events, r.error);
     };
     if (scalars(a) != scalars(b))
     {

@@ -26,6 +26,8 @@ std::vector<ScalingRow> sampleRows()
     a.span_seconds = 1.0 / 3.0;
     a.phases[0] = {0.25, 0.5, 0.125, 17};
     a.phases[2] = {1e-7, 2e-7, 3e-7, 256};
+    a.phases[5] = {0.0625, 0.0625, 0.0625, 0};
+    a.outside_phases_seconds = 1.5e-5;
     a.partials = 1;
     a.merge_path = "none";
     a.distinct_merge_path = "parallel_two_level";

@@ -1,0 +1,26 @@
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+
+namespace granary
+{
+
+/// Whether a worker whose first `sample_rows` rows held `sample_groups` distinct keys will
+/// end its `share_rows` rows with more than half of them distinct (its table would then
+/// shrink its input less than twice, and the merge would insert most of its rows again).
+///
+/// Model: keys drawn uniformly from D distinct ones, so n rows hold D (1 - e^(-n/D))
+/// distinct keys in expectation. The share holds more than share / 2 of them while
+/// D > share / kHalfDistinctRatio, where x = kHalfDistinctRatio solves (1 - e^-x) / x = 1/2;
+/// the sample at that D would hold the bound below, and more distinct keys mean a larger D.
+/// Keys met in runs (sorted data) show as repeats and keep the worker's table: the safe side.
+inline bool groupsWouldFillHalfTheShare(size_t sample_groups, size_t sample_rows, size_t share_rows)
+{
+    constexpr double kHalfDistinctRatio = 1.5936;
+    const double population = static_cast<double>(share_rows) / kHalfDistinctRatio;
+    const double bound = population * -std::expm1(-static_cast<double>(sample_rows) / population);
+    return static_cast<double>(sample_groups) > bound;
+}
+
+}  // namespace granary
