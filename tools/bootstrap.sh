@@ -14,6 +14,7 @@ GRANARY_PACKAGES=(
     libcpp-httplib-dev libsimdjson-dev
     libopenmpi-dev openmpi-bin
     clickhouse-client python3-clickhouse-driver clickhouse-tools curl clang libclang-rt-14-dev
+    valgrind  # tools/work_inflation.sh: instruction counts (run beside Granary, never linked)
 )
 
 # Installs the given Debian packages (default: GRANARY_PACKAGES) that are missing.
