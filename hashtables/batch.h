@@ -174,10 +174,10 @@ void emplaceStringBatch(Table& table, const std::string_view* keys, size_t count
 
 /// Emplaces keys[0..count) into `table`, calling on_cell(emplace_result, inserted, row) once
 /// for each row; each key's rows come in row order (its first one with inserted = true), rows
-/// of different keys not necessarily. Single-level tables run their own loops (emplaceMany),
-/// string tables emplaceStringBatch; for the others (two-level and direct-mapped tables) hashes are
-/// computed a batch at a time here, so the slot of each key can be prefetched kPrefetchRowsAhead
-/// rows ahead.
+/// of different keys not necessarily. Single-level and direct-mapped tables run their own loops
+/// (emplaceMany), string tables emplaceStringBatch; for the others (two-level tables) hashes
+/// are computed a batch at a time here, so the slot of each key can be prefetched
+/// kPrefetchRowsAhead rows ahead.
 template <typename Table, typename Key, typename OnCell>
 void emplaceBatch(Table& table, const Key* keys, size_t count, OnCell&& on_cell)
 {

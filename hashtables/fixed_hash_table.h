@@ -79,14 +79,25 @@ public:
         {
             touchBlock(slot / kBlockSlots);
         }
-        Cell& cell = cells_[slot];
-        inserted = !cell.occupied_;
-        if (inserted)
+        return emplaceInTouchedBlock(key, inserted);
+    }
+
+    /// emplace() for keys[0..count), calling on_cell(cell, inserted, row) for each row in row
+    /// order. The blocks are touched once per call, so that the emplacing loop has no branch
+    /// but the slot's occupancy. The keys must lie in blocks that only this thread fills.
+    template <typename OnCell>
+    void emplaceMany(const Key* keys, size_t count, OnCell&& on_cell)
+    {
+        if constexpr (kBlockCount > 1)
         {
-            cell.occupied_ = true;
-            cell.key_ = key;
+            touchBlocksSpanned(keys, count);
         }
-        return &cell;
+        for (size_t row = 0; row < count; ++row)
+        {
+            bool inserted;
+            Cell* cell = emplaceInTouchedBlock(keys[row], inserted);
+            on_cell(cell, inserted, row);
+        }
     }
     /// Same as emplace(key): the hash is not used, the signature matches the hashed tables.
     Cell* emplace(Key key, uint64_t /*hash*/, bool& inserted) { return emplace(key, inserted); }
@@ -178,9 +189,42 @@ public:
     size_t bufferBytes() const { return kSlotCount * sizeof(Cell); }
 
 private:
+    Cell* emplaceInTouchedBlock(Key key, bool& inserted)
+    {
+        Cell& cell = cells_[static_cast<SlotIndex>(key)];
+        inserted = !cell.occupied_;
+        if (inserted)
+        {
+            cell.occupied_ = true;
+            cell.key_ = key;
+        }
+        return &cell;
+    }
     bool blockTouched(size_t block) const
     {
         return (touched_[block / 64].load(std::memory_order_acquire) >> (block % 64)) & 1;
+    }
+    /// Touches every block from the lowest of the keys' slots to the highest: a min/max pass
+    /// costs less than a test per key, and the blocks between that the keys skip are zeroed
+    /// once, which is at most what zeroing the whole table up front would cost.
+    void touchBlocksSpanned(const Key* keys, size_t count)
+    {
+        if (count == 0)
+        {
+            return;
+        }
+        SlotIndex lowest = std::numeric_limits<SlotIndex>::max();
+        SlotIndex highest = 0;
+        for (size_t row = 0; row < count; ++row)
+        {
+            const SlotIndex slot = static_cast<SlotIndex>(keys[row]);
+            lowest = std::min(lowest, slot);
+            highest = std::max(highest, slot);
+        }
+        for (size_t block = lowest / kBlockSlots; block <= highest / kBlockSlots; ++block)
+        {
+            touchBlock(block);
+        }
     }
     /// Zeroes the block on its first use. Only the task filling the block's slots touches it.
     void touchBlock(size_t block)

@@ -61,6 +61,8 @@ std::vector<size_t> benchThreads()
 constexpr size_t kRegions = 9'000;
 /// Users per region draw: the UserID-like column has this many distinct values.
 constexpr size_t kUsers = 10'000'000;
+/// Runs of each `partials:N` benchmark: work/span is reported for the last and as the median.
+constexpr size_t kPartialsRuns = 5;
 
 /// A UInt64 key column with `distinct` random values drawn uniformly, plus a UInt32 value
 /// column and a Zipf-like RegionID (UInt32) column.
@@ -179,6 +181,12 @@ void runBareTable(benchmark::State& state, size_t distinct, size_t threads)
         static_cast<double>(keys.rows * state.iterations()), benchmark::Counter::kIsRate);
 }
 
+double median(std::vector<double> values)
+{
+    std::sort(values.begin(), values.end());
+    return values[values.size() / 2];
+}
+
 void runAggregation(benchmark::State& state, const std::string& name, size_t distinct,
                     const std::vector<std::string>& keys,
                     const std::vector<AggregateDescription>& aggregates, size_t threads,
@@ -190,6 +198,9 @@ void runAggregation(benchmark::State& state, const std::string& name, size_t dis
     QueryStats stats;
     size_t groups = 0;
     double best_seconds = 1e300;
+    // Per run: a single run's span can be an outlier of the machine (docs/aggregation.md).
+    std::vector<double> spans;
+    std::vector<double> works_per_span;
     for (auto _ : state)
     {
         QueryContext context(threads);
@@ -198,6 +209,8 @@ void runAggregation(benchmark::State& state, const std::string& name, size_t dis
         groups = result.rows();
         stats = context.stats();
         best_seconds = std::min(best_seconds, stats.totalWall());
+        spans.push_back(stats.totalSpan());
+        works_per_span.push_back(stats.totalWork() / stats.totalSpan());
     }
     const double rows = static_cast<double>(data.view.rows());
     state.counters["rows/s"] = benchmark::Counter(rows * static_cast<double>(state.iterations()),
@@ -206,6 +219,8 @@ void runAggregation(benchmark::State& state, const std::string& name, size_t dis
     state.counters["work/span"] = stats.totalWork() / stats.totalSpan();
     state.counters["work_ms"] = stats.totalWork() * 1e3;
     state.counters["span_ms"] = stats.totalSpan() * 1e3;
+    state.counters["median_work/span"] = median(works_per_span);
+    state.counters["median_span_ms"] = median(spans) * 1e3;
     for (size_t p = 0; p < kQueryPhaseCount; ++p)
     {
         const std::string phase(phaseName(static_cast<QueryPhase>(p)));
@@ -221,6 +236,13 @@ void runAggregation(benchmark::State& state, const std::string& name, size_t dis
             static_cast<double>(stats.phases[p].faultingTasks());
         state.counters[phase + "_faultless_span_ms"] =
             stats.phases[p].longestFaultlessTaskSeconds() * 1e3;
+        // What the task that set the span did: skew (groups, rows) or the machine (faults).
+        if (const TaskSample* longest = stats.phases[p].longestTask())
+        {
+            state.counters[phase + "_longest_groups"] = static_cast<double>(longest->facts.groups);
+            state.counters[phase + "_longest_rows"] = static_cast<double>(longest->facts.rows);
+            state.counters[phase + "_longest_faults"] = static_cast<double>(longest->page_faults);
+        }
     }
     state.counters["partials"] = static_cast<double>(stats.partials);
     state.counters["partitioned_rows"] = static_cast<double>(stats.partitioned_rows);
@@ -332,12 +354,6 @@ CpuSeconds processCpuSeconds()
     return {seconds(usage.ru_utime), seconds(usage.ru_stime)};
 }
 
-double median(std::vector<double> values)
-{
-    std::sort(values.begin(), values.end());
-    return values[values.size() / 2];
-}
-
 /// GROUP BY key with count(*) on one thread against the bare table counting the same keys, the
 /// two timed alternately, round after round, so that whatever the machine does to one round
 /// (a busy neighbour, the host's handling of fresh memory) it does to both. Each timed run
@@ -415,7 +431,9 @@ void registerRun(const std::string& name, const std::string& suffix, size_t dist
         (name + suffix).c_str(), [=](benchmark::State& state)
         { runAggregation(state, name, distinct, keys, aggregates, threads, partials, settings); })
         ->Unit(benchmark::kMillisecond)
-        ->Iterations(std::max(threads, partials) >= 64 ? 1 : 2)
+        ->Iterations(partials > 0                         ? kPartialsRuns
+                     : std::max<size_t>(threads, 1) >= 64 ? 1
+                                                          : 2)
         ->UseRealTime();
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 
@@ -21,6 +22,14 @@ inline bool groupsWouldFillHalfTheShare(size_t sample_groups, size_t sample_rows
     const double population = static_cast<double>(share_rows) / kHalfDistinctRatio;
     const double bound = population * -std::expm1(-static_cast<double>(sample_rows) / population);
     return static_cast<double>(sample_groups) > bound;
+}
+
+/// Rows a worker samples before groupsWouldFillHalfTheShare decides: `setting` rows
+/// (partition_new_keys_rows), or half its share where that is less, but at least one batch
+/// of `batch_rows`.
+inline size_t newKeysSampleRows(size_t setting, size_t share_rows, size_t batch_rows)
+{
+    return std::min(setting, std::max(batch_rows, share_rows / 2));
 }
 
 }  // namespace granary

@@ -736,8 +736,8 @@ private:
         {
             return false;
         }
-        const size_t sample_rows = std::min(settings_.partition_new_keys_rows,
-                                            std::max(kAggregationBatchRows, expected_rows_ / 2));
+        const size_t sample_rows = newKeysSampleRows(settings_.partition_new_keys_rows,
+                                                     expected_rows_, kAggregationBatchRows);
         if (rows_ < sample_rows)
         {
             return false;
@@ -762,13 +762,22 @@ private:
                 convertToTwoLevel();
                 return;
             }
-            if constexpr (kCanRoute)
+            if (partitionsNewKeysEarly())
             {
-                if (partitionsNewKeysEarly())
+                // Fixed-width groups wait, routed, for the merge's buckets; string keys (which
+                // live in this partial's arena) are converted, at most a sample's groups.
+                if constexpr (kCanRoute)
                 {
                     routeToTwoLevel();
-                    return;
                 }
+                else
+                {
+                    convertToTwoLevel();
+                }
+                return;
+            }
+            if constexpr (kCanRoute)
+            {
                 // Past the bound with most rows so far new keys, the rest will be too: its
                 // groups go to the buckets' merge, its further rows to partitions.
                 if (soleWorkerDefersTwoLevel() &&

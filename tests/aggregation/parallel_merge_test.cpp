@@ -34,6 +34,8 @@ AggregationSettings distinctSettings(size_t threads)
     settings.deterministic_morsels = true;
     // A partial set of two morsels' values is two-level, one of one morsel not.
     settings.distinct.two_level_threshold = kMorselRows * 3 / 2;
+    // Every value is new: sampled first rows would route every set from the start.
+    settings.partition_new_keys_rows = 0;
     settings.distinct.merge_cost.min_average_size = kMorselRows / 2;
     return settings;
 }
@@ -116,6 +118,8 @@ TEST(ParallelMerge, SetsOfSharedValuesMergeOnOneThreadUnlessManyWorkersShareTheW
         settings.max_threads = threads;
         settings.morsel_rows = 5'000;
         settings.deterministic_morsels = true;
+        // The values cycle, so any sample of under 5,000 rows looks all new.
+        settings.partition_new_keys_rows = 0;
         Aggregator aggregator({}, {{"uniqExact", {"k_u64"}, "distinct"}}, settings);
         QueryContext context(threads);
         const Block result = aggregator.execute(BlockView::of(table), context);
@@ -188,19 +192,19 @@ TEST(ParallelMerge, MoreWorkersThanThreadsGiveOnePartialEach)
 
 /// count and sum by k_u64 over `table` on `threads` threads, checked against the reference
 /// aggregator; returns the query's stats.
-QueryStats countAndSumByKey(const Block& table, size_t threads, AggregationSettings settings)
+QueryStats countAndSumByKey(const Block& table, size_t threads, AggregationSettings settings,
+                            const std::string& key = "k_u64")
 {
     const std::vector<testing::AggregateSpec> specs = {{"count", ""}, {"sum", "v_u32"}};
     const BlockView input = BlockView::of(table);
     settings.max_threads = threads;
-    Aggregator aggregator({"k_u64"}, {{"count", {}, "rows"}, {"sum", {"v_u32"}, "total"}},
-                          settings);
+    Aggregator aggregator({key}, {{"count", {}, "rows"}, {"sum", {"v_u32"}, "total"}}, settings);
     QueryContext context(threads);
     const Block result = aggregator.execute(input, context);
     EXPECT_EQ(testing::compareWithReference(result, 1, specs,
-                                            testing::referenceAggregate(input, {"k_u64"}, specs)),
+                                            testing::referenceAggregate(input, {key}, specs)),
               "")
-        << threads << " threads";
+        << threads << " threads, key " << key;
     return context.stats();
 }
 
@@ -564,6 +568,31 @@ TEST(ParallelMerge, WorkersWhoseShareWillBeNewKeysPartitionFromTheirFirstRows)
     };
     const Block repeating = testing::makeTestTable(kRows, drawn, 43);
     EXPECT_EQ(countAndSumByKey(repeating, kWorkers, settings).partitioned_rows, 0u);
+
+    // count(DISTINCT) without keys: a worker's set of new values routes them all, from the
+    // sample on, one of repeating values keeps them.
+    for (const auto& [table, routed] :
+         {std::pair{&unique, kRows}, std::pair{&repeating, size_t{0}}})
+    {
+        AggregationSettings distinct = settings;
+        distinct.max_threads = kWorkers;
+        Aggregator aggregator({}, {{"uniqExact", {"k_u64"}, "distinct"}}, distinct);
+        QueryContext context(kWorkers);
+        const Block result = aggregator.execute(BlockView::of(*table), context);
+        const std::vector<testing::AggregateSpec> specs = {{"uniqExact", "k_u64"}};
+        EXPECT_EQ(
+            testing::compareWithReference(
+                result, 0, specs, testing::referenceAggregate(BlockView::of(*table), {}, specs)),
+            "");
+        EXPECT_EQ(context.stats().partitioned_rows, routed);
+    }
+
+    // String keys, which live in the partial's arena, cannot be routed: the worker converts
+    // its sample's groups to two levels and partitions the rest just the same.
+    const QueryStats strings = countAndSumByKey(unique, kWorkers, settings, "k_str");
+    EXPECT_EQ(strings.two_level_partials, kWorkers);
+    EXPECT_EQ(strings.partitioned_rows, kRows - kWorkers * 4'096);
+    EXPECT_EQ(countAndSumByKey(repeating, kWorkers, settings, "k_str").partitioned_rows, 0u);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 
 #include "engine/aggregation/aggregate_function_base.h"
 #include "engine/aggregation/distinct_set.h"
+#include "engine/aggregation/new_keys_estimate.h"
 #include "engine/aggregation/parallel_merge_cost.h"
 
 namespace granary
@@ -40,6 +41,12 @@ struct DistinctSettings
     /// ...also for a String key (set by the aggregator from the input's rows and
     /// AggregationSettings::string_key_value_buckets_rows).
     bool string_key_value_buckets = true;
+    /// Without keys, about how many rows each of several workers will be given (0: unknown,
+    /// or a sole worker), set by the aggregator; with new_values_sample_rows
+    /// (AggregationSettings::partition_new_keys_rows), a numeric set samples its first rows
+    /// and routes from then on when its share will be mostly new values.
+    size_t worker_share_rows = 0;
+    size_t new_values_sample_rows = 0;
 };
 
 /// Everything of count(DISTINCT) / uniqExact that does not depend on the value type: the
@@ -104,6 +111,10 @@ public:
             return;
         }
         size_t row = first_row;
+        if constexpr (Set::kCanRoute)
+        {
+            row += sampleForNewValues(set, arguments[0], first_row, count, arena);
+        }
         for (; row < first_row + count && !(routes() && set.isTwoLevel()); ++row)
         {
             set.insert(Traits::keyAt(arguments[0], row), settings_.two_level_threshold, arena);
@@ -187,6 +198,37 @@ private:
     }
 
     bool routes() const { return Set::kCanRoute && settings_.route_large_sets; }
+
+    /// A worker's first rows, inserted as a sample of its share: when they say the share will
+    /// be mostly new values (groupsWouldFillHalfTheShare), the set routes them and every
+    /// further value to the merge's buckets, as it would past the two-level threshold; each
+    /// worker's set would otherwise hold most of its share, for the merge to insert it all
+    /// again. Returns the rows inserted (none on later batches, or without a share).
+    size_t sampleForNewValues(Set& set, const ColumnView& values, size_t first_row, size_t count,
+                              Arena& arena) const requires Set::kCanRoute
+    {
+        const size_t share = settings_.worker_share_rows;
+        if (!routes() || share == 0 || settings_.new_values_sample_rows == 0 || set.size() != 0 ||
+            set.isTwoLevel())
+        {
+            return 0;
+        }
+        const size_t sample =
+            newKeysSampleRows(settings_.new_values_sample_rows, share, kHashBatchRows);
+        if (count < sample)
+        {
+            return 0;
+        }
+        for (size_t row = first_row; row < first_row + sample; ++row)
+        {
+            set.insert(Traits::keyAt(values, row), settings_.two_level_threshold, arena);
+        }
+        if (groupsWouldFillHalfTheShare(set.size(), sample, share))
+        {
+            set.routeAllToTwoLevel();
+        }
+        return sample;
+    }
 
     DistinctSettings settings_;
 };
