@@ -1,5 +1,6 @@
 // `granary scale`: runs queries at several thread counts and writes scaling.csv, predictions
-// and SVG plots (docs/scaling.md); with --inflation, plots tools/work_inflation.sh's CSV.
+// and SVG plots (docs/scaling.md); with --inflation, plots tools/work_inflation.sh's CSV or,
+// beside a study, predicts from it.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -195,26 +196,47 @@ std::vector<scale::ScalingRow> readRows(const std::string& path)
     return scale::readScalingCsv(in);
 }
 
+/// tools/work_inflation.sh's CSV; throws naming the file when it cannot be read or has no rows.
+std::vector<scale::InflationRow> readInflationRows(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+    {
+        throw Exception(ErrorCode::kCannotOpenFile, "cannot read " + path);
+    }
+    std::vector<scale::InflationRow> rows = scale::readInflationCsv(in, path);
+    if (rows.empty())
+    {
+        throw Exception(ErrorCode::kBadArguments, path + ": no rows after the header");
+    }
+    return rows;
+}
+
 /// tools/work_inflation.sh's CSV: its summary on stdout, its plots and summary CSV in --out.
 void reportInflation(const ScaleArguments& args)
 {
-    std::ifstream in(args.inflation_csv, std::ios::binary);
-    if (!in)
-    {
-        throw Exception(ErrorCode::kCannotOpenFile, "cannot read " + args.inflation_csv);
-    }
-    const std::vector<scale::InflationRow> rows = scale::readInflationCsv(in, args.inflation_csv);
-    if (rows.empty())
-    {
-        throw Exception(ErrorCode::kBadArguments,
-                        args.inflation_csv + ": no rows after the header");
-    }
-    const scale::InflationReport report = scale::writeInflationReport(args.out_dir, rows);
+    const scale::InflationReport report =
+        scale::writeInflationReport(args.out_dir, readInflationRows(args.inflation_csv));
     std::cout << report.table;
     for (const std::filesystem::path& file : report.files)
     {
         std::cout << "wrote " << file.string() << "\n";
     }
+}
+
+/// The thread study (run, or re-read with --from-csv) and its report; with --inflation, the
+/// inflation model's predictions too.
+void reportThreadStudy(const ScaleArguments& args, const scale::MachineDescription& machine)
+{
+    const std::vector<scale::InflationRow> inflation = args.inflation_csv.empty()
+                                                           ? std::vector<scale::InflationRow>{}
+                                                           : readInflationRows(args.inflation_csv);
+    const std::vector<scale::ScalingRow> rows =
+        args.from_csv.empty() ? measure(args, machine) : readRows(args.from_csv);
+    const std::vector<size_t> predict_at =
+        scale::parseThreadCounts(args.predict, machine.hardware_threads);
+    std::cout << scale::writeScalingReport(args.out_dir, rows, machine, predict_at, inflation);
+    std::cout << "wrote " << args.out_dir << "/index.html\n";
 }
 
 const CommandRegistrar kScaleCommand{{
@@ -255,13 +277,15 @@ const CommandRegistrar kScaleCommand{{
                        "With --ranks: node counts the model predicts")
             ->capture_default_str();
         app.add_option("--inflation", args->inflation_csv,
-                       "Plot tools/work_inflation.sh's CSV (instructions at p threads / at 1 "
-                       "thread) instead of running queries: inflation_<suite>.svg and "
-                       "inflation_summary.csv");
+                       "tools/work_inflation.sh's CSV (instructions at p threads / at 1 thread). "
+                       "Alone: plot it (inflation_<suite>.svg, inflation_summary.csv); with "
+                       "--data or --from-csv: predict from it and the median spans "
+                       "(inflation_predictions.csv)");
         app.add_option("--out", args->out_dir, "Output directory")->required();
         return [args]
         {
-            if (!args->inflation_csv.empty())
+            const bool has_study = !args->data_dir.empty() || !args->from_csv.empty();
+            if (!args->inflation_csv.empty() && !has_study)
             {
                 reportInflation(*args);
                 return 0;
@@ -273,12 +297,7 @@ const CommandRegistrar kScaleCommand{{
                 reportRankSweep(*args, runRankSweep(*args, machine.hardware_threads), machine);
                 return 0;
             }
-            const std::vector<scale::ScalingRow> rows =
-                args->from_csv.empty() ? measure(*args, machine) : readRows(args->from_csv);
-            const std::vector<size_t> predict_at =
-                scale::parseThreadCounts(args->predict, machine.hardware_threads);
-            std::cout << scale::writeScalingReport(args->out_dir, rows, machine, predict_at);
-            std::cout << "wrote " << args->out_dir << "/index.html\n";
+            reportThreadStudy(*args, machine);
             return 0;
         };
     },

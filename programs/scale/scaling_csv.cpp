@@ -41,6 +41,15 @@ CsvColumn numberColumn(std::string name, Field field)
             { field(row) = parseCsvNumber<Number>(text); }};
 }
 
+/// A figure computed from the row's other columns, written for the reader of the file; reading
+/// it back would only repeat the computation, so the reader skips it.
+CsvColumn derivedColumn(std::string name, double (ScalingRow::*figure)() const)
+{
+    return {std::move(name),
+            [figure](const ScalingRow& row) { return fmt::format("{}", (row.*figure)()); },
+            [](ScalingRow&, std::string_view) {}};
+}
+
 CsvColumn textColumn(std::string name, std::string ScalingRow::*member)
 {
     return {std::move(name), [member](const ScalingRow& row) { return row.*member; },
@@ -71,6 +80,12 @@ const std::vector<CsvColumn>& csvColumns()
             "work_seconds", [](auto& r) -> auto& { return r.work_seconds; }));
         c.push_back(numberColumn(
             "span_seconds", [](auto& r) -> auto& { return r.span_seconds; }));
+        c.push_back(numberColumn(
+            "median_work_seconds", [](auto& r) -> auto& { return r.medians.work_seconds; }));
+        c.push_back(numberColumn(
+            "median_span_seconds", [](auto& r) -> auto& { return r.medians.span_seconds; }));
+        c.push_back(derivedColumn("work_per_span", &ScalingRow::workPerSpan));
+        c.push_back(derivedColumn("work_per_median_span", &ScalingRow::workPerMedianSpan));
         for (size_t i = 0; i < kQueryPhaseCount; ++i)
         {
             const std::string phase(phaseName(static_cast<QueryPhase>(i)));
@@ -85,6 +100,14 @@ const std::vector<CsvColumn>& csvColumns()
             c.push_back(numberColumn(
                 phase + "_span_seconds", [i](auto& r) -> auto& {
                     return r.phases[i].span_seconds;
+                }));
+            c.push_back(numberColumn(
+                phase + "_median_work_seconds", [i](auto& r) -> auto& {
+                    return r.medians.phase_work_seconds[i];
+                }));
+            c.push_back(numberColumn(
+                phase + "_median_span_seconds", [i](auto& r) -> auto& {
+                    return r.medians.phase_span_seconds[i];
                 }));
             c.push_back(numberColumn(
                 phase + "_tasks", [i](auto& r) -> auto& { return r.phases[i].tasks; }));

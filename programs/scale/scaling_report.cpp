@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <fstream>
 
+#include "programs/scale/inflation_predictions.h"
 #include "programs/scale/output_file.h"
+#include "programs/scale/outside_phases.h"
 #include "programs/scale/scaling_analysis.h"
 #include "programs/scale/scaling_csv.h"
 #include "programs/scale/scaling_plots.h"
@@ -50,16 +52,26 @@ std::string predictionsCsv(const std::vector<QueryAnalysis>& analyses,
         double parallelism = 0;
         for (const ScalingRow& row : a.rows)
         {
-            if (row.span_seconds > 0)
-            {
-                parallelism = std::max(parallelism, row.work_seconds / row.span_seconds);
-            }
+            parallelism = std::max(parallelism, row.workPerSpan());
         }
         out += fmt::format(",{},{},{},{},{},\"{}\"\n", parallelism, a.merge_span_growth.exponent,
                            a.merge_span_growth.superlinear() ? 1 : 0, a.merge_work_growth.exponent,
                            a.growingPhases(), fmt::format("{}", a.model_error));
     }
     return out;
+}
+
+/// Work / span at the query's most threads, of the best run and of the medians.
+std::string workPerSpanText(const QueryAnalysis& a)
+{
+    if (a.rows.empty())
+    {
+        return "";
+    }
+    const ScalingRow& most = a.rows.back();
+    const double median = most.workPerMedianSpan();
+    return fmt::format("; work/span at {} threads {:.2f} (best run), {} (median)", most.threads,
+                       most.workPerSpan(), median > 0 ? fmt::format("{:.2f}", median) : "unknown");
 }
 
 std::string summaryLine(const QueryAnalysis& a)
@@ -83,6 +95,7 @@ std::string summaryLine(const QueryAnalysis& a)
     {
         line += " no model (" + a.model_error + ")";
     }
+    line += workPerSpanText(a);
     if (const std::string growing = a.growingPhases(); !growing.empty())
     {
         line += "; GROWING PHASES: " + growing;
@@ -105,7 +118,8 @@ std::string indexHtml(const std::vector<QueryAnalysis>& analyses,
     html += "<h1>granary scale</h1>\n<p>" + escapeXml(machine.summary()) + "</p>\n";
     html +=
         "<p><a href=\"scaling.csv\">scaling.csv</a> · <a href=\"predictions.csv\">"
-        "predictions.csv</a> · <a href=\"machine.json\">machine.json</a></p>\n";
+        "predictions.csv</a> · <a href=\"outside_phases.csv\">outside_phases.csv</a> · "
+        "<a href=\"machine.json\">machine.json</a></p>\n";
     for (const QueryAnalysis& a : analyses)
     {
         const auto sql = std::find_if(rows.begin(), rows.end(),
@@ -121,12 +135,35 @@ std::string indexHtml(const std::vector<QueryAnalysis>& analyses,
     return html + "</body></html>\n";
 }
 
+/// outside_phases.csv; returns its summary.
+std::string writeOutsidePhases(const std::filesystem::path& out_dir,
+                               const std::vector<ScalingRow>& rows)
+{
+    const std::vector<OutsidePhasesRow> table = outsidePhasesTable(rows);
+    writeFile(out_dir / "outside_phases.csv", outsidePhasesCsv(table));
+    return outsidePhasesSummary(table);
+}
+
+/// inflation_predictions.csv; returns its summary.
+std::string writeInflationPredictions(const std::filesystem::path& out_dir,
+                                      const std::vector<QueryAnalysis>& analyses,
+                                      const std::vector<InflationRow>& inflation,
+                                      const std::vector<size_t>& predict_at)
+{
+    const std::vector<size_t> threads = inflationPredictionThreads(predict_at);
+    const std::vector<QueryPrediction> predictions =
+        predictWithInflation(analyses, inflation, threads);
+    writeFile(out_dir / "inflation_predictions.csv", inflationPredictionsCsv(predictions, threads));
+    return inflationPredictionsSummary(predictions);
+}
+
 }  // namespace
 
 std::string writeScalingReport(const std::filesystem::path& out_dir,
                                const std::vector<ScalingRow>& rows,
                                const MachineDescription& machine,
-                               const std::vector<size_t>& predict_at)
+                               const std::vector<size_t>& predict_at,
+                               const std::vector<InflationRow>& inflation)
 {
     createOutputDirectory(out_dir);
     {
@@ -154,6 +191,11 @@ std::string writeScalingReport(const std::filesystem::path& out_dir,
     }
     writeFile(out_dir / "predictions.csv", predictionsCsv(analyses, predict_at));
     writeFile(out_dir / "index.html", indexHtml(analyses, rows, machine));
+    summary += writeOutsidePhases(out_dir, rows);
+    if (!inflation.empty())
+    {
+        summary += writeInflationPredictions(out_dir, analyses, inflation, predict_at);
+    }
     return summary;
 }
 

@@ -6,6 +6,7 @@
 
 #include "engine/exec/query_stats.h"
 #include "engine/observe/profile_event.h"
+#include "programs/scale/run_medians.h"
 
 namespace granary::scale
 {
@@ -17,7 +18,8 @@ inline constexpr std::array kEventsOfInterest = {
     ProfileEvent::MergeTasks,       ProfileEvent::ArenaBytes,
 };
 
-/// One query at one thread count: its best run and that run's statistics.
+/// One query at one thread count: its best run and that run's statistics, and medians over all
+/// its successful runs.
 struct ScalingRow
 {
     std::string query;  ///< "Q5": position in the query file, from 0 as ClickBench numbers them.
@@ -31,6 +33,8 @@ struct ScalingRow
     double work_seconds = 0;
     double span_seconds = 0;
     std::array<PhaseStats, kQueryPhaseCount> phases{};
+    /// Over every successful run; all 0 where unknown (read from a scaling.csv older than them).
+    RunMedians medians;
     /// Wall time of the run between its phases that no phase covered (QueryStats).
     double outside_phases_seconds = 0;
     size_t partials = 0;
@@ -43,7 +47,15 @@ struct ScalingRow
     std::string error;  ///< Non-empty when every run failed; the figures are then zero.
 
     bool failed() const { return !error.empty(); }
+    /// The best run's work / span: the speedup unlimited cores could give that run; 0 without
+    /// a span.
+    double workPerSpan() const { return ratio(work_seconds, span_seconds); }
+    /// The same from the medians, less at the mercy of one unlucky schedule; 0 where unknown.
+    double workPerMedianSpan() const { return ratio(medians.work_seconds, medians.span_seconds); }
     const PhaseStats& phase(QueryPhase p) const { return phases[static_cast<size_t>(p)]; }
+
+private:
+    static double ratio(double work, double span) { return span > 0 ? work / span : 0; }
 };
 
 }  // namespace granary::scale

@@ -43,6 +43,55 @@ ScalingRow rowFromRun(const StudyQuery& query, size_t threads, const QueryRun& r
     return row;
 }
 
+namespace
+{
+
+/// One query at one thread count, `options.runs` times: the best run's row, with the medians of
+/// every successful run, or the last error where none succeeded.
+ScalingRow measureRow(const StudyQuery& query, size_t threads, const StudyOptions& options,
+                      const QueryRunner& runner)
+{
+    ScalingRow best;
+    std::vector<QueryStats> succeeded;
+    std::string last_error;
+    for (size_t run_index = 0; run_index < options.runs; ++run_index)
+    {
+        try
+        {
+            QueryRun run = runner(query.sql, threads);
+            if (succeeded.empty() || run.seconds < best.best_seconds)
+            {
+                best = rowFromRun(query, threads, run);
+            }
+            succeeded.push_back(std::move(run.stats));
+        }
+        catch (const std::exception& error)
+        {
+            last_error = error.what();
+        }
+    }
+    if (succeeded.empty())
+    {
+        best.query = query.id;
+        best.sql = query.sql;
+        best.threads = threads;
+        best.error = last_error.empty() ? "no run" : last_error;
+    }
+    best.medians = medianOfRuns(succeeded);
+    best.runs = options.runs;
+    best.oversubscribed = threads > options.hardware_threads;
+    return best;
+}
+
+std::string progressLine(const ScalingRow& row)
+{
+    return row.failed() ? fmt::format("{} threads={}: error: {}", row.query, row.threads, row.error)
+                        : fmt::format("{} threads={}: best {:.4f} s of {} runs", row.query,
+                                      row.threads, row.best_seconds, row.runs);
+}
+
+}  // namespace
+
 std::vector<ScalingRow> runScalingStudy(const std::vector<StudyQuery>& queries,
                                         const StudyOptions& options, const QueryRunner& runner)
 {
@@ -51,43 +100,11 @@ std::vector<ScalingRow> runScalingStudy(const std::vector<StudyQuery>& queries,
     {
         for (size_t threads : options.threads)
         {
-            ScalingRow best;
-            bool any_succeeded = false;
-            std::string last_error;
-            for (size_t run_index = 0; run_index < options.runs; ++run_index)
-            {
-                try
-                {
-                    const QueryRun run = runner(query.sql, threads);
-                    if (!any_succeeded || run.seconds < best.best_seconds)
-                    {
-                        best = rowFromRun(query, threads, run);
-                    }
-                    any_succeeded = true;
-                }
-                catch (const std::exception& error)
-                {
-                    last_error = error.what();
-                }
-            }
-            if (!any_succeeded)
-            {
-                best.query = query.id;
-                best.sql = query.sql;
-                best.threads = threads;
-                best.error = last_error.empty() ? "no run" : last_error;
-            }
-            best.runs = options.runs;
-            best.oversubscribed = threads > options.hardware_threads;
+            rows.push_back(measureRow(query, threads, options, runner));
             if (options.progress)
             {
-                options.progress(
-                    best.failed()
-                        ? fmt::format("{} threads={}: error: {}", query.id, threads, best.error)
-                        : fmt::format("{} threads={}: best {:.4f} s of {} runs", query.id, threads,
-                                      best.best_seconds, options.runs));
+                options.progress(progressLine(rows.back()));
             }
-            rows.push_back(std::move(best));
         }
         if (options.after_query)
         {

@@ -42,13 +42,13 @@ struct StudyOptions
     std::function<void(const std::vector<ScalingRow>& rows)> after_query;
 };
 
-/// Every query at every thread count, `runs` times each; a row keeps the best run's statistics.
-/// A failing run records its error in the row and the study goes on. Speedups and efficiencies
-/// are filled in (computeSpeedups).
+/// Every query at every thread count, `runs` times each; a row keeps the best run's statistics
+/// and the medians over its successful runs (RunMedians). A failing run records its error in the
+/// row and the study goes on. Speedups and efficiencies are filled in (computeSpeedups).
 std::vector<ScalingRow> runScalingStudy(const std::vector<StudyQuery>& queries,
                                         const StudyOptions& options, const QueryRunner& runner);
 
-/// The row of one successful run.
+/// The row of one successful run; its medians are left unset (they take every run).
 ScalingRow rowFromRun(const StudyQuery& query, size_t threads, const QueryRun& run);
 
 /// Per query: speedup = (time at the lowest thread count b) * b / time, assuming the first b

@@ -18,7 +18,12 @@ inline bool sameRow(const ScalingRow& a, const ScalingRow& b)
                         r.partials, r.merge_path, r.distinct_merge_path, r.result_rows,
                         r.peak_memory_bytes, r.minor_page_faults, r.events, r.error);
     };
-    if (scalars(a) != scalars(b))
+    const auto medians = [](const ScalingRow& r)
+    {
+        return std::tie(r.medians.work_seconds, r.medians.span_seconds,
+                        r.medians.phase_work_seconds, r.medians.phase_span_seconds);
+    };
+    if (scalars(a) != scalars(b) || medians(a) != medians(b))
     {
         return false;
     }

@@ -186,5 +186,35 @@ TEST(ScalingReport, WritesCsvPredictionsAndWellFormedPlots)
     std::filesystem::remove_all(dir);
 }
 
+TEST(ScalingReport, AddsWorkPerSpanTimeOutsidePhasesAndInflationPredictions)
+{
+    const std::vector<ScalingRow> rows = syntheticStudy();
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                                      ("granary_scale_inflation_" + std::to_string(getpid()));
+    std::filesystem::remove_all(dir);
+    // Only "amdahl" was measured, with no inflation: I(p) = 1.
+    const std::vector<InflationRow> inflation = {
+        {"default", "Q0", 1, 0, 0, 1.0, std::nullopt, "amdahl"},
+        {"default", "Q0", 16, 0, 0, 1.0, std::nullopt, "amdahl"}};
+    const std::string summary =
+        writeScalingReport(dir, rows, MachineDescription{}, kPredictAt, inflation);
+    // Work 10 s, span 0.2 + 9.8/10000 s in every run.
+    EXPECT_NE(summary.find("work/span at 256 threads 49.76 (best run), 49.76 (median)"),
+              std::string::npos)
+        << summary;
+    EXPECT_NE(summary.find("time outside reported phases"), std::string::npos) << summary;
+    // T(p) = (9.8 - 0.00098)/p + 0.00098 + 0.2: T(16)/T(192) = 3.2276.
+    EXPECT_NE(summary.find("Q0 [inflation model, default Q0]"), std::string::npos) << summary;
+    EXPECT_NE(summary.find("16->192 threads 3.23x"), std::string::npos) << summary;
+    EXPECT_NE(summary.find("Q1 [fitted model"), std::string::npos) << summary;
+    EXPECT_NE(summary.find("geometric mean 3.23x over 1 of 2 queries"), std::string::npos)
+        << summary;
+    for (const char* file : {"outside_phases.csv", "inflation_predictions.csv"})
+    {
+        EXPECT_TRUE(std::filesystem::exists(dir / file)) << file;
+    }
+    std::filesystem::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace granary::scale
