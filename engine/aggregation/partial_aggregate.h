@@ -197,7 +197,8 @@ public:
         sole_worker_input_rows_ = input_rows;
     }
 
-    /// About how many rows this worker (one of several) will be given.
+    /// About how many rows this worker (one of several) will be given in all, as its morsels
+    /// so far say (a scan's filter passes some of them).
     void expectRows(size_t rows) { expected_rows_ = rows; }
 
     /// Gives each bucket an arena and a list of states of its own, so that the buckets of this
@@ -743,7 +744,8 @@ private:
             return false;
         }
         new_keys_decided_ = true;
-        return groupsWouldFillHalfTheShare(single_->size(), rows_, expected_rows_);
+        return shareLeftWorthPartitioning(expected_rows_, rows_, kPartitionBuckets) &&
+               groupsWouldFillHalfTheShare(single_->size(), rows_, expected_rows_);
     }
 
     void convertIfLarge()

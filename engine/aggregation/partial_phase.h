@@ -28,34 +28,40 @@ inline void sinkMorsels(const AggregationInput& input, GroupByOperator& op,
     // w, w + workers, ... (reproducible partial contents for tests and studies), also when
     // there are more workers than threads, where the first workers would otherwise take all.
     const bool dynamic = !settings.deterministic_morsels && workers <= context.threads();
-    context.runWorkers(workers,
-                       [&](size_t worker)
-                       {
-                           std::unique_ptr<LocalSinkState> local = op.makeLocal();
-                           if (workers == 1)
-                           {
-                               local->markSoleWorker([&context] { context.checkCancelled(); },
-                                                     input.rows());
-                           }
-                           else
-                           {
-                               local->expectRows(input.rows() / workers);
-                           }
-                           const std::unique_ptr<MorselBuffers> buffers = input.makeBuffers();
-                           std::vector<ColumnView> columns;
-                           auto next = [&](size_t previous)
-                           { return dynamic ? next_morsel++ : previous + workers; };
-                           for (size_t morsel = dynamic ? next_morsel++ : worker; morsel < morsels;
-                                morsel = next(morsel))
-                           {
-                               TaskTimer timer(op.partialRecorder(), morsel);
-                               const size_t growths = local->growths();
-                               const size_t rows = input.produce(morsel, buffers.get(), columns);
-                               op.sink(*local, columns, rows);
-                               timer.facts() = {rows, local->groups(), local->growths() - growths};
-                           }
-                           op.combine(std::move(local));
-                       });
+    context.runWorkers(
+        workers,
+        [&](size_t worker)
+        {
+            std::unique_ptr<LocalSinkState> local = op.makeLocal();
+            if (workers == 1)
+            {
+                local->markSoleWorker([&context] { context.checkCancelled(); }, input.rows());
+            }
+            size_t produced_rows = 0;
+            size_t produced_morsels = 0;
+            const std::unique_ptr<MorselBuffers> buffers = input.makeBuffers();
+            std::vector<ColumnView> columns;
+            auto next = [&](size_t previous)
+            { return dynamic ? next_morsel++ : previous + workers; };
+            for (size_t morsel = dynamic ? next_morsel++ : worker; morsel < morsels;
+                 morsel = next(morsel))
+            {
+                TaskTimer timer(op.partialRecorder(), morsel);
+                const size_t growths = local->growths();
+                const size_t rows = input.produce(morsel, buffers.get(), columns);
+                if (workers > 1)
+                {
+                    // The share in rows the scan passes: its filter's rate so
+                    // far, over this worker's part of the morsels.
+                    produced_rows += rows;
+                    ++produced_morsels;
+                    local->expectRows(produced_rows * morsels / (produced_morsels * workers));
+                }
+                op.sink(*local, columns, rows);
+                timer.facts() = {rows, local->groups(), local->growths() - growths};
+            }
+            op.combine(std::move(local));
+        });
 }
 
 }  // namespace granary

@@ -215,7 +215,7 @@ private:
         }
         const size_t sample =
             newKeysSampleRows(settings_.new_values_sample_rows, share, kHashBatchRows);
-        if (count < sample)
+        if (count < sample || !shareLeftWorthPartitioning(share, sample, Set::kBucketCount))
         {
             return 0;
         }
