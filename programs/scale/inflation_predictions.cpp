@@ -3,10 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cmath>
 #include <functional>
 #include <map>
 
+#include "programs/scale/geometric_mean.h"
 #include "programs/scale/inflation_match.h"
 #include "programs/scale/inflation_model.h"
 
@@ -124,17 +124,15 @@ std::vector<QueryPrediction> predictWithInflation(std::span<const QueryAnalysis>
 
 double stepSpeedupGeometricMean(std::span<const QueryPrediction> predictions)
 {
-    double log_sum = 0;
-    size_t count = 0;
+    GeometricMean mean;
     for (const QueryPrediction& prediction : predictions)
     {
         if (prediction.model == PredictionModel::kInflation && prediction.step_speedup > 0)
         {
-            log_sum += std::log(prediction.step_speedup);
-            ++count;
+            mean.add(prediction.step_speedup);
         }
     }
-    return count > 0 ? std::exp(log_sum / static_cast<double>(count)) : 0;
+    return mean.value();
 }
 
 std::string inflationPredictionsCsv(std::span<const QueryPrediction> predictions,

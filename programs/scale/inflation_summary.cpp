@@ -3,9 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cmath>
 
 #include "programs/scale/csv_record.h"
+#include "programs/scale/geometric_mean.h"
 
 namespace granary::scale
 {
@@ -35,7 +35,7 @@ InflationSummaryRow summariseAt(const InflationSuite& suite, size_t threads)
     InflationSummaryRow summary;
     summary.suite = suite.name;
     summary.threads = threads;
-    double log_sum = 0;
+    GeometricMean mean;
     for (const InflationRow& row : suite.rows)
     {
         if (row.threads != threads || !hasInflation(row))
@@ -44,7 +44,7 @@ InflationSummaryRow summariseAt(const InflationSuite& suite, size_t threads)
         }
         const double inflation = *row.inflation;
         ++summary.queries;
-        log_sum += std::log(inflation);
+        mean.add(inflation);
         if (inflation > summary.max_inflation)
         {
             summary.max_inflation = inflation;
@@ -59,7 +59,7 @@ InflationSummaryRow summariseAt(const InflationSuite& suite, size_t threads)
             }
         }
     }
-    summary.geometric_mean = summary.queries > 0 ? std::exp(log_sum / summary.queries) : 0;
+    summary.geometric_mean = mean.value();
     return summary;
 }
 
