@@ -51,9 +51,8 @@ Block Aggregator::execute(const AggregationInput& input, QueryContext& context,
     settings.distinct.count_by_value_buckets &= input.morsels() > 1;
     settings.distinct.string_key_value_buckets =
         input.rows() <= settings.string_key_value_buckets_rows;
-    // As sinkMorsels divides the input (partial_phase.h): the share a count(DISTINCT) set of
-    // one worker among several samples against.
-    const size_t workers = std::min(context.workers(), input.morsels());
+    // The share a count(DISTINCT) set of one worker among several samples against.
+    const size_t workers = partialWorkers(input, context);
     settings.distinct.worker_share_rows = workers > 1 ? input.rows() / workers : 0;
     settings.distinct.new_values_sample_rows = settings.partition_new_keys_rows;
     GroupByOperator op(makeGroupByPlan(input.columns(), keys_, aggregates_, settings), settings,

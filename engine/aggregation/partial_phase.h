@@ -14,6 +14,12 @@
 namespace granary
 {
 
+/// The workers sinkMorsels runs `input` on: one per morsel at most.
+inline size_t partialWorkers(const AggregationInput& input, const QueryContext& context)
+{
+    return std::min(context.workers(), input.morsels());
+}
+
 /// Runs the partial phase of a one-shot aggregation: workers on the query's threads, each
 /// with a local state of `op`, take morsels from a shared cursor, sink them and combine their
 /// locals. Each morsel (its production, a scan's filters included, and its aggregation) is
@@ -22,7 +28,7 @@ inline void sinkMorsels(const AggregationInput& input, GroupByOperator& op,
                         const AggregationSettings& settings, QueryContext& context)
 {
     const size_t morsels = input.morsels();
-    const size_t workers = std::min(context.workers(), morsels);
+    const size_t workers = partialWorkers(input, context);
     std::atomic<size_t> next_morsel{0};
     // Dynamic: whoever is free takes the next morsel. Deterministic: worker w takes morsels
     // w, w + workers, ... (reproducible partial contents for tests and studies), also when

@@ -4,8 +4,8 @@
 
 #include <sstream>
 
-#include "engine/common/exception.h"
 #include "inflation_test_data.h"
+#include "parse_error.h"
 
 namespace granary::scale
 {
@@ -18,19 +18,9 @@ std::vector<InflationRow> parse(const std::string& csv)
     return readInflationCsv(in, "sample.csv");
 }
 
-/// The message of the exception parsing `csv` throws, or "" if it parses.
 std::string parseError(const std::string& csv)
 {
-    try
-    {
-        parse(csv);
-    }
-    catch (const Exception& error)
-    {
-        EXPECT_EQ(error.code(), ErrorCode::kCannotParseInput);
-        return error.what();
-    }
-    return "";
+    return parseErrorOf([&] { parse(csv); });
 }
 
 const std::string kHeader =

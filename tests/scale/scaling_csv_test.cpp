@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <sstream>
 
-#include "engine/common/exception.h"
+#include "parse_error.h"
 #include "programs/scale/csv_record.h"
 #include "row_equality.h"
 
@@ -157,19 +157,14 @@ TEST(ScalingCsv, FindsColumnsByNameAndIgnoresUnknownOnes)
 
 TEST(ScalingCsv, MalformedInputNamesLineAndColumn)
 {
-    const auto code_of = [](const std::string& text) -> std::string
+    const auto code_of = [](const std::string& text)
     {
-        std::stringstream csv(text);
-        try
-        {
-            readScalingCsv(csv);
-        }
-        catch (const Exception& error)
-        {
-            EXPECT_EQ(error.code(), ErrorCode::kCannotParseInput);
-            return error.what();
-        }
-        return "no error";
+        return parseErrorOf(
+            [&]
+            {
+                std::stringstream csv(text);
+                readScalingCsv(csv);
+            });
     };
     EXPECT_NE(code_of("query,threads\nQ0,eight\n").find("line 2, column threads"),
               std::string::npos);
