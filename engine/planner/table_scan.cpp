@@ -8,6 +8,7 @@
 #include "engine/columns/gather.h"
 #include "engine/common/exception.h"
 #include "engine/exec/phase_recorder.h"
+#include "engine/expressions/expression_node.h"
 #include "engine/expressions/filter.h"
 #include "engine/planner/granule_pruning.h"
 #include "engine/sql/formatter.h"
@@ -47,8 +48,8 @@ T extremeOf(const ColumnView& bounds, size_t first, size_t count, bool maximum)
 struct TableScan::ScanBuffers final : MorselBuffers
 {
     std::vector<uint32_t> selected;
-    bool every_row = true;                  ///< Every row passed: `selected` is not filled.
-    std::vector<uint64_t> codes;            ///< A dictionary-coded granule's codes.
+    bool every_row = true;  ///< Every row passed: `selected` is not filled.
+    ColumnReadBuffer codes{DataType(TypeId::UInt32)};  ///< The filter column's codes.
     std::vector<ColumnReadBuffer> decoded;  ///< Per table column read: of an encoded part.
     std::vector<Column> gathered;           ///< Per table column the outputs read.
     std::vector<Column> computed;           ///< Per output.
@@ -79,7 +80,7 @@ TableScan::TableScan(std::shared_ptr<const TableSnapshot> snapshot, const TableS
       condition_cache_(where ? caches.condition : nullptr),
       decoded_cache_(caches.decoded)
 {
-    if (condition_cache_)
+    if (where)
     {
         condition_hash_ = std::hash<std::string>{}(sql::formatExpression(*where));
     }
@@ -159,28 +160,47 @@ void TableScan::evaluateFilterOnDictionaries()
     {
         return;
     }
-    const size_t column = read_columns_[0];
     entry_passes_.resize(snapshot_->parts.size());
-    std::vector<uint32_t> passing;
     for (const Range& range : ranges_)
     {
-        std::vector<uint8_t>& passes = entry_passes_[range.part];
-        const std::optional<ColumnView> dictionary =
-            snapshot_->parts[range.part]->dictionary(column);
-        if (!passes.empty() || !dictionary)
+        if (!entry_passes_[range.part])
         {
-            continue;
-        }
-        BlockView entries;
-        entries.add(schema_.columns[column].name, *dictionary);
-        passing.clear();
-        filterRows(*filter_, entries, 0, dictionary->rows, passing);
-        passes.assign(dictionary->rows, 0);
-        for (const uint32_t entry : passing)
-        {
-            passes[entry] = 1;
+            entry_passes_[range.part] = dictionaryVerdicts(*snapshot_->parts[range.part]);
         }
     }
+}
+
+std::shared_ptr<const Column> TableScan::dictionaryVerdicts(const Part& part) const
+{
+    const size_t column = read_columns_[0];
+    const std::optional<ColumnView> dictionary = part.dictionary(column);
+    // NULL rows carry a code too, but the filter's verdict on NULL is not its verdict on
+    // that code's string (`s IS NULL`, `s = ''`): such parts filter values.
+    if (!dictionary || part.hasNulls(column))
+    {
+        return nullptr;
+    }
+    const DecodedChunkKey key{part.id(), uint32_t(column), 0, ChunkForm::kVerdicts,
+                              condition_hash_};
+    if (decoded_cache_)
+    {
+        if (std::shared_ptr<const Column> found = decoded_cache_->find(key))
+        {
+            return found;
+        }
+    }
+    BlockView entries;
+    entries.add(schema_.columns[column].name, *dictionary);
+    std::vector<uint32_t> passing;
+    filterRows(*filter_, entries, 0, dictionary->rows, passing);
+    Column verdicts(TypeId::UInt8);
+    verdicts.resizeFixed(dictionary->rows);
+    for (const uint32_t entry : passing)
+    {
+        verdicts.mutableData<uint8_t>()[entry] = 1;
+    }
+    return decoded_cache_ ? decoded_cache_->insert(key, std::move(verdicts))
+                          : std::make_shared<const Column>(std::move(verdicts));
 }
 
 void TableScan::planRanges(const GranulePruner& pruner, size_t morsel_granules)
@@ -351,41 +371,28 @@ ColumnView TableScan::readColumn(const MorselRows& morsel, size_t column, size_t
 bool TableScan::filterByDictionary(const Range& range, const MorselRows& morsel,
                                    ScanBuffers& buffers, size_t& bytes) const
 {
-    if (entry_passes_.empty() || entry_passes_[range.part].empty())
+    if (entry_passes_.empty() || !entry_passes_[range.part])
     {
         return false;
     }
     // The filter's one column, first of read_columns_.
     const size_t column = read_columns_[0];
-    const std::vector<uint8_t>& passes = entry_passes_[range.part];
-    for (size_t g = 0; g < range.granules; ++g)
+    const std::optional<ColumnView> codes = morsel.part.readCodes(
+        column, morsel.first, morsel.rows, buffers.codes, decoded_cache_, mayFillCache());
+    chargeCacheFill(buffers.codes);
+    if (!codes)
     {
-        const uint32_t offset = uint32_t(g * Part::kGranuleRows);
-        const size_t rows = std::min(Part::kGranuleRows, morsel.rows - offset);
-        bytes += morsel.part.bytesOf(column, morsel.first + offset, rows);
-        if (morsel.part.readCodes(column, range.first_granule + g, buffers.codes))
-        {
-            for (uint32_t row = 0; row < rows; ++row)
-            {
-                if (passes[buffers.codes[row]] != 0)
-                {
-                    buffers.selected.push_back(offset + row);
-                }
-            }
-            continue;
-        }
-        // A granule of the part stored otherwise (its strings were mostly new): filtered as
-        // decoded values.
-        BlockView granule;
-        granule.add(schema_.columns[column].name,
-                    readColumn(morsel, column, morsel.first + offset, rows, buffers.decoded[0]));
-        const size_t before = buffers.selected.size();
-        filterRows(*filter_, granule, 0, rows, buffers.selected);
-        for (size_t i = before; i < buffers.selected.size(); ++i)
-        {
-            buffers.selected[i] += offset;
-        }
+        return false;  // Some granule stores its strings: the morsel is filtered as values.
     }
+    bytes += morsel.part.bytesOf(column, morsel.first, morsel.rows);
+    const uint8_t* passes = static_cast<const uint8_t*>(entry_passes_[range.part]->view().data);
+    const uint32_t* code = static_cast<const uint32_t*>(codes->data);
+    uint8_t* mask = scratchMask(morsel.rows);
+    for (size_t row = 0; row < morsel.rows; ++row)
+    {
+        mask[row] = passes[code[row]];
+    }
+    selectMaskedRows(mask, morsel.rows, buffers.selected);
     return true;
 }
 

@@ -119,11 +119,15 @@ private:
     std::optional<size_t> sortKeyIndex(std::string_view column) const;
 
     void planRanges(const GranulePruner& pruner, size_t morsel_granules);
-    /// For a filter of one String column: per part read, a byte per entry of the column's
-    /// dictionary, 1 where the filter holds.
+    /// For a filter of one String column: fills entry_passes_ for the parts read.
     void evaluateFilterOnDictionaries();
-    /// Fills buffers.selected from the codes of the granules coded against a dictionary
-    /// (decoding and filtering the others) when the filter allows it; adds the bytes read.
+    /// A byte per entry of the part's dictionary of the filter's column, 1 where the filter
+    /// holds: from the decoded-chunk cache, or evaluated (and kept there); null without a
+    /// dictionary.
+    std::shared_ptr<const Column> dictionaryVerdicts(const Part& part) const;
+    /// Fills buffers.selected from the morsel's dictionary codes when the filter was
+    /// evaluated on its part's dictionary and every granule of the morsel is coded against
+    /// it (returning true and adding the bytes read); else returns false.
     bool filterByDictionary(const Range& range, const MorselRows& morsel, ScanBuffers& buffers,
                             size_t& bytes) const;
     /// Reads columns read_columns_[begin, end) of the morsel into `input` (those it does not
@@ -160,9 +164,9 @@ private:
     /// of them), and those the outputs read.
     std::vector<size_t> read_columns_;
     size_t filter_read_columns_ = 0;
-    /// For a filter of one String column (read_columns_[0]), per part its dictionary's
-    /// verdicts (empty for parts without a dictionary); empty for other filters.
-    std::vector<std::vector<uint8_t>> entry_passes_;
+    /// For a filter of one String column (read_columns_[0]), per part read its dictionary's
+    /// verdicts (null for parts without a dictionary); empty for other filters.
+    std::vector<std::shared_ptr<const Column>> entry_passes_;
     std::vector<size_t> output_read_columns_;
     std::vector<Range> ranges_;
     size_t rows_to_read_ = 0;

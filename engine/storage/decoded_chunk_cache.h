@@ -15,20 +15,33 @@
 namespace granary
 {
 
+/// What a cached chunk holds of its column.
+enum class ChunkForm : uint8_t
+{
+    kValues,  ///< The decoded values.
+    kCodes,   ///< A String column's dictionary codes (UInt32; empty when not all coded).
+    /// A filter's verdict per entry of a String column's dictionary (UInt8, 1 where it holds),
+    /// for chunk 0, keyed by the filter's 64-bit hash as the query condition cache is.
+    kVerdicts,
+};
+
 /// Identifies one decoded chunk: a run of granules (Part::kChunkGranules of them, from a
-/// multiple of that) of one column of one part.
+/// multiple of that) of one column of one part, in one form.
 struct DecodedChunkKey
 {
     uint64_t part_id = 0;  ///< Part::id(): unique in the process, never reused.
     uint32_t column = 0;
     uint32_t chunk = 0;
+    ChunkForm form = ChunkForm::kValues;
+    uint64_t condition = 0;  ///< kVerdicts: the filter's hash.
 
     bool operator==(const DecodedChunkKey&) const = default;
 
     template <typename H>
     friend H AbslHashValue(H state, const DecodedChunkKey& key)
     {
-        return H::combine(std::move(state), key.part_id, key.column, key.chunk);
+        return H::combine(std::move(state), key.part_id, key.column, key.chunk, key.form,
+                          key.condition);
     }
 };
 

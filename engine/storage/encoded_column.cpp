@@ -231,11 +231,25 @@ void EncodedColumn::decode(size_t granule, Column& out,
                   { encoding::decodeBlock(block, rows, dictionary_, out, selection); });
 }
 
-bool EncodedColumn::readCodes(size_t granule, std::vector<uint64_t>& codes) const
+bool EncodedColumn::readCodes(size_t first_granule, size_t granules, Column& codes) const
 {
-    return decodeGranule(
-        granule, [&](std::string_view block, size_t rows)
-        { return encoding::decodeDictionaryCodes(block, rows, dictionary_.rows, codes); });
+    for (size_t granule = first_granule; granule < first_granule + granules; ++granule)
+    {
+        const bool coded = decodeGranule(granule,
+                                         [&](std::string_view block, size_t rows)
+                                         {
+                                             const size_t old_rows = codes.size();
+                                             codes.resizeFixedUninitialized(old_rows + rows);
+                                             return encoding::decodeDictionaryCodes(
+                                                 block, rows, dictionary_.rows,
+                                                 codes.mutableData<uint32_t>() + old_rows);
+                                         });
+        if (!coded)
+        {
+            return false;
+        }
+    }
+    return true;
 }
 
 size_t EncodedColumn::bytes(size_t first_granule, size_t granules) const

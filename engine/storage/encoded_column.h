@@ -34,9 +34,10 @@ public:
     /// Appends rows `rows` (ascending, within the granule) of one granule to `out`; `scratch`
     /// (of the column's type) takes blocks that must be decoded whole.
     void gather(size_t granule, std::span<const uint32_t> rows, Column& scratch, Column& out) const;
-    /// When the granule's block is coded against the part's dictionary, replaces `codes` with
-    /// its codes and returns true.
-    bool readCodes(size_t granule, std::vector<uint64_t>& codes) const;
+    /// When every block of granules [first_granule, first_granule + granules) is coded
+    /// against the part's dictionary, appends their codes to `codes` (a UInt32 column) and
+    /// returns true; else returns false, `codes` holding an unspecified prefix of them.
+    bool readCodes(size_t first_granule, size_t granules, Column& codes) const;
     /// A string column's dictionary (no entries for other columns).
     const ColumnView& dictionary() const { return dictionary_; }
     /// Bytes those granules take on disk.

@@ -126,26 +126,58 @@ std::optional<uint32_t> Part::cachedChunkOf(size_t column_index, size_t first_ro
     return uint32_t(first_row / kChunkRows);
 }
 
-std::shared_ptr<const Column> Part::cachedChunk(size_t column_index, uint32_t chunk,
-                                                DecodedChunkCache& cache, const DataType* decode,
-                                                size_t* added_bytes) const
+template <typename Decode>
+std::shared_ptr<const Column> Part::findOrDecode(const DecodedChunkKey& key,
+                                                 DecodedChunkCache& cache, bool decode_missing,
+                                                 size_t* added_bytes, Decode decode) const
 {
-    const DecodedChunkKey key{id_, uint32_t(column_index), chunk};
     std::shared_ptr<const Column> found = cache.find(key);
-    if (found || decode == nullptr)
+    if (found || !decode_missing)
     {
         return found;
     }
-    // The values only: NULLs come from the part's bitmap, as for reads without the cache.
-    Column decoded(decode->withoutNullable());
-    const size_t first_granule = size_t(chunk) * kChunkGranules;
-    contents_.encoded[column_index]->read(
-        first_granule, std::min(kChunkGranules, granules() - first_granule), decoded);
+    const size_t first_granule = size_t(key.chunk) * kChunkGranules;
+    Column decoded = decode(first_granule, std::min(kChunkGranules, granules() - first_granule));
     if (added_bytes != nullptr)
     {
         *added_bytes += decoded.allocatedBytes();
     }
     return cache.insert(key, std::move(decoded));
+}
+
+std::shared_ptr<const Column> Part::cachedChunk(size_t column_index, uint32_t chunk,
+                                                DecodedChunkCache& cache, const DataType* decode,
+                                                size_t* added_bytes) const
+{
+    return findOrDecode({id_, uint32_t(column_index), chunk, ChunkForm::kValues}, cache,
+                        decode != nullptr, added_bytes,
+                        [&](size_t first_granule, size_t granule_count)
+                        {
+                            // The values only: NULLs come from the part's bitmap, as for
+                            // reads without the cache.
+                            Column decoded(decode->withoutNullable());
+                            contents_.encoded[column_index]->read(first_granule, granule_count,
+                                                                  decoded);
+                            return decoded;
+                        });
+}
+
+std::shared_ptr<const Column> Part::cachedCodes(size_t column_index, uint32_t chunk,
+                                                DecodedChunkCache& cache, bool fill,
+                                                size_t* added_bytes) const
+{
+    return findOrDecode(
+        {id_, uint32_t(column_index), chunk, ChunkForm::kCodes}, cache, fill, added_bytes,
+        [&](size_t first_granule, size_t granule_count)
+        {
+            Column codes(TypeId::UInt32);
+            if (!contents_.encoded[column_index]->readCodes(first_granule, granule_count, codes))
+            {
+                // Kept empty, so that later scans do not try again.
+                codes = Column(TypeId::UInt32);
+            }
+            return codes;
+        });
 }
 
 size_t Part::pinChunk(size_t column_index, size_t first_row, size_t rows, ColumnReadBuffer& buffer,
@@ -268,10 +300,37 @@ std::optional<ColumnView> Part::dictionary(size_t column_index) const
     return contents_.encoded[column_index]->dictionary();
 }
 
-bool Part::readCodes(size_t column_index, size_t granule, std::vector<uint64_t>& codes) const
+std::optional<ColumnView> Part::readCodes(size_t column_index, size_t first_row, size_t rows,
+                                          ColumnReadBuffer& buffer, DecodedChunkCache* cache,
+                                          bool fill) const
 {
-    checkOnFirstUse(column_index);
-    return isEncoded(column_index) && contents_.encoded[column_index]->readCodes(granule, codes);
+    checkReadRange(first_row, rows);
+    buffer.pinned.reset();
+    buffer.added_bytes = 0;
+    if (!dictionary(column_index))
+    {
+        return std::nullopt;
+    }
+    if (const std::optional<uint32_t> chunk =
+            cache ? cachedChunkOf(column_index, first_row, rows) : std::nullopt)
+    {
+        buffer.pinned = cachedCodes(column_index, *chunk, *cache, fill, &buffer.added_bytes);
+        if (buffer.pinned && buffer.pinned->size() == 0)
+        {
+            return std::nullopt;
+        }
+        if (buffer.pinned)
+        {
+            return buffer.pinned->view().slice(first_row - size_t(*chunk) * kChunkRows, rows);
+        }
+    }
+    buffer.decoded.clear();
+    const auto [first_granule, granule_count] = granulesOf(first_row, rows);
+    if (!contents_.encoded[column_index]->readCodes(first_granule, granule_count, buffer.decoded))
+    {
+        return std::nullopt;
+    }
+    return buffer.decoded.view().slice(0, rows);
 }
 
 size_t Part::bytesOf(size_t column_index, size_t first_row, size_t rows) const

@@ -100,9 +100,14 @@ public:
     bool hasNulls(size_t column_index) const;
     /// The part's dictionary of an encoded String column; nothing for other columns.
     std::optional<ColumnView> dictionary(size_t column_index) const;
-    /// When the granule of an encoded column is coded against its dictionary, replaces
-    /// `codes` with the rows' codes and returns true; else returns false.
-    bool readCodes(size_t column_index, size_t granule, std::vector<uint64_t>& codes) const;
+    /// Rows [first_row, first_row + rows) of an encoded String column as codes into its
+    /// dictionary (UInt32) when every granule holding them is coded against it; else nothing.
+    /// Within one chunk and with `cache`, a view of the chunk's cached codes (on a miss, with
+    /// `fill`, decoded and kept there, bytes in buffer.added_bytes), else decoded into
+    /// buffer.decoded (a UInt32 column).
+    std::optional<ColumnView> readCodes(size_t column_index, size_t first_row, size_t rows,
+                                        ColumnReadBuffer& buffer, DecodedChunkCache* cache,
+                                        bool fill) const;
     /// Bytes of those rows on disk or in memory (for bytes_read).
     size_t bytesOf(size_t column_index, size_t first_row, size_t rows) const;
     /// Bytes of the whole column.
@@ -135,6 +140,17 @@ private:
     std::shared_ptr<const Column> cachedChunk(size_t column_index, uint32_t chunk,
                                               DecodedChunkCache& cache, const DataType* decode,
                                               size_t* added_bytes) const;
+    /// The chunk's codes (cachedChunk's kCodes form): empty when some granule of it is not
+    /// coded against the dictionary; null when missing and not `fill`.
+    std::shared_ptr<const Column> cachedCodes(size_t column_index, uint32_t chunk,
+                                              DecodedChunkCache& cache, bool fill,
+                                              size_t* added_bytes) const;
+    /// Finds `key` in the cache or, with `decode` (granules -> Column), decodes the key's
+    /// chunk, keeps it and adds its bytes to `added_bytes`.
+    template <typename Decode>
+    std::shared_ptr<const Column> findOrDecode(const DecodedChunkKey& key, DecodedChunkCache& cache,
+                                               bool decode_missing, size_t* added_bytes,
+                                               Decode decode) const;
     /// The column's validity bitmap over the part's rows; null when no row is NULL.
     const uint8_t* validityOf(size_t column_index) const;
     /// Whether the column is stored encoded (reads decode it).

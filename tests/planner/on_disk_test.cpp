@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <random>
 
 #include "engine/common/exception.h"
 #include "engine/storage/database.h"
@@ -98,6 +99,18 @@ TEST_P(OnDiskFormats, LoadReopenAndQuery)
     const bool compressed = std::string_view(GetParam()).empty();
     DecodedChunkCache& cache = session.database().decodedCache();
     EXPECT_EQ(cache.sizeInBytes() > 0, compressed);
+    if (compressed)
+    {
+        // The filters of SearchPhrase alone ran on codes: every part codes its first chunk.
+        const auto table = session.database().table("visits");
+        const size_t column = *table->schema().indexOf("SearchPhrase");
+        for (const auto& part : table->snapshot()->parts)
+        {
+            ColumnReadBuffer codes{DataType(TypeId::UInt32)};
+            EXPECT_TRUE(part->readCodes(column, 0, std::min(part->rows(), Part::kChunkRows), codes,
+                                        nullptr, false));
+        }
+    }
     // A bound far below the table's decoded size: scans fill their share and read the rest
     // as without the cache, with the same answers.
     cache.setMaxBytes(size_t{1} << 20);
@@ -162,6 +175,48 @@ TEST(OnDisk, ConditionCacheSkipsGranulesWithoutMatchesOnTheNextRun)
     EXPECT_EQ(session.execute(query, without_cache).rows_read, kRows);
     session.dropCaches();
     EXPECT_EQ(session.execute(query).rows_read, kRows);
+}
+
+TEST(OnDisk, FiltersOfADictionaryCodedNullableStringSeeItsNulls)
+{
+    const TemporaryFolder directory;
+    Session session(Session::openDatabase(directory.path() / "data"));
+    session.execute("CREATE TABLE n (k UInt32, s Nullable(String)) ENGINE = MergeTree ORDER BY k");
+    // 50 short words (a dictionary-coded column), empty strings and NULLs; counted here.
+    std::mt19937 random(3);
+    std::ofstream tsv(directory.path() / "n.tsv", std::ios::binary);
+    uint64_t nulls = 0;
+    uint64_t empty = 0;
+    uint64_t words = 0;
+    uint64_t starting_w1 = 0;
+    for (uint32_t k = 0; k < 40000; ++k)
+    {
+        const uint32_t draw = random() % 10;
+        const std::string word = "w" + std::to_string(random() % 50);
+        nulls += draw == 0;
+        empty += draw >= 1 && draw < 5;
+        words += draw >= 5;
+        starting_w1 += draw >= 5 && word.starts_with("w1");
+        tsv << k << '\t' << (draw == 0 ? "\\N" : draw < 5 ? "" : word) << '\n';
+    }
+    tsv.close();
+    session.execute("INSERT INTO n FROM INFILE '" + (directory.path() / "n.tsv").string() +
+                    "' FORMAT TSV");
+    const std::vector<std::pair<std::string, uint64_t>> expected = {
+        {"s IS NULL", nulls},
+        {"s = ''", empty},
+        {"s <> ''", words},
+        {"s IS NOT NULL", empty + words},
+        {"s LIKE 'w1%'", starting_w1},
+        {"coalesce(s, 'x') = 'x'", nulls}};
+    for (int pass = 0; pass < 2; ++pass)  // decoding, then from the decoded-chunk cache
+    {
+        for (const auto& [condition, count] : expected)
+        {
+            const QueryResult result = session.execute("SELECT count(*) FROM n WHERE " + condition);
+            EXPECT_EQ(result.block.columns[0].column.valueAt<uint64_t>(0), count) << condition;
+        }
+    }
 }
 
 /// The largest file of the table's parts: a column of long strings.

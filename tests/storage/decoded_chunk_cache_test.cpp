@@ -283,5 +283,104 @@ TEST(DecodedChunkCache, CachedChunksKeepTheColumnsTypeParameters)
     }
 }
 
+/// A part of 2.5 chunks whose String column `s` repeats 300 values (most rows empty) except
+/// granule 3 of chunk 1, whose strings are all distinct (stored plain, not coded).
+std::shared_ptr<const Part> partWithCodedStrings(Database& database)
+{
+    createTable(database, parseCreate("CREATE TABLE d (k UInt32, s String, PRIMARY KEY k)"));
+    Block block;
+    block.columns.push_back({"k", Column(TypeId::UInt32)});
+    block.columns.push_back({"s", Column(TypeId::String)});
+    const size_t plain_granule = Part::kChunkGranules + 3;
+    std::mt19937_64 random(5);
+    for (uint32_t row = 0; row < 2 * Part::kChunkRows + Part::kChunkRows / 2; ++row)
+    {
+        block.columns[0].column.append(row);
+        if (row / Part::kGranuleRows == plain_granule)
+        {
+            block.columns[1].column.appendString("unique " + std::to_string(random()));
+        }
+        else
+        {
+            const uint64_t value = random() % 2000;
+            block.columns[1].column.appendString(
+                value < 300 ? "phrase number " + std::to_string(value) : "");
+        }
+    }
+    database.insert("d", {std::move(block)});
+    return database.table("d")->snapshot()->parts.at(0);
+}
+
+TEST(DecodedChunkCache, DictionaryCodesAreCachedPerChunkAndNameTheRowsStrings)
+{
+    TemporaryFolder folder;
+    auto database = Database::open(folder.path());
+    const std::shared_ptr<const Part> part = partWithCodedStrings(*database);
+    constexpr size_t kColumn = 1;
+    const std::optional<ColumnView> dictionary = part->dictionary(kColumn);
+    ASSERT_TRUE(dictionary.has_value());
+    // Codes must name the strings a read of the same rows decodes.
+    const auto expect_codes_of_rows = [&](const ColumnView& codes, size_t first, size_t rows)
+    {
+        ASSERT_EQ(codes.type, TypeId::UInt32);
+        ASSERT_EQ(codes.rows, rows);
+        Column plain(TypeId::String);
+        const ColumnView values = part->read(kColumn, first, rows, plain);
+        for (size_t row = 0; row < rows; ++row)
+        {
+            const uint32_t code = static_cast<const uint32_t*>(codes.data)[row];
+            ASSERT_LT(code, dictionary->rows);
+            ASSERT_EQ(dictionary->stringAt(code), values.stringAt(row)) << "row " << first + row;
+        }
+    };
+    DecodedChunkCache cache(size_t{64} << 20);
+    // Chunk 0, then two granules of it: a miss decodes and keeps the chunk's codes, then hits.
+    for (const auto& [first, rows] : std::vector<std::pair<size_t, size_t>>{
+             {0, Part::kChunkRows}, {2 * Part::kGranuleRows, 2 * Part::kGranuleRows}})
+    {
+        ColumnReadBuffer buffer(DataType(TypeId::UInt32));
+        const std::optional<ColumnView> codes =
+            part->readCodes(kColumn, first, rows, buffer, &cache, true);
+        ASSERT_TRUE(codes.has_value());
+        expect_codes_of_rows(*codes, first, rows);
+        EXPECT_NE(buffer.pinned, nullptr);
+        EXPECT_EQ(buffer.added_bytes > 0, first == 0) << "only the first read decodes";
+    }
+    // Chunk 1 holds a plain granule: no codes for the chunk, and the verdict is kept (the
+    // second read adds nothing); its coded granules still read as codes without the cache.
+    const size_t kept = cache.sizeInBytes();
+    for (int pass = 0; pass < 2; ++pass)
+    {
+        ColumnReadBuffer buffer(DataType(TypeId::UInt32));
+        EXPECT_FALSE(
+            part->readCodes(kColumn, Part::kChunkRows, Part::kChunkRows, buffer, &cache, true));
+        EXPECT_EQ(buffer.added_bytes, 0u);
+    }
+    EXPECT_GT(cache.sizeInBytes(), kept);
+    ColumnReadBuffer uncached(DataType(TypeId::UInt32));
+    const std::optional<ColumnView> coded_granule =
+        part->readCodes(kColumn, Part::kChunkRows, Part::kGranuleRows, uncached, nullptr, false);
+    ASSERT_TRUE(coded_granule.has_value());
+    expect_codes_of_rows(*coded_granule, Part::kChunkRows, Part::kGranuleRows);
+    EXPECT_FALSE(part->readCodes(kColumn, Part::kChunkRows + 3 * Part::kGranuleRows,
+                                 Part::kGranuleRows, uncached, nullptr, false));
+    // The short last chunk without fill: decoded, not kept; a read across chunks bypasses
+    // the cache.
+    const size_t before = cache.sizeInBytes();
+    ColumnReadBuffer last(DataType(TypeId::UInt32));
+    const std::optional<ColumnView> last_codes =
+        part->readCodes(kColumn, 2 * Part::kChunkRows, Part::kChunkRows / 2, last, &cache, false);
+    ASSERT_TRUE(last_codes.has_value());
+    expect_codes_of_rows(*last_codes, 2 * Part::kChunkRows, Part::kChunkRows / 2);
+    EXPECT_EQ(last.pinned, nullptr);
+    const std::optional<ColumnView> across = part->readCodes(
+        kColumn, Part::kChunkRows - Part::kGranuleRows, 2 * Part::kGranuleRows, last, &cache, true);
+    ASSERT_TRUE(across.has_value());
+    expect_codes_of_rows(*across, Part::kChunkRows - Part::kGranuleRows, 2 * Part::kGranuleRows);
+    EXPECT_EQ(cache.sizeInBytes(), before);
+    // Not a String column: no dictionary, no codes.
+    EXPECT_FALSE(part->readCodes(0, 0, Part::kGranuleRows, last, &cache, true));
+}
+
 }  // namespace
 }  // namespace granary::storage_test

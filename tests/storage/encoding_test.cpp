@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <random>
 #include <string>
@@ -208,6 +209,85 @@ TEST(ColumnBlock, CodecIsKeptOnlyWhereItPays)
     encodeBlock(stringColumn(urls).view(), {}, nullptr, scratch, bytes);
     EXPECT_EQ(readBlockHeader(bytes).codec, Codec::kLZ4);
     EXPECT_LT(bytes.size(), 8192u * 40 / 4);
+}
+
+/// `distinct` strings of 60 random bytes, once each, among 8192 rows otherwise empty: each new
+/// string costs the dictionary more than storing it plain once.
+Column rareStrings(size_t distinct, uint64_t seed)
+{
+    std::mt19937_64 random(seed);
+    std::vector<std::string> strings(8192);
+    for (size_t i = 0; i < distinct; ++i)
+    {
+        std::string& value = strings[i * 8192 / distinct];
+        value.resize(60);
+        for (char& c : value)
+        {
+            c = char('a' + random() % 26);
+        }
+    }
+    return stringColumn(strings);
+}
+
+TEST(ColumnBlock, ABlockAddingFewStringsIsCodedEvenWhereItsOwnBytesWouldNotPay)
+{
+    // At most a quarter of the rows new: coded (later blocks reuse the entries); more: the
+    // block's own bytes decide, and plain strings are cheaper here.
+    for (const auto& [distinct, coded] : {std::pair{size_t(1800), true}, {size_t(2500), false}})
+    {
+        SCOPED_TRACE(std::to_string(distinct) + " new strings");
+        const Column column = rareStrings(distinct, distinct);
+        StringDictionaryBuilder dictionary;
+        EncodeScratch scratch;
+        std::string block;
+        encodeBlock(column.view(), {Codec::kNone, 0}, &dictionary, scratch, block);
+        EXPECT_EQ(readBlockHeader(block).encoding == Encoding::kDictionary, coded);
+        EXPECT_EQ(dictionary.size(), coded ? distinct + 1 : 0);
+        Column decoded(TypeId::String);
+        decodeBlock(block, 8192, dictionary.values().view(), decoded);
+        EXPECT_EQ(valuesOf(decoded.view()), valuesOf(column.view()));
+    }
+}
+
+TEST(ColumnBlock, DictionaryCodesFramedPastTheDictionaryAreRefused)
+{
+    std::vector<std::string> strings;
+    for (size_t row = 0; row < 8192; ++row)
+    {
+        strings.push_back("s" + std::to_string(row % 40));
+    }
+    StringDictionaryBuilder dictionary;
+    EncodeScratch scratch;
+    std::string block;
+    encodeBlock(stringColumn(strings).view(), {Codec::kNone, 0}, &dictionary, scratch, block);
+    ASSERT_EQ(readBlockHeader(block).encoding, Encoding::kDictionary);
+    ASSERT_EQ(dictionary.size(), 40u);
+    // The codes' frame: base (8 bytes) and width right after the header. A base at the
+    // dictionary's size, or a width that could reach past it, would name no entry (or wrap
+    // in 32 bits): refused before any code is read.
+    for (const auto& [base, width] : {std::pair{uint64_t(40), uint8_t(0)},
+                                      {uint64_t(1) << 32, uint8_t(0)},
+                                      {uint64_t(0), uint8_t(40)}})
+    {
+        std::string damaged = block;
+        std::memcpy(damaged.data() + BlockHeader::kBytes, &base, sizeof(base));
+        damaged[BlockHeader::kBytes + sizeof(base)] = char(width);
+        Column out(TypeId::String);
+        try
+        {
+            decodeBlock(damaged, 8192, dictionary.values().view(), out);
+            ADD_FAILURE() << "base " << base << " width " << int(width) << " decoded";
+        }
+        catch (const Exception& error)
+        {
+            EXPECT_EQ(error.code(), ErrorCode::kCorruptedData);
+            EXPECT_NE(std::string(error.what()).find("dictionary codes framed"), std::string::npos)
+                << error.what();
+        }
+        std::vector<uint32_t> codes(8192);
+        EXPECT_THROW(decodeDictionaryCodes(damaged, 8192, dictionary.size(), codes.data()),
+                     Exception);
+    }
 }
 
 TEST(PackedInts, EveryWidthRoundTrips)

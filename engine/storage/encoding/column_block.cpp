@@ -1,6 +1,7 @@
 #include "engine/storage/encoding/column_block.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <limits>
 #include <span>
@@ -292,21 +293,32 @@ void decodePlainStrings(const BlockHeader& header, std::string_view stored, Colu
 }
 
 /// The codes of a dictionary block's payload, each checked against the dictionary's entries.
-void unpackDictionaryCodes(std::string_view payload, size_t rows, size_t entries,
-                           std::vector<uint64_t>& codes)
+void unpackDictionaryCodes(std::string_view payload, size_t rows, size_t entries, uint32_t* codes)
 {
-    codes.resize(rows);
-    if (unpackInts(payload.data(), payload.size(), rows, codes.data()) != payload.size())
+    // Codes are unpacked as uint32_t: a frame that could hold a code past the dictionary (or
+    // one that would wrap) is refused before, the largest code after.
+    if (payload.size() >= PackedInts::kHeaderBytes)
+    {
+        uint64_t base = 0;
+        std::memcpy(&base, payload.data(), sizeof(base));
+        const unsigned width = static_cast<unsigned char>(payload[sizeof(base)]);
+        if (entries > std::numeric_limits<uint32_t>::max() / 4 || base >= entries ||
+            width > unsigned(std::bit_width(entries)))
+        {
+            corrupted("dictionary codes framed from " + std::to_string(base) + " in " +
+                      std::to_string(width) + " bits for " + std::to_string(entries) + " entries");
+        }
+    }
+    if (unpackInts(payload.data(), payload.size(), rows, codes) != payload.size())
     {
         corrupted("dictionary block longer than its codes");
     }
-    for (const uint64_t code : codes)
+    // The largest code alone decides (a loop the compiler vectorizes); the error names it.
+    const uint32_t largest = rows == 0 ? 0 : *std::max_element(codes, codes + rows);
+    if (rows > 0 && largest >= entries)
     {
-        if (code >= entries)
-        {
-            corrupted("dictionary code " + std::to_string(code) + " past the " +
-                      std::to_string(entries) + " entries");
-        }
+        corrupted("dictionary code " + std::to_string(largest) + " past the " +
+                  std::to_string(entries) + " entries");
     }
 }
 
@@ -327,7 +339,7 @@ BlockHeader readBlockHeaderOfRows(std::string_view bytes, size_t expected_rows)
 void decodeStrings(Encoding encoding, std::string_view payload, size_t rows,
                    const ColumnView& dictionary, std::span<const uint32_t> selection, Column& out)
 {
-    thread_local std::vector<uint64_t> codes;
+    thread_local std::vector<uint32_t> codes;
     const size_t appended = selection.empty() ? rows : selection.size();
     auto source_row = [&](size_t row) { return selection.empty() ? row : selection[row]; };
     switch (encoding)
@@ -339,12 +351,13 @@ void decodeStrings(Encoding encoding, std::string_view payload, size_t rows,
             return;
         case Encoding::kDictionary:
         {
-            unpackDictionaryCodes(payload, rows, dictionary.rows, codes);
+            codes.resize(rows);
+            unpackDictionaryCodes(payload, rows, dictionary.rows, codes.data());
             appendStrings(
                 out, appended,
                 [&](size_t row)
                 {
-                    const uint64_t code = codes[source_row(row)];
+                    const uint32_t code = codes[source_row(row)];
                     return dictionary.offsets[code + 1] - dictionary.offsets[code];
                 },
                 [&](size_t row, char* to)
@@ -431,7 +444,7 @@ void encodeBlock(const ColumnView& rows, const CodecChoice& codec,
 }
 
 bool decodeDictionaryCodes(std::string_view bytes, size_t expected_rows, size_t dictionary_entries,
-                           std::vector<uint64_t>& codes)
+                           uint32_t* codes)
 {
     if (readBlockHeader(bytes).encoding != Encoding::kDictionary)
     {

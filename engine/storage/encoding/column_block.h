@@ -92,11 +92,11 @@ size_t decodeBlock(std::string_view bytes, size_t expected_rows, const ColumnVie
                    Column& out, const BlockSelection* selection = nullptr);
 
 /// When the block at the start of `bytes` (of `expected_rows` rows) is coded against the
-/// part's dictionary of `dictionary_entries` entries, replaces `codes` with its codes and
+/// part's dictionary of `dictionary_entries` entries, writes its codes to codes[0, rows) and
 /// returns true; else returns false. Throws Exception(kCorruptedData) like decodeBlock, and
 /// for a code past the dictionary.
 bool decodeDictionaryCodes(std::string_view bytes, size_t expected_rows, size_t dictionary_entries,
-                           std::vector<uint64_t>& codes);
+                           uint32_t* codes);
 
 /// The encoding of the block at the start of `bytes` (for statistics and tests).
 BlockHeader readBlockHeader(std::string_view bytes);

@@ -9,6 +9,10 @@ namespace
 
 /// What an entry costs in the dictionary besides its bytes: its offset.
 constexpr size_t kEntryOverheadBytes = sizeof(uint64_t);
+/// A block adding at most one new string per this many rows is coded whatever its own bytes
+/// say: the part's later blocks reuse the entries (the first blocks of a low-cardinality
+/// column add most of them), and scans filter coded blocks by code.
+constexpr size_t kFewNewStringsRowsPerString = 4;
 
 }  // namespace
 
@@ -45,8 +49,9 @@ std::optional<std::vector<uint64_t>> StringDictionaryBuilder::tryCode(const Colu
     {
         return std::nullopt;
     }
+    const bool few_new = added.size() * kFewNewStringsRowsPerString <= rows.rows;
     const PackedInts frame = PackedInts::frameOf(codes, false);
-    if (added_bytes + frame.serializedBytes(codes.size()) >= plain_bytes)
+    if (!few_new && added_bytes + frame.serializedBytes(codes.size()) >= plain_bytes)
     {
         return std::nullopt;
     }
