@@ -24,9 +24,18 @@ std::optional<std::vector<uint64_t>> StringDictionaryBuilder::tryCode(const Colu
     absl::flat_hash_map<std::string_view, uint32_t> added;
     std::vector<std::string_view> added_order;
     size_t added_bytes = 0;
+    // A row equal to the one before takes its code unhashed: low-cardinality columns repeat
+    // (SearchPhrase is mostly empty strings).
+    std::optional<std::string_view> previous;
     for (size_t row = 0; row < rows.rows; ++row)
     {
         const std::string_view value = rows.stringAt(row);
+        if (previous == value)
+        {
+            codes[row] = codes[row - 1];
+            continue;
+        }
+        previous = value;
         if (const auto known = codes_.find(value); known != codes_.end())
         {
             codes[row] = known->second;
