@@ -39,6 +39,15 @@ protected:
                                          [this](std::string_view value)
                                          { return pattern_.matches(value) != negated_; });
     }
+    size_t wholeRangeRowsPerSurvivor() const override
+    {
+        // '%x%' searches the whole column's bytes at once (~2.5 ns a row on 10M URLs) where
+        // one string searched alone costs ~75 ns: the whole range wins down to 1 row in 30.
+        constexpr size_t kContainsRowsPerSurvivor = 32;
+        return pattern_.kind() == simd::LikePatternKind::Contains
+                   ? kContainsRowsPerSurvivor
+                   : PredicateNode::wholeRangeRowsPerSurvivor();
+    }
 
 private:
     simd::LikePattern pattern_;

@@ -35,8 +35,7 @@ void PredicateNode::refineSelection(const BlockView& input, size_t begin, size_t
     }
     Column unused;
     const ColumnView values = operand.evaluate(input, begin, count, unused);
-    // A whole-range pass streams and vectorises; past this density it beats visiting survivors.
-    if (rows.size() * 4 >= count)
+    if (rows.size() * wholeRangeRowsPerSurvivor() >= count)
     {
         uint8_t* mask = scratchMask(count);
         writeMask(values, mask);

@@ -50,6 +50,12 @@ TEST(Filter, EqualsEvaluateThenSelect)
         "CounterID",
         "NOT IsRefresh AND CounterID > 0",
         "IsRefresh = 0 AND lower(URL) ILIKE 'G%'",
+        // LIKE '%x%' after a tenth of the rows survive (the whole column searched) and after
+        // a hundredth (the survivors one by one).
+        "CounterID % 10 = 0 AND URL LIKE '%a%'",
+        "CounterID % 10 = 0 AND URL NOT LIKE '%a%'",
+        "CounterID % 100 = 0 AND URL LIKE '%a%'",
+        "CounterID % 100 = 0 AND URL NOT LIKE '%a%'",
         "1",
         "0",
         "1 = 1 AND IsRefresh = 0",
