@@ -11,11 +11,11 @@ namespace
 {
 
 /// Folds every source's state of `entry` into the target's: a function with a parallel merge
-/// of its own (count(DISTINCT) sets) runs its phases on the query's threads, others as one
-/// task.
+/// of its own (count(DISTINCT) sets) runs and records its phases on the query's threads,
+/// others as one task of a merge phase recorded here (one recorder around the former would
+/// count their wall twice).
 void mergeEntry(const AggregateLayout::Entry& entry, char* target,
-                const std::vector<PartialAggregateWithoutKey*>& partials, QueryContext& context,
-                PhaseRecorder& merge)
+                const std::vector<PartialAggregateWithoutKey*>& partials, QueryContext& context)
 {
     std::vector<char*> sources;
     for (size_t p = 1; p < partials.size(); ++p)
@@ -28,6 +28,7 @@ void mergeEntry(const AggregateLayout::Entry& entry, char* target,
         entry.function->mergeMany(target + entry.offset, sources, merge_context);
         return;
     }
+    PhaseRecorder merge(context.stats().phase(QueryPhase::kMerge));
     context.runTasks(merge, 1,
                      [&](size_t, TaskTimer&)
                      {
@@ -65,12 +66,9 @@ Block foldWithoutKey(const GroupByPlan& plan,
         partials.push_back(empty.get());
     }
     char* target = partials.front()->state();
+    for (const AggregateLayout::Entry& entry : plan.layout->entries())
     {
-        PhaseRecorder merge(stats.phase(QueryPhase::kMerge));
-        for (const AggregateLayout::Entry& entry : plan.layout->entries())
-        {
-            mergeEntry(entry, target, partials, context, merge);
-        }
+        mergeEntry(entry, target, partials, context);
     }
     PhaseRecorder finalize(stats.phase(QueryPhase::kFinalize));
     Block result = emptyResult(plan);
