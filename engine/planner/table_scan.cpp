@@ -180,27 +180,26 @@ std::shared_ptr<const Column> TableScan::dictionaryVerdicts(const Part& part) co
     {
         return nullptr;
     }
-    const DecodedChunkKey key{part.id(), uint32_t(column), 0, ChunkForm::kVerdicts,
-                              condition_hash_};
-    if (decoded_cache_)
+    const auto evaluate = [&]
     {
-        if (std::shared_ptr<const Column> found = decoded_cache_->find(key))
+        BlockView entries;
+        entries.add(schema_.columns[column].name, *dictionary);
+        std::vector<uint32_t> passing;
+        filterRows(*filter_, entries, 0, dictionary->rows, passing);
+        Column verdicts(TypeId::UInt8);
+        verdicts.resizeFixed(dictionary->rows);
+        for (const uint32_t entry : passing)
         {
-            return found;
+            verdicts.mutableData<uint8_t>()[entry] = 1;
         }
-    }
-    BlockView entries;
-    entries.add(schema_.columns[column].name, *dictionary);
-    std::vector<uint32_t> passing;
-    filterRows(*filter_, entries, 0, dictionary->rows, passing);
-    Column verdicts(TypeId::UInt8);
-    verdicts.resizeFixed(dictionary->rows);
-    for (const uint32_t entry : passing)
+        return verdicts;
+    };
+    if (!decoded_cache_)
     {
-        verdicts.mutableData<uint8_t>()[entry] = 1;
+        return std::make_shared<const Column>(evaluate());
     }
-    return decoded_cache_ ? decoded_cache_->insert(key, std::move(verdicts))
-                          : std::make_shared<const Column>(std::move(verdicts));
+    return decoded_cache_->findOrInsert(
+        {part.id(), uint32_t(column), 0, ChunkForm::kVerdicts, condition_hash_}, evaluate);
 }
 
 void TableScan::planRanges(const GranulePruner& pruner, size_t morsel_granules)

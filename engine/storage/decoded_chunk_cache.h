@@ -65,6 +65,17 @@ public:
     /// than a shard's share of the bound; returns it either way.
     std::shared_ptr<const Column> insert(const DecodedChunkKey& key, Column chunk);
 
+    /// The chunk, or `make()` (a Column) kept as by insert() when it is not cached.
+    template <typename Make>
+    std::shared_ptr<const Column> findOrInsert(const DecodedChunkKey& key, Make make)
+    {
+        if (std::shared_ptr<const Column> found = find(key))
+        {
+            return found;
+        }
+        return insert(key, make());
+    }
+
     /// Changes the bound, evicting what no longer fits.
     void setMaxBytes(size_t max_bytes);
     size_t maxBytes() const { return max_bytes_.load(std::memory_order_relaxed); }

@@ -131,18 +131,23 @@ std::shared_ptr<const Column> Part::findOrDecode(const DecodedChunkKey& key,
                                                  DecodedChunkCache& cache, bool decode_missing,
                                                  size_t* added_bytes, Decode decode) const
 {
-    std::shared_ptr<const Column> found = cache.find(key);
-    if (found || !decode_missing)
+    if (!decode_missing)
     {
-        return found;
+        return cache.find(key);
     }
-    const size_t first_granule = size_t(key.chunk) * kChunkGranules;
-    Column decoded = decode(first_granule, std::min(kChunkGranules, granules() - first_granule));
-    if (added_bytes != nullptr)
-    {
-        *added_bytes += decoded.allocatedBytes();
-    }
-    return cache.insert(key, std::move(decoded));
+    return cache.findOrInsert(key,
+                              [&]
+                              {
+                                  const size_t first_granule = size_t(key.chunk) * kChunkGranules;
+                                  Column decoded =
+                                      decode(first_granule,
+                                             std::min(kChunkGranules, granules() - first_granule));
+                                  if (added_bytes != nullptr)
+                                  {
+                                      *added_bytes += decoded.allocatedBytes();
+                                  }
+                                  return decoded;
+                              });
 }
 
 std::shared_ptr<const Column> Part::cachedChunk(size_t column_index, uint32_t chunk,

@@ -297,27 +297,23 @@ void unpackDictionaryCodes(std::string_view payload, size_t rows, size_t entries
 {
     // Codes are unpacked as uint32_t: a frame that could hold a code past the dictionary (or
     // one that would wrap) is refused before, the largest code after.
-    if (payload.size() >= PackedInts::kHeaderBytes)
+    const PackedInts frame = PackedInts::readHeader(payload.data(), payload.size());
+    if (entries > std::numeric_limits<uint32_t>::max() / 4 || frame.base >= entries ||
+        frame.width > unsigned(std::bit_width(entries)))
     {
-        uint64_t base = 0;
-        std::memcpy(&base, payload.data(), sizeof(base));
-        const unsigned width = static_cast<unsigned char>(payload[sizeof(base)]);
-        if (entries > std::numeric_limits<uint32_t>::max() / 4 || base >= entries ||
-            width > unsigned(std::bit_width(entries)))
-        {
-            corrupted("dictionary codes framed from " + std::to_string(base) + " in " +
-                      std::to_string(width) + " bits for " + std::to_string(entries) + " entries");
-        }
+        corrupted("dictionary codes framed from " + std::to_string(frame.base) + " in " +
+                  std::to_string(frame.width) + " bits for " + std::to_string(entries) +
+                  " entries");
     }
     if (unpackInts(payload.data(), payload.size(), rows, codes) != payload.size())
     {
         corrupted("dictionary block longer than its codes");
     }
     // The largest code alone decides (a loop the compiler vectorizes); the error names it.
-    const uint32_t largest = rows == 0 ? 0 : *std::max_element(codes, codes + rows);
-    if (rows > 0 && largest >= entries)
+    if (const uint32_t* largest = std::max_element(codes, codes + rows);
+        largest != codes + rows && *largest >= entries)
     {
-        corrupted("dictionary code " + std::to_string(largest) + " past the " +
+        corrupted("dictionary code " + std::to_string(*largest) + " past the " +
                   std::to_string(entries) + " entries");
     }
 }

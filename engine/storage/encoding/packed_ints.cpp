@@ -101,18 +101,24 @@ PackedInts PackedInts::frameOf(std::span<const uint64_t> values, bool signed_ord
     return frame;
 }
 
-template <typename U>
-size_t unpackInts(const char* bytes, size_t size, size_t count, U* out)
+PackedInts PackedInts::readHeader(const char* bytes, size_t size)
 {
-    static constexpr auto kUnpackers =
-        unpackers<U>(std::make_index_sequence<PackedInts::kMaxWidth + 1>());
-    if (size < PackedInts::kHeaderBytes)
+    if (size < kHeaderBytes)
     {
         corrupted("packed integers cut short");
     }
     PackedInts frame;
     std::memcpy(&frame.base, bytes, sizeof(frame.base));
-    frame.width = static_cast<unsigned char>(bytes[8]);
+    frame.width = static_cast<unsigned char>(bytes[sizeof(frame.base)]);
+    return frame;
+}
+
+template <typename U>
+size_t unpackInts(const char* bytes, size_t size, size_t count, U* out)
+{
+    static constexpr auto kUnpackers =
+        unpackers<U>(std::make_index_sequence<PackedInts::kMaxWidth + 1>());
+    const PackedInts frame = PackedInts::readHeader(bytes, size);
     if (frame.width > PackedInts::kMaxWidth)
     {
         corrupted("packed integers of width " + std::to_string(frame.width));

@@ -22,6 +22,9 @@ struct PackedInts
     uint64_t base = 0;
     unsigned width = 0;
 
+    /// The frame a serialized PackedInts starts with (its width not yet checked); throws
+    /// Exception(kCorruptedData) when `size` bytes cannot hold the header.
+    static PackedInts readHeader(const char* bytes, size_t size);
     /// The smallest frame holding every value; `signed_order` compares values as int64 (signed
     /// columns, deltas). The width may exceed kMaxWidth: then the values should not be packed.
     static PackedInts frameOf(std::span<const uint64_t> values, bool signed_order);
