@@ -156,6 +156,8 @@ public:
         return total;
     }
     bool empty() const { return size() == 0; }
+    /// Keys held in the long sub-table: compared through their bytes in an arena, not inline.
+    size_t longKeyCount() const { return std::get<kLongIndex>(tables_).size(); }
     /// Makes room for `element_count` keys in total, shared among the sub-tables as the keys
     /// held so far are (the length classes of keys yet to come are unknown; an empty table
     /// reserves nothing).

@@ -134,16 +134,24 @@ inline std::vector<Column> emptyKeys(const GroupByPlan& plan)
     return keys;
 }
 
+/// Asks for a batch's states before they are read: states of groups that a table met in
+/// hash order lie anywhere in an arena larger than the caches (a partial's groups routed to
+/// the merge's buckets), and a miss at a time took a top 10 over 1M groups 26 ms.
+inline void prefetchStates(StatePointer* states, size_t count)
+{
+    for (size_t i = 0; i < count; ++i)
+    {
+        __builtin_prefetch(states[i]);
+    }
+}
+
 /// Appends a batch of groups: their keys to `keys`, their results after the key columns of
 /// `fragment`.
 template <typename Method>
 void appendGroups(const typename Method::Key* batch_keys, StatePointer* states, size_t count,
                   const GroupByPlan& plan, std::vector<Column>& keys, Block& fragment)
 {
-    for (size_t i = 0; i < count; ++i)
-    {
-        __builtin_prefetch(states[i]);
-    }
+    prefetchStates(states, count);
     appendKeys<Method>(batch_keys, count, keys);
     appendResults(plan, states, count, fragment, keys.size());
 }
@@ -202,6 +210,7 @@ public:
 
     void append(const typename Method::Key* batch_keys, StatePointer* states, size_t count)
     {
+        prefetchStates(states, count);
         const size_t key_count = plan_.key_names.size();
         if (orders_by_key_)
         {

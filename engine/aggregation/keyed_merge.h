@@ -253,13 +253,21 @@ private:
     }
 
     /// 256 independent tasks; each merges its bucket (or key range) of every source, then
-    /// aggregates every worker's partitioned rows of that bucket.
+    /// aggregates every worker's partitioned rows of that bucket and, unless the result is
+    /// written in place, finalizes the bucket while its groups are still in the task's cache
+    /// (a top 10 over 1M groups read them again from memory: 26 of the query's 120 ms).
     void mergeBuckets()
     {
         Partial& target = *partials_.front();
         PhaseRecorder merge(stats_.phase(QueryPhase::kMerge));
+        PhaseRecorder finalize(stats_.phase(QueryPhase::kFinalize), PhaseWall::kInsideAnotherPhase);
         if constexpr (Method::kHasTwoLevel)
         {
+            finalize_in_merge_ = !finalizesInPlace();
+            if (finalize_in_merge_)
+            {
+                fragments_.resize(kMergeBuckets);
+            }
             if (partitioned_)
             {
                 target.prepareForPartitionedRows();
@@ -273,11 +281,22 @@ private:
                               mergeBucket(target, bucket, merge_context);
                               if constexpr (Method::kHasTwoLevel)
                               {
-                                  const auto& merged = target.twoLevel().bucket(bucket);
+                                  auto& merged = target.twoLevel().bucket(bucket);
                                   timer.facts().groups = merged.size();
                                   if constexpr (requires { merged.growCount(); })
                                   {
                                       timer.facts().growths = merged.growCount();
+                                  }
+                                  if (finalize_in_merge_)
+                                  {
+                                      // Timed as the finalize phase's work, not the merge's.
+                                      timer.pause();
+                                      {
+                                          TaskTimer finalize_timer(finalize, bucket);
+                                          fragments_[bucket] =
+                                              finalizeGroups<Method>(merged, plan_);
+                                      }
+                                      timer.resume(0);
                                   }
                               }
                           });
@@ -321,20 +340,32 @@ private:
         }
     }
 
-    /// One fragment per bucket (or key range), built in parallel; a two-level result of
+    /// A two-level result of fixed-width columns is written in place into one block, sized
+    /// once all buckets are merged.
+    bool finalizesInPlace() const
+    {
+        return twoLevelResult() && allFixedWidth(emptyResult(plan_)) && !plan_.top &&
+               !mayHoldNulls(plan_);
+    }
+
+    /// One fragment per bucket (or key range), built in parallel (or already by the bucket
+    /// merge); a two-level result of
     /// fixed-width columns is written in place into one block instead.
     std::vector<Block> finalize()
     {
         Partial& target = *partials_.front();
         const bool two_level = twoLevelResult();
+        if (finalize_in_merge_)
+        {
+            return std::move(fragments_);
+        }
         std::vector<Block> fragments;
         if constexpr (Method::kHasTwoLevel)
         {
-            Block result = emptyResult(plan_);
-            if (two_level && allFixedWidth(result) && !plan_.top && !mayHoldNulls(plan_))
+            if (finalizesInPlace())
             {
-                fragments.push_back(
-                    finalizeInPlace<Method>(target.twoLevel(), plan_, std::move(result), context_));
+                fragments.push_back(finalizeInPlace<Method>(target.twoLevel(), plan_,
+                                                            emptyResult(plan_), context_));
                 return fragments;
             }
         }
@@ -384,6 +415,9 @@ private:
     std::vector<Partial*> partials_;
     std::span<Partial* const> sources_;
     bool partitioned_ = false;
+    /// Each bucket task finalizes the bucket it merged, while its groups are in its cache.
+    bool finalize_in_merge_ = false;
+    std::vector<Block> fragments_;
     MergePath path_ = MergePath::kNone;
 };
 

@@ -24,6 +24,38 @@ inline bool groupsWouldFillHalfTheShare(size_t sample_groups, size_t sample_rows
     return static_cast<double>(sample_groups) > bound;
 }
 
+/// The distinct keys `total_rows` rows would hold under the model above, given that the
+/// first `sample_rows` held `sample_groups`: D solved from the sample by bisection (the
+/// expected distinct count grows with D), then D (1 - e^(-total/D)). A sample of distinct
+/// keys only says D is beyond measure: every row a key.
+inline double projectedGroups(size_t sample_groups, size_t sample_rows, size_t total_rows)
+{
+    const double groups = static_cast<double>(sample_groups);
+    const double rows = static_cast<double>(sample_rows);
+    const double total = static_cast<double>(total_rows);
+    if (sample_groups >= sample_rows)
+    {
+        return total;
+    }
+    const auto distinct = [](double population, double n)
+    { return population * -std::expm1(-n / population); };
+    // Doubling finds a population too large, then halving the interval pins it down.
+    double low = groups;
+    double high = 2 * groups;
+    while (distinct(high, rows) < groups)
+    {
+        low = high;
+        high *= 2;
+    }
+    constexpr int kBisections = 40;
+    for (int i = 0; i < kBisections; ++i)
+    {
+        const double middle = (low + high) / 2;
+        (distinct(middle, rows) < groups ? low : high) = middle;
+    }
+    return std::max(groups, distinct(high, total));
+}
+
 /// Rows per bucket a worker must have left after its sample for partitioning them to pay:
 /// a worker that partitions sets up every bucket (row chunks, a cardinality sketch, a table
 /// in the merge), which a few rows per bucket do not repay (`WatchID, ClientIP ... WHERE

@@ -713,13 +713,28 @@ private:
         }
     }
 
-    /// A sole worker with fixed-width keys and a small input keeps one table: its two-level
-    /// buckets would serve no merge, and routing the rest of a small input costs more
-    /// (scatter, 256 tables, fresh buffers) than the cache misses it saves.
+    /// A sole worker with a small input keeps one table: its two-level buckets would serve no
+    /// merge, and routing the rest of a small input costs more (scatter, 256 tables, fresh
+    /// buffers) than the cache misses it saves. Fixed-width keys; string keys while most are
+    /// held inline (up to 24 bytes) and the rows so far project at most twice
+    /// sole_worker_single_level_max_groups over the input: long keys, compared through their
+    /// bytes in the arena, miss twice per probe in one big table and gain more from
+    /// cache-sized buckets, and a string table that grows on to that bound converts at a
+    /// higher price than fixed keys route (docs/aggregation.md).
     bool soleWorkerDefersTwoLevel() const
     {
-        return kCanRoute && sole_worker_check_cancelled_ &&
-               sole_worker_input_rows_ <= settings_.sole_worker_single_level_rows;
+        if (!sole_worker_check_cancelled_ ||
+            sole_worker_input_rows_ > settings_.sole_worker_single_level_rows)
+        {
+            return false;
+        }
+        if constexpr (requires { single_->longKeyCount(); })
+        {
+            return 2 * single_->longKeyCount() < single_->size() &&
+                   projectedGroups(single_->size(), rows_, sole_worker_input_rows_) <=
+                       2.0 * static_cast<double>(settings_.sole_worker_single_level_max_groups);
+        }
+        return kCanRoute;
     }
 
     /// Decided once, when the worker (one of several, its share of the input known) has seen
@@ -778,16 +793,19 @@ private:
                 }
                 return;
             }
-            if constexpr (kCanRoute)
+            // Past the bound with most rows so far new keys, the rest will be too: its groups
+            // go to the buckets' merge, its further rows to partitions.
+            if (single_->size() > std::max(settings_.group_by_two_level_threshold,
+                                           settings_.sole_worker_single_level_max_groups) &&
+                2 * single_->size() > rows_ && soleWorkerDefersTwoLevel())
             {
-                // Past the bound with most rows so far new keys, the rest will be too: its
-                // groups go to the buckets' merge, its further rows to partitions.
-                if (soleWorkerDefersTwoLevel() &&
-                    single_->size() > std::max(settings_.group_by_two_level_threshold,
-                                               settings_.sole_worker_single_level_max_groups) &&
-                    2 * single_->size() > rows_)
+                if constexpr (kCanRoute)
                 {
                     routeToTwoLevel();
+                }
+                else
+                {
+                    convertToTwoLevel();
                 }
             }
         }

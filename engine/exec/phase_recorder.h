@@ -37,12 +37,23 @@ inline int64_t wallNanoseconds()
     return static_cast<int64_t>(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
 }
 
+/// Whether a phase's recorder counts its wall time: not when its tasks run inside another
+/// phase's (the bucket tasks that finalize what they merged), whose wall already holds them.
+enum class PhaseWall
+{
+    kOwn,
+    kInsideAnotherPhase,
+};
+
 /// Measures one phase: its wall time from construction to finish(), and the work and span of
 /// the tasks it ran (each task measured by a TaskTimer). Thread-safe.
 class PhaseRecorder
 {
 public:
-    explicit PhaseRecorder(PhaseStats& stats) : stats_(stats), wall_start_(wallNanoseconds()) {}
+    explicit PhaseRecorder(PhaseStats& stats, PhaseWall wall = PhaseWall::kOwn)
+        : stats_(stats), wall_(wall), wall_start_(wallNanoseconds())
+    {
+    }
     ~PhaseRecorder() { finish(); }
     PhaseRecorder(const PhaseRecorder&) = delete;
     PhaseRecorder& operator=(const PhaseRecorder&) = delete;
@@ -74,9 +85,12 @@ public:
             return;
         }
         finished_ = true;
-        const int64_t wall_end = wallNanoseconds();
-        stats_.wall_seconds += static_cast<double>(wall_end - wall_start_) * 1e-9;
-        stats_.intervals.push_back({wall_start_, wall_end});
+        if (wall_ == PhaseWall::kOwn)
+        {
+            const int64_t wall_end = wallNanoseconds();
+            stats_.wall_seconds += static_cast<double>(wall_end - wall_start_) * 1e-9;
+            stats_.intervals.push_back({wall_start_, wall_end});
+        }
         std::lock_guard lock(mutex_);
         stats_.work_seconds += static_cast<double>(work_ns_) * 1e-9;
         stats_.span_seconds += static_cast<double>(span_ns_) * 1e-9;
@@ -86,6 +100,7 @@ public:
 
 private:
     PhaseStats& stats_;
+    PhaseWall wall_;
     int64_t wall_start_;
     /// Tasks last a morsel or a bucket (0.1 ms and more), so one lock per task costs nothing
     /// measurable.

@@ -4,10 +4,13 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <random>
 #include <set>
 #include <string>
 #include <unordered_set>
+#include <utility>
+#include <vector>
 
 #include "engine/aggregation/aggregator.h"
 #include "engine/aggregation/new_keys_estimate.h"
@@ -325,6 +328,51 @@ TEST(ParallelMerge, ASoleWorkerKeepsOneTableOverASmallInput)
     EXPECT_GT(routed.partitioned_rows, kRoutedRows / 2);
 }
 
+/// `rows` rows of a String key `k_str` (key_of(row)) and a value `v_u32`.
+Block stringKeyTable(size_t rows, const std::function<std::string(size_t)>& key_of)
+{
+    Block block;
+    block.columns.push_back({"k_str", Column(TypeId::String)});
+    block.columns.push_back({"v_u32", Column(TypeId::UInt32)});
+    for (size_t row = 0; row < rows; ++row)
+    {
+        block.columns[0].column.appendString(key_of(row));
+        block.columns[1].column.append(static_cast<uint32_t>(row % 1000));
+    }
+    return block;
+}
+
+TEST(ParallelMerge, ASoleWorkerKeepsOneStringTableWhileItsKeysAreShortAndProjectFew)
+{
+    // 600,000 rows drawn from 100,000 keys, the table's threshold 10,000 groups: short keys
+    // (inline in the string table) stay in one table; the same keys made long (compared in
+    // the arena), or 600,000 keys each new (projected past twice the groups' bound), turn
+    // two-level as on several threads.
+    constexpr size_t kRows = 600'000;
+    std::mt19937_64 random(47);
+    std::uniform_int_distribution<size_t> key(0, 99'999);
+    std::vector<size_t> drawn(kRows);
+    for (size_t& k : drawn)
+    {
+        k = key(random);
+    }
+    const AggregationSettings settings = routingSettings();
+    const QueryStats short_keys = countAndSumByKey(
+        stringKeyTable(kRows, [&](size_t row) { return std::to_string(drawn[row]); }), 1, settings,
+        "k_str");
+    EXPECT_EQ(short_keys.two_level_partials, 0u);
+    EXPECT_EQ(short_keys.partitioned_rows, 0u);
+    const std::string long_prefix(30, 'x');
+    const QueryStats long_keys = countAndSumByKey(
+        stringKeyTable(kRows, [&](size_t row) { return long_prefix + std::to_string(drawn[row]); }),
+        1, settings, "k_str");
+    EXPECT_EQ(long_keys.two_level_partials, 1u);
+    const QueryStats new_keys =
+        countAndSumByKey(stringKeyTable(kRows, [](size_t row) { return std::to_string(row); }), 1,
+                         settings, "k_str");
+    EXPECT_EQ(new_keys.two_level_partials, 1u);
+}
+
 TEST(ParallelMerge, ASoleWorkersTableOfMostlyNewKeysRoutesItsGroupsAtTheBound)
 {
     // 300,000 groups, the first 300,000 rows each a new key: past
@@ -511,6 +559,25 @@ TEST(ParallelMerge, DistinctValuesAreRoutedOnceTheSetIsTwoLevel)
     }
 }
 
+/// Distinct keys among the first `sample` and among all `rows` keys drawn uniformly from
+/// `population`.
+std::pair<size_t, size_t> drawKeys(std::mt19937_64& random, size_t population, size_t rows,
+                                   size_t sample)
+{
+    std::uniform_int_distribution<uint64_t> key(0, population - 1);
+    std::unordered_set<uint64_t> seen;
+    size_t sample_groups = 0;
+    for (size_t row = 0; row < rows; ++row)
+    {
+        seen.insert(key(random));
+        if (row + 1 == sample)
+        {
+            sample_groups = seen.size();
+        }
+    }
+    return {sample_groups, seen.size()};
+}
+
 TEST(NewKeysEstimate, AgreesWithDrawnKeysWhereTheAnswerIsClear)
 {
     // Keys drawn uniformly from `population`: the sample's distinct count decides, and the
@@ -520,26 +587,33 @@ TEST(NewKeysEstimate, AgreesWithDrawnKeysWhereTheAnswerIsClear)
     const size_t sample = 4'096;
     for (size_t population : {1'000, 9'000, 15'000, 30'000, 60'000, 200'000, 10'000'000})
     {
-        std::uniform_int_distribution<uint64_t> key(0, population - 1);
-        std::unordered_set<uint64_t> seen;
-        size_t sample_groups = 0;
-        for (size_t row = 0; row < share; ++row)
-        {
-            seen.insert(key(random));
-            if (row + 1 == sample)
-            {
-                sample_groups = seen.size();
-            }
-        }
+        const auto [sample_groups, groups] = drawKeys(random, population, share, sample);
         const bool predicted = groupsWouldFillHalfTheShare(sample_groups, sample, share);
-        const bool actual = 2 * seen.size() > share;
+        const bool actual = 2 * groups > share;
         // Near the bound (share / 1.59 ~ 37,700 keys) a sample may go either way.
         if (population <= 15'000 || population >= 200'000)
         {
-            EXPECT_EQ(predicted, actual) << population << " keys, " << seen.size()
-                                         << " in the share, " << sample_groups << " sampled";
+            EXPECT_EQ(predicted, actual) << population << " keys, " << groups << " in the share, "
+                                         << sample_groups << " sampled";
         }
     }
+}
+
+TEST(NewKeysEstimate, ProjectsTheDistinctKeysOfDrawnRows)
+{
+    // Keys drawn uniformly from `population`: the first 20,000 rows' distinct count projects
+    // that of 500,000 rows within 5%; a sample of distinct keys projects every row a key.
+    std::mt19937_64 random(43);
+    const size_t total = 500'000;
+    const size_t sample = 20'000;
+    for (size_t population : {5'000, 50'000, 200'000, 1'000'000})
+    {
+        const auto [sample_groups, groups] = drawKeys(random, population, total, sample);
+        const double projected = projectedGroups(sample_groups, sample, total);
+        EXPECT_NEAR(projected, static_cast<double>(groups), 0.05 * static_cast<double>(groups))
+            << population << " keys, " << sample_groups << " sampled";
+    }
+    EXPECT_EQ(projectedGroups(1'000, 1'000, total), static_cast<double>(total));
 }
 
 TEST(ParallelMerge, WorkersWhoseShareWillBeNewKeysPartitionFromTheirFirstRows)
