@@ -20,7 +20,7 @@ void gatherStrings(const ColumnView& source, size_t begin, std::span<const uint3
     {
         new_bytes += source.offsets[begin + offset + 1] - source.offsets[begin + offset];
     }
-    to.resizeStrings(old_rows + offsets.size(), old_bytes + new_bytes);
+    to.resizeStringsUninitialized(old_rows + offsets.size(), old_bytes + new_bytes);
     char* chars = to.mutableChars();
     uint64_t* row_ends = to.mutableOffsets();
     uint64_t end = old_bytes;

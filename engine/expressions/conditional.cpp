@@ -165,7 +165,7 @@ private:
         {
             bytes += value(row).size();
         }
-        holder.resizeStrings(choice.size(), bytes);
+        holder.resizeStringsUninitialized(choice.size(), bytes);
         char* chars = holder.mutableChars();
         uint64_t* offsets = holder.mutableOffsets();
         uint64_t end = 0;

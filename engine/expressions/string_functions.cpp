@@ -54,7 +54,7 @@ public:
         const uint64_t first = values.offsets[0];
         const uint64_t bytes = values.offsets[count] - first;
         holder = Column(TypeId::String);
-        holder.resizeStrings(count, bytes);
+        holder.resizeStringsUninitialized(count, bytes);
         uint64_t* offsets = holder.mutableOffsets();
         for (size_t row = 0; row <= count; ++row)
         {

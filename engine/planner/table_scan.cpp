@@ -53,6 +53,7 @@ struct TableScan::ScanBuffers final : MorselBuffers
     std::vector<ColumnReadBuffer> decoded;  ///< Per table column read: of an encoded part.
     std::vector<Column> gathered;           ///< Per table column the outputs read.
     std::vector<Column> computed;           ///< Per output.
+    std::vector<Column> computed_whole;     ///< Per output computed over the whole morsel.
     ArrayJoinStep::Buffers array_join;
 };
 
@@ -145,12 +146,38 @@ TableScan::TableScan(std::shared_ptr<const TableSnapshot> snapshot, const TableS
         }
     }
     output_read_columns_.assign(output_read.begin(), output_read.end());
+    planWholeMorselOutputs(outputs);
     planRanges(GranulePruner(schema_, where), morsel_granules);
     if (decoded_cache_)
     {
         cache_fill_left_ = int64_t(decoded_cache_->maxBytes() / kCacheShareDivisor);
     }
     evaluateFilterOnDictionaries();
+}
+
+void TableScan::planWholeMorselOutputs(const std::vector<ScanOutput>& outputs)
+{
+    const auto filter_reads = [&](const std::string& column)
+    { return std::ranges::count(filter_->columns(), column) > 0; };
+    whole_morsel_outputs_.assign(outputs_.size(), false);
+    for (size_t i = 0; filter_ && !array_join_ && i < outputs_.size(); ++i)
+    {
+        const CompiledExpression& output = outputs_[i];
+        whole_morsel_outputs_[i] = fixedWidth(output.type()) != 0 && !output.isConstant() &&
+                                   !outputs[i].expression->as<sql::ColumnRef>() &&
+                                   std::ranges::all_of(output.columns(), filter_reads);
+    }
+    gathered_when_dense_.assign(output_read_columns_.size(), false);
+    for (size_t k = 0; k < output_read_columns_.size(); ++k)
+    {
+        const std::string& name = schema_.columns[output_read_columns_[k]].name;
+        for (size_t i = 0; i < outputs_.size(); ++i)
+        {
+            gathered_when_dense_[k] =
+                gathered_when_dense_[k] ||
+                (!whole_morsel_outputs_[i] && std::ranges::count(outputs_[i].columns(), name) > 0);
+        }
+    }
 }
 
 void TableScan::evaluateFilterOnDictionaries()
@@ -308,6 +335,7 @@ std::unique_ptr<MorselBuffers> TableScan::makeBuffers() const
 {
     auto buffers = std::make_unique<ScanBuffers>();
     buffers->computed.resize(outputs_.size());
+    buffers->computed_whole.resize(outputs_.size());
     for (size_t column : read_columns_)
     {
         buffers->decoded.emplace_back(schema_.columns[column].type);
@@ -395,12 +423,16 @@ bool TableScan::filterByDictionary(const Range& range, const MorselRows& morsel,
     return true;
 }
 
-size_t TableScan::gatherOutputColumns(const MorselRows& morsel, const BlockView& input,
+size_t TableScan::gatherOutputColumns(const MorselRows& morsel, const BlockView& input, bool dense,
                                       ScanBuffers& buffers, BlockView& gathered) const
 {
     size_t bytes = 0;
     for (size_t i = 0; i < output_read_columns_.size(); ++i)
     {
+        if (dense && !gathered_when_dense_[i])
+        {
+            continue;
+        }
         const size_t table_column = output_read_columns_[i];
         const std::string& name = schema_.columns[table_column].name;
         Column& column = buffers.gathered[i];
@@ -440,6 +472,8 @@ size_t TableScan::produce(size_t index, MorselBuffers* raw_buffers,
     BlockView input;
     size_t bytes = 0;
     size_t passed = morsel.rows;
+    // Whether `input` holds the filter's columns for every row (not when it ran on codes).
+    bool filter_read_values = false;
     if (filter_)
     {
         buffers.selected.clear();
@@ -447,6 +481,7 @@ size_t TableScan::produce(size_t index, MorselBuffers* raw_buffers,
         {
             bytes += readColumns(morsel, 0, filter_read_columns_, buffers, input);
             filterRows(*filter_, input, 0, morsel.rows, buffers.selected);
+            filter_read_values = true;
         }
         passed = buffers.selected.size();
         if (condition_cache_)
@@ -458,23 +493,30 @@ size_t TableScan::produce(size_t index, MorselBuffers* raw_buffers,
     // granules that hold the passing rows (none when no row passed).
     const BlockView* evaluated = &input;
     BlockView gathered;
+    // Most rows passed: outputs over the filter's columns alone are computed for every row
+    // and their fixed-width results gathered, instead of gathering their (string) columns.
+    const BlockView* whole_morsel = nullptr;
     if (passed == morsel.rows)
     {
         bytes += readColumns(morsel, 0, read_columns_.size(), buffers, input);
     }
     else
     {
-        bytes += gatherOutputColumns(morsel, input, buffers, gathered);
+        const bool dense =
+            filter_read_values && kDenseRowsPerPassingRow * passed >= morsel.rows;
+        whole_morsel = dense ? &input : nullptr;
+        bytes += gatherOutputColumns(morsel, input, dense, buffers, gathered);
         evaluated = &gathered;
     }
 
     buffers.every_row = passed == morsel.rows;
-    passed = evaluateOutputs(*evaluated, passed, buffers, out);
+    passed = evaluateOutputs(*evaluated, passed, whole_morsel, buffers, out);
     reportProgress(morsel.rows, bytes);
     return passed;
 }
 
-size_t TableScan::evaluateOutputs(const BlockView& input, size_t rows, ScanBuffers& buffers,
+size_t TableScan::evaluateOutputs(const BlockView& input, size_t rows,
+                                  const BlockView* whole_morsel, ScanBuffers& buffers,
                                   std::vector<ColumnView>& out) const
 {
     const BlockView* evaluated = &input;
@@ -487,6 +529,13 @@ size_t TableScan::evaluateOutputs(const BlockView& input, size_t rows, ScanBuffe
     out.clear();
     for (size_t i = 0; i < outputs_.size(); ++i)
     {
+        if (whole_morsel && whole_morsel_outputs_[i])
+        {
+            const ColumnView whole = outputs_[i].evaluate(*whole_morsel, 0, whole_morsel->rows(),
+                                                          buffers.computed_whole[i]);
+            out.push_back(replaceWithRows(whole, buffers.selected, buffers.computed[i]));
+            continue;
+        }
         out.push_back(outputs_[i].evaluate(*evaluated, 0, rows, buffers.computed[i]));
     }
     return rows;
@@ -542,8 +591,9 @@ Block TableScan::fetch(std::span<const RowLocation> rows) const
         const MorselRows chunk_rows{part, chunk_first_row,
                                     std::min(Part::kChunkRows, part.rows() - chunk_first_row)};
         BlockView gathered;
-        bytes += gatherOutputColumns(chunk_rows, BlockView{}, buffers, gathered);
-        const size_t produced = evaluateOutputs(gathered, buffers.selected.size(), buffers, out);
+        bytes += gatherOutputColumns(chunk_rows, BlockView{}, false, buffers, gathered);
+        const size_t produced =
+            evaluateOutputs(gathered, buffers.selected.size(), nullptr, buffers, out);
         for (size_t c = 0; c < out.size(); ++c)
         {
             fetched.columns[c].column.appendRange(out[c], 0, produced);

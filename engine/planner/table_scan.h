@@ -134,13 +134,19 @@ private:
     /// hold yet); returns their bytes.
     size_t readColumns(const MorselRows& morsel, size_t begin, size_t end, ScanBuffers& buffers,
                        BlockView& input) const;
+    /// Which outputs are computed over the whole morsel where most rows pass (fills
+    /// whole_morsel_outputs_ and gathered_when_dense_).
+    void planWholeMorselOutputs(const std::vector<ScanOutput>& outputs);
     /// The columns the outputs read, at the passing rows (buffers.selected): gathered from
     /// `input` where the filter read them, else from the part; returns the bytes read.
-    size_t gatherOutputColumns(const MorselRows& morsel, const BlockView& input,
+    /// `dense`: most rows passed, and columns read only by whole-morsel outputs are skipped.
+    size_t gatherOutputColumns(const MorselRows& morsel, const BlockView& input, bool dense,
                                ScanBuffers& buffers, BlockView& gathered) const;
-    /// The outputs over the rows of `input` (`rows` of them; repeated by ARRAY JOIN first).
-    size_t evaluateOutputs(const BlockView& input, size_t rows, ScanBuffers& buffers,
-                           std::vector<ColumnView>& out) const;
+    /// The outputs over the rows of `input` (`rows` of them; repeated by ARRAY JOIN first);
+    /// with `whole_morsel` (the filter's input, where most rows passed), the whole-morsel
+    /// outputs over all of its rows, gathered at the passing ones.
+    size_t evaluateOutputs(const BlockView& input, size_t rows, const BlockView* whole_morsel,
+                           ScanBuffers& buffers, std::vector<ColumnView>& out) const;
     /// Whether this scan's share of the decoded-chunk cache lasts, and its use by a read.
     bool mayFillCache() const;
     void chargeCacheFill(const ColumnReadBuffer& buffer) const;
@@ -168,6 +174,16 @@ private:
     /// verdicts (null for parts without a dictionary); empty for other filters.
     std::vector<std::shared_ptr<const Column>> entry_passes_;
     std::vector<size_t> output_read_columns_;
+    /// Per output: fixed-width, not a bare column, and reading only columns the filter reads
+    /// (decoded for every row of the morsel already). Where most rows pass it is computed
+    /// for all of them and its values gathered: `length(URL) ... WHERE URL <> ''` gathered
+    /// whole URLs to measure them.
+    std::vector<bool> whole_morsel_outputs_;
+    /// Per output_read_columns_ entry: read by an output other than those, so gathered also
+    /// where most rows pass.
+    std::vector<bool> gathered_when_dense_;
+    /// Morsels where at least one row in this many passed count as dense.
+    static constexpr size_t kDenseRowsPerPassingRow = 2;
     std::vector<Range> ranges_;
     size_t rows_to_read_ = 0;
     size_t granules_skipped_ = 0;

@@ -116,6 +116,32 @@ TEST_P(Nulls, NullKeysAreOneGroupAndAggregatesSkipNullArguments)
         std::to_string(kGroups) + "\t0\n");
     EXPECT_EQ(tsv(session.execute("SELECT sum(v), min(v) FROM t WHERE v IS NULL", options).block),
               "\\N\t\\N\n");
+
+    // Most rows pass a filter of v, so v * 2 is computed over every row and gathered, its
+    // NULLs with it.
+    uint64_t passing = 0;
+    uint64_t known = 0;
+    int64_t doubled = 0;
+    for (size_t row = 0; row < kRows; ++row)
+    {
+        const int64_t v = static_cast<int64_t>(row % 1000);
+        if (row % 5 == 1 || v != 500)
+        {
+            ++passing;
+            if (row % 5 != 1)
+            {
+                ++known;
+                doubled += 2 * v;
+            }
+        }
+    }
+    EXPECT_EQ(tsv(session
+                      .execute("SELECT count(), count(v * 2), sum(v * 2) FROM t "
+                               "WHERE v IS NULL OR v <> 500",
+                               options)
+                      .block),
+              std::to_string(passing) + "\t" + std::to_string(known) + "\t" +
+                  std::to_string(doubled) + "\n");
 }
 
 TEST_P(Nulls, NullKeysStayNullUnderArrayJoin)
