@@ -116,7 +116,10 @@ public:
     {
         inner_->markSoleWorker(std::move(check_cancelled), input_rows);
     }
-    void expectRows(size_t rows) override { inner_->expectRows(rows); }
+    void expectRows(size_t share_rows, size_t input_rows) override
+    {
+        inner_->expectRows(share_rows, input_rows);
+    }
     size_t rows() const override { return inner_->rows(); }
     size_t groups() const override { return inner_->groups(); }
     size_t growths() const override { return inner_->growths(); }

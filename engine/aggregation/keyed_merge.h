@@ -36,7 +36,10 @@ public:
     {
         partial_.setSoleWorker(std::move(check_cancelled), input_rows);
     }
-    void expectRows(size_t rows) override { partial_.expectRows(rows); }
+    void expectRows(size_t share_rows, size_t input_rows) override
+    {
+        partial_.expectRows(share_rows, input_rows);
+    }
     size_t rows() const override { return partial_.rows(); }
     size_t groups() const override { return partial_.size(); }
     size_t growths() const override { return partial_.resizes(); }

@@ -24,8 +24,9 @@ public:
     /// `input_rows`: the most rows it will be given (the input's, before filters).
     virtual void markSoleWorker(std::function<void()> check_cancelled, size_t input_rows) {}
     /// Tells one of several workers about how many rows it will be given (its share of the
-    /// input), so that what it decides from its first rows can scale with that share.
-    virtual void expectRows(size_t rows) {}
+    /// input) and all of them together, so that what it decides from its first rows can
+    /// scale with those.
+    virtual void expectRows(size_t share_rows, size_t input_rows) {}
     virtual size_t rows() const = 0;
     /// Groups its hash tables hold now (0 for a state that routes rows and keeps no table),
     /// and the times they have grown so far: what the task that sets a span reports of itself.

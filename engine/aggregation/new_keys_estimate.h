@@ -63,6 +63,10 @@ inline double projectedGroups(size_t sample_groups, size_t sample_rows, size_t t
 /// twice the instructions of one thread).
 inline constexpr size_t kMinRowsLeftPerBucket = 128;
 
+/// Rows per bucket all workers together must be given for partitioning string keys, which
+/// carry their bytes into the partitions, to pay for 256 bucket tasks (partitionsNewKeysEarly).
+inline constexpr size_t kMinRowsPerBucketOfStrings = 1024;
+
 /// Whether `share_rows` leave enough rows past a sample of `sample_rows` to partition into
 /// `buckets` buckets.
 inline bool shareLeftWorthPartitioning(size_t share_rows, size_t sample_rows, size_t buckets)

@@ -57,11 +57,12 @@ inline void sinkMorsels(const AggregationInput& input, GroupByOperator& op,
                 const size_t rows = input.produce(morsel, buffers.get(), columns);
                 if (workers > 1)
                 {
-                    // The share in rows the scan passes: its filter's rate so
-                    // far, over this worker's part of the morsels.
+                    // The rows the scan passes, in all and per worker: its
+                    // filter's rate so far, over every morsel.
                     produced_rows += rows;
                     ++produced_morsels;
-                    local->expectRows(produced_rows * morsels / (produced_morsels * workers));
+                    const size_t input_rows = produced_rows * morsels / produced_morsels;
+                    local->expectRows(input_rows / workers, input_rows);
                 }
                 op.sink(*local, columns, rows);
                 timer.facts() = {rows, local->groups(), local->growths() - growths};

@@ -1,6 +1,7 @@
 #include "engine/planner/table_scan.h"
 
 #include <algorithm>
+#include <array>
 #include <numeric>
 #include <set>
 #include <tuple>
@@ -10,8 +11,10 @@
 #include "engine/exec/phase_recorder.h"
 #include "engine/expressions/expression_node.h"
 #include "engine/expressions/filter.h"
+#include "engine/expressions/function_registry.h"
 #include "engine/planner/granule_pruning.h"
 #include "engine/sql/formatter.h"
+#include "engine/sql/overloaded.h"
 
 namespace granary
 {
@@ -40,6 +43,42 @@ T extremeOf(const ColumnView& bounds, size_t first, size_t count, bool maximum)
         extreme = maximum ? std::max(extreme, value) : std::min(extreme, value);
     }
     return extreme;
+}
+
+/// Functions whose value on any row of their argument's type is a value, never an error.
+constexpr std::array<std::string_view, 2> kFunctionsWithoutErrors = {"length", "strlen"};
+
+/// Whether `expression` evaluates to a value on every row: whole-morsel outputs are computed
+/// on the rows the filter rejected too, which may be those it guards an expression from
+/// (`intDiv(x, y) ... WHERE y <> 0`). Column references, literals, comparisons, logic,
+/// +, -, * (which wrap), IN, extract and the functions above.
+bool evaluatesWithoutErrors(const sql::Expression& expression)
+{
+    const auto operand = [](const sql::ExpressionPtr& e) { return evaluatesWithoutErrors(*e); };
+    return std::visit(
+        sql::Overloaded{
+            [](const sql::Literal&) { return true; },
+            [](const sql::ColumnRef&) { return true; },
+            [&](const sql::UnaryOperation& unary) { return operand(unary.operand); },
+            [&](const sql::BinaryOperation& binary)
+            {
+                return binary.op != sql::BinaryOperator::Divide &&
+                       binary.op != sql::BinaryOperator::Modulo && operand(binary.left) &&
+                       operand(binary.right);
+            },
+            [&](const sql::InList& in)
+            { return operand(in.value) && std::ranges::all_of(in.list, operand); },
+            [&](const sql::Extract& extract) { return operand(extract.source); },
+            [&](const sql::FunctionCall& call)
+            {
+                const ScalarFunction* function = findScalarFunction(call.name);
+                return function != nullptr &&
+                       std::ranges::count(kFunctionsWithoutErrors, function->name) > 0 &&
+                       std::ranges::all_of(call.arguments, operand);
+            },
+            [](const auto&) { return false; },
+        },
+        expression.node);
 }
 
 }  // namespace
@@ -165,7 +204,8 @@ void TableScan::planWholeMorselOutputs(const std::vector<ScanOutput>& outputs)
         const CompiledExpression& output = outputs_[i];
         whole_morsel_outputs_[i] = fixedWidth(output.type()) != 0 && !output.isConstant() &&
                                    !outputs[i].expression->as<sql::ColumnRef>() &&
-                                   std::ranges::all_of(output.columns(), filter_reads);
+                                   std::ranges::all_of(output.columns(), filter_reads) &&
+                                   evaluatesWithoutErrors(*outputs[i].expression);
     }
     gathered_when_dense_.assign(output_read_columns_.size(), false);
     for (size_t k = 0; k < output_read_columns_.size(); ++k)
@@ -502,8 +542,7 @@ size_t TableScan::produce(size_t index, MorselBuffers* raw_buffers,
     }
     else
     {
-        const bool dense =
-            filter_read_values && kDenseRowsPerPassingRow * passed >= morsel.rows;
+        const bool dense = filter_read_values && kDenseRowsPerPassingRow * passed >= morsel.rows;
         whole_morsel = dense ? &input : nullptr;
         bytes += gatherOutputColumns(morsel, input, dense, buffers, gathered);
         evaluated = &gathered;

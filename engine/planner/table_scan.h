@@ -174,8 +174,9 @@ private:
     /// verdicts (null for parts without a dictionary); empty for other filters.
     std::vector<std::shared_ptr<const Column>> entry_passes_;
     std::vector<size_t> output_read_columns_;
-    /// Per output: fixed-width, not a bare column, and reading only columns the filter reads
-    /// (decoded for every row of the morsel already). Where most rows pass it is computed
+    /// Per output: fixed-width, not a bare column, never an error (evaluatesWithoutErrors),
+    /// and reading only columns the filter reads (decoded for every row of the morsel
+    /// already). Where most rows pass it is computed
     /// for all of them and its values gathered: `length(URL) ... WHERE URL <> ''` gathered
     /// whole URLs to measure them.
     std::vector<bool> whole_morsel_outputs_;

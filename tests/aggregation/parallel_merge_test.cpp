@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "engine/aggregation/aggregator.h"
+#include "engine/aggregation/bucket_scatter.h"
 #include "engine/aggregation/new_keys_estimate.h"
 #include "reference_aggregator.h"
 #include "test_table.h"
@@ -614,6 +615,31 @@ TEST(NewKeysEstimate, ProjectsTheDistinctKeysOfDrawnRows)
             << population << " keys, " << sample_groups << " sampled";
     }
     EXPECT_EQ(projectedGroups(1'000, 1'000, total), static_cast<double>(total));
+}
+
+TEST(ParallelMerge, WorkersPartitionNewStringKeysOnlyOverInputsOfManyRowsPerBucket)
+{
+    // Every key new, 16 workers: 960,000 rows in all (3,750 per bucket) are partitioned from
+    // each worker's sample on, as fixed-width keys are; 96,000 (375 per bucket) are not, each
+    // worker keeping its table of its keys.
+    constexpr size_t kWorkers = 16;
+    AggregationSettings settings = fixedMorselSettings();
+    settings.partition_new_keys_rows = AggregationSettings{}.partition_new_keys_rows;
+    for (const size_t rows : {size_t{960'000}, size_t{96'000}})
+    {
+        settings.morsel_rows = rows / kWorkers / 12;
+        const Block unique =
+            stringKeyTable(rows, [](size_t row) { return std::to_string(row * 2654435761u); });
+        const QueryStats stats = countAndSumByKey(unique, kWorkers, settings, "k_str");
+        if (rows >= kMinRowsPerBucketOfStrings * kPartitionBuckets)
+        {
+            EXPECT_GT(stats.partitioned_rows, rows / 2) << rows << " rows";
+        }
+        else
+        {
+            EXPECT_EQ(stats.partitioned_rows, 0u) << rows << " rows";
+        }
+    }
 }
 
 TEST(ParallelMerge, WorkersWhoseShareWillBeNewKeysPartitionFromTheirFirstRows)

@@ -176,6 +176,12 @@ TEST(EncodedPredicates, RandomFiltersOnCodedPlainAndConstantGranulesEqualDecoded
         SCOPED_TRACE(query);
         EXPECT_EQ(differenceForQuery(session, table, query), "");
     }
+    // The filter guards an output that fails on the rows it rejects: computed on passing rows
+    // only, though nearly all pass.
+    EXPECT_EQ(differenceForQuery(session, table,
+                                 "SELECT count(*), sum(1000 % n), sum(n % n) FROM e "
+                                 "WHERE n <> 0"),
+              "");
 }
 
 }  // namespace
