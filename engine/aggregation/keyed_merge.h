@@ -351,9 +351,9 @@ private:
                !mayHoldNulls(plan_);
     }
 
-    /// One fragment per bucket (or key range), built in parallel (or already by the bucket
-    /// merge); a two-level result of
-    /// fixed-width columns is written in place into one block instead.
+    /// One fragment per bucket (or key range), built in parallel, or already by the bucket
+    /// tasks that merged them; a two-level result of fixed-width columns is written in place
+    /// into one block instead.
     std::vector<Block> finalize()
     {
         Partial& target = *partials_.front();
