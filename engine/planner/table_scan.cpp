@@ -172,9 +172,7 @@ TableScan::TableScan(std::shared_ptr<const TableSnapshot> snapshot, const TableS
     {
         for (const size_t column : read)
         {
-            const bool filter_reads =
-                filter_ && std::ranges::count(filter_->columns(), schema_.columns[column].name) > 0;
-            if (filter_reads == by_filter)
+            if (filterReads(schema_.columns[column].name) == by_filter)
             {
                 read_columns_.push_back(column);
             }
@@ -194,10 +192,14 @@ TableScan::TableScan(std::shared_ptr<const TableSnapshot> snapshot, const TableS
     evaluateFilterOnDictionaries();
 }
 
+bool TableScan::filterReads(std::string_view column) const
+{
+    return filter_ && std::ranges::count(filter_->columns(), column) > 0;
+}
+
 void TableScan::planWholeMorselOutputs(const std::vector<ScanOutput>& outputs)
 {
-    const auto filter_reads = [&](const std::string& column)
-    { return std::ranges::count(filter_->columns(), column) > 0; };
+    const auto filter_reads = [&](const std::string& column) { return filterReads(column); };
     whole_morsel_outputs_.assign(outputs_.size(), false);
     for (size_t i = 0; filter_ && !array_join_ && i < outputs_.size(); ++i)
     {

@@ -134,6 +134,8 @@ private:
     /// hold yet); returns their bytes.
     size_t readColumns(const MorselRows& morsel, size_t begin, size_t end, ScanBuffers& buffers,
                        BlockView& input) const;
+    /// Whether the filter reads `column` (false without a filter).
+    bool filterReads(std::string_view column) const;
     /// Which outputs are computed over the whole morsel where most rows pass (fills
     /// whole_morsel_outputs_ and gathered_when_dense_).
     void planWholeMorselOutputs(const std::vector<ScanOutput>& outputs);
