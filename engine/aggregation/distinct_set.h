@@ -129,18 +129,14 @@ public:
 
     /// Adds keys[0..count) as insert() does each, hashing them a batch ahead and prefetching
     /// their slots (emplaceBatch): a set past the caches pays a miss per new key otherwise.
-    void insertMany(const Key* keys, size_t count, size_t two_level_threshold,
-                    Arena& arena) requires std::is_same_v<Key, std::string_view>
+    void insertMany(const Key* keys, size_t count, size_t two_level_threshold, Arena& arena)
     {
-        const auto ignore = [](auto*, bool, size_t) {};
         if (two_level_)
         {
-            CopyingKeysInto<TwoLevel> copying{*two_level_, &arena};
-            emplaceBatch(copying, keys, count, ignore);
+            emplaceAll(*two_level_, keys, count, arena);
             return;
         }
-        CopyingKeysInto<Single> copying{single_, &arena};
-        emplaceBatch(copying, keys, count, ignore);
+        emplaceAll(single_, keys, count, arena);
         if (single_.size() > two_level_threshold)
         {
             convertToTwoLevel();
@@ -236,14 +232,24 @@ public:
     void route(Key key) requires kCanRoute
     {
         static_assert(TwoLevel::kBucketShift == BucketCardinality::kBucketShift);
-        if (!routed_)
-        {
-            routed_ = std::make_unique<Routed>();
-        }
         const uint64_t hash = two_level_->hash(key);
         typename TwoLevel::Cell cell;
         cell.setKey(key, hash);
         routed_->add(cell, hash);
+    }
+    /// Whether further values are routed (startRouting, routeAllToTwoLevel).
+    bool isRouting() const { return routed_ != nullptr; }
+    /// Routes every further value: a two-level set keeps the values it holds.
+    void startRouting() requires kCanRoute
+    {
+        if (!two_level_)
+        {
+            routeAllToTwoLevel();
+        }
+        else if (!routed_)
+        {
+            routed_ = std::make_unique<Routed>();
+        }
     }
     /// Values routed so far.
     size_t routedCount() const { return routed_ ? routed_->count() : 0; }
@@ -286,6 +292,21 @@ public:
     }
 
 private:
+    template <typename Table>
+    static void emplaceAll(Table& table, const Key* keys, size_t count, Arena& arena)
+    {
+        const auto ignore = [](auto*, bool, size_t) {};
+        if constexpr (std::is_same_v<Key, std::string_view>)
+        {
+            CopyingKeysInto<Table> copying{table, &arena};
+            emplaceBatch(copying, keys, count, ignore);
+        }
+        else
+        {
+            emplaceBatch(table, keys, count, ignore);
+        }
+    }
+
     using Routed = RoutedCellsFor<TwoLevel, kCanRoute>;
 
     Single single_;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <limits>
 
 namespace granary
 {
@@ -54,6 +55,23 @@ inline double projectedGroups(size_t sample_groups, size_t sample_rows, size_t t
         (distinct(middle, rows) < groups ? low : high) = middle;
     }
     return std::max(groups, distinct(high, total));
+}
+
+/// The number of distinct keys rows are drawn from, under the model above, given that
+/// `held_before` distinct keys had been met when `probe_rows` further rows brought
+/// `new_in_probe` more: a draw is new with probability 1 - held / D, held rising through the
+/// probe, so D = the mean held / (1 - the share of new rows). Infinity when every probed row
+/// was new.
+inline double distinctPopulation(size_t held_before, size_t new_in_probe, size_t probe_rows)
+{
+    const double new_share = static_cast<double>(new_in_probe) / static_cast<double>(probe_rows);
+    if (new_share >= 1.0)
+    {
+        return std::numeric_limits<double>::infinity();
+    }
+    const double mean_held =
+        static_cast<double>(held_before) + static_cast<double>(new_in_probe) / 2;
+    return mean_held / (1.0 - new_share);
 }
 
 /// Rows per bucket a worker must have left after its sample for partitioning them to pay:

@@ -498,63 +498,65 @@ TEST(ParallelMerge, LargeFixedWidthResultsAreFaultedInBeforeTheBucketsWriteThem)
     }
 }
 
-TEST(ParallelMerge, DistinctValuesAreRoutedOnceTheSetIsTwoLevel)
+TEST(ParallelMerge, DistinctValuesAreRoutedOnceTheSetIsTwoLevelAndHeadedPastTheBound)
 {
-    // 150,000 distinct values (zero among them) in 600,000 rows. Sets turn two-level at 5,000
-    // values; then a numeric set routes further values to its buckets, and the merge's bucket
-    // tasks insert them, also into a lone set (one thread). String sets keep inserting.
+    // 150,000 distinct values (zero among them) in 600,000 rows, each met once in the first
+    // 150,000. Sets turn two-level at 5,000 values; a numeric set whose probe of the next
+    // rows finds them new (population past route_min_values) routes further values to its
+    // buckets, and the merge's bucket tasks insert them, also into a lone set (one thread).
+    // Values drawn at random from 20,000 (below the bound) keep being inserted, as string
+    // sets always are.
     const size_t rows = 600'000;
-    const Block table = testing::makeTestTable(
+    const Block spread = testing::makeTestTable(
         rows, [](size_t row) { return (row * 7919) % 150'000; }, 13);
-    auto column = [&](const std::string& name) -> const Column&
+    const auto drawn_from_20k = [](size_t row)
     {
-        for (const Block::Entry& entry : table.columns)
-        {
-            if (entry.name == name)
-            {
-                return entry.column;
-            }
-        }
-        throw std::runtime_error("no column " + name);
+        uint64_t z = row * 0x9E3779B97F4A7C15ull;
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        return (z ^ (z >> 27)) % 20'000;
     };
-    std::unordered_set<uint64_t> numbers;
-    std::unordered_set<std::string> strings;
-    for (size_t row = 0; row < rows; ++row)
+    const Block repeating = testing::makeTestTable(rows, drawn_from_20k, 17);
+    for (const Block* table : {&spread, &repeating})
     {
-        numbers.insert(column("k_u64").valueAt<uint64_t>(row));
-        strings.insert(std::string(column("k_str").stringAt(row)));
-    }
-    ASSERT_TRUE(numbers.count(0));
-
-    for (size_t threads : {1, 4, 64})
-    {
-        for (bool route : {true, false})
+        const std::vector<testing::AggregateSpec> specs = {{"uniqExact", "k_u64"},
+                                                           {"uniqExact", "k_str"}};
+        const testing::ReferenceResult expected =
+            testing::referenceAggregate(BlockView::of(*table), {}, specs);
+        for (size_t threads : {1, 4, 64})
         {
-            AggregationSettings settings;
-            settings.max_threads = threads;
-            settings.morsel_rows = 10'000;
-            settings.partition_high_cardinality = route;
-            settings.distinct.two_level_threshold = 5'000;
-            Aggregator aggregator(
-                {}, {{"uniqExact", {"k_u64"}, "numbers"}, {"uniqExact", {"k_str"}, "strings"}},
-                settings);
-            QueryContext context(threads);
-            const Block result = aggregator.execute(BlockView::of(table), context);
-            const QueryStats& stats = context.stats();
-            EXPECT_EQ(result.columns[0].column.valueAt<uint64_t>(0), numbers.size())
-                << threads << " threads, routing " << route;
-            EXPECT_EQ(result.columns[1].column.valueAt<uint64_t>(0), strings.size())
-                << threads << " threads, routing " << route;
-            if (route)
+            for (bool route : {true, false})
             {
-                // Each worker routes all but its first 5,001 values: at least half of each
-                // 10,000-row morsel even where every worker takes a single morsel.
-                EXPECT_GT(stats.partitioned_rows, rows * 2 / 5) << threads << " threads";
-                EXPECT_LE(stats.partitioned_rows, rows) << threads << " threads";
-            }
-            else
-            {
-                EXPECT_EQ(stats.partitioned_rows, 0u);
+                AggregationSettings settings;
+                settings.max_threads = threads;
+                settings.morsel_rows = 10'000;
+                settings.partition_high_cardinality = route;
+                settings.distinct.two_level_threshold = 5'000;
+                settings.distinct.route_min_values = 100'000;
+                Aggregator aggregator(
+                    {}, {{"uniqExact", {"k_u64"}, "numbers"}, {"uniqExact", {"k_str"}, "strings"}},
+                    settings);
+                QueryContext context(threads);
+                const Block result = aggregator.execute(BlockView::of(*table), context);
+                const std::string where = std::to_string(threads) + " threads, routing " +
+                                          std::to_string(route) +
+                                          (table == &spread ? ", spread" : ", repeating");
+                EXPECT_EQ(testing::compareWithReference(result, 0, specs, expected), "") << where;
+                const size_t partitioned = context.stats().partitioned_rows;
+                if (route && table == &spread)
+                {
+                    // A worker inserts the rows of its first morsel until its set is
+                    // two-level (a hash batch past 5,000 values), then probes 4,096 rows,
+                    // all new, and routes everything after.
+                    const size_t workers_used = std::min(threads, rows / settings.morsel_rows);
+                    const size_t inserted_per_worker =
+                        settings.distinct.two_level_threshold + kHashBatchRows + kRoutingProbeRows;
+                    EXPECT_GE(partitioned, rows - workers_used * inserted_per_worker) << where;
+                    EXPECT_LE(partitioned, rows) << where;
+                }
+                else
+                {
+                    EXPECT_EQ(partitioned, 0u) << where;
+                }
             }
         }
     }
@@ -615,6 +617,33 @@ TEST(NewKeysEstimate, ProjectsTheDistinctKeysOfDrawnRows)
             << population << " keys, " << sample_groups << " sampled";
     }
     EXPECT_EQ(projectedGroups(1'000, 1'000, total), static_cast<double>(total));
+}
+
+TEST(NewKeysEstimate, PopulationFromTheShareOfNewKeysInAProbe)
+{
+    // Keys drawn uniformly from `population`: after `held` distinct keys, the new ones among
+    // the next 4,096 rows estimate the population within 10%; a probe of new keys only says
+    // it is beyond measure.
+    std::mt19937_64 random(47);
+    for (size_t population : {20'000, 150'000, 1'000'000})
+    {
+        std::uniform_int_distribution<uint64_t> key(0, population - 1);
+        std::unordered_set<uint64_t> seen;
+        while (seen.size() < population / 4)
+        {
+            seen.insert(key(random));
+        }
+        const size_t held_before = seen.size();
+        const size_t probe = 4'096;
+        for (size_t row = 0; row < probe; ++row)
+        {
+            seen.insert(key(random));
+        }
+        EXPECT_NEAR(distinctPopulation(held_before, seen.size() - held_before, probe),
+                    static_cast<double>(population), 0.1 * static_cast<double>(population))
+            << population;
+    }
+    EXPECT_EQ(distinctPopulation(5'000, 4'096, 4'096), std::numeric_limits<double>::infinity());
 }
 
 TEST(ParallelMerge, WorkersPartitionNewStringKeysOnlyOverInputsOfManyRowsPerBucket)
