@@ -8,6 +8,12 @@
 namespace granary
 {
 
+/// Distinct keys expected among `rows` rows drawn uniformly from `population` keys.
+inline double expectedDistinct(double population, double rows)
+{
+    return population * -std::expm1(-rows / population);
+}
+
 /// Whether a worker whose first `sample_rows` rows held `sample_groups` distinct keys will
 /// end its `share_rows` rows with more than half of them distinct (its table would then
 /// shrink its input less than twice, and the merge would insert most of its rows again).
@@ -21,29 +27,25 @@ inline bool groupsWouldFillHalfTheShare(size_t sample_groups, size_t sample_rows
 {
     constexpr double kHalfDistinctRatio = 1.5936;
     const double population = static_cast<double>(share_rows) / kHalfDistinctRatio;
-    const double bound = population * -std::expm1(-static_cast<double>(sample_rows) / population);
+    const double bound = expectedDistinct(population, static_cast<double>(sample_rows));
     return static_cast<double>(sample_groups) > bound;
 }
 
-/// The distinct keys `total_rows` rows would hold under the model above, given that the
-/// first `sample_rows` held `sample_groups`: D solved from the sample by bisection (the
-/// expected distinct count grows with D), then D (1 - e^(-total/D)). A sample of distinct
-/// keys only says D is beyond measure: every row a key.
-inline double projectedGroups(size_t sample_groups, size_t sample_rows, size_t total_rows)
+/// The population that `sample_rows` rows holding `sample_groups` distinct keys were drawn
+/// from under the model above, solved by bisection (the expected distinct count grows with
+/// it); infinity where every row was a distinct key, which only says it is beyond measure.
+inline double populationOf(size_t sample_groups, size_t sample_rows)
 {
     const double groups = static_cast<double>(sample_groups);
     const double rows = static_cast<double>(sample_rows);
-    const double total = static_cast<double>(total_rows);
     if (sample_groups >= sample_rows)
     {
-        return total;
+        return std::numeric_limits<double>::infinity();
     }
-    const auto distinct = [](double population, double n)
-    { return population * -std::expm1(-n / population); };
     // Doubling finds a population too large, then halving the interval pins it down.
     double low = groups;
     double high = 2 * groups;
-    while (distinct(high, rows) < groups)
+    while (expectedDistinct(high, rows) < groups)
     {
         low = high;
         high *= 2;
@@ -52,10 +54,53 @@ inline double projectedGroups(size_t sample_groups, size_t sample_rows, size_t t
     for (int i = 0; i < kBisections; ++i)
     {
         const double middle = (low + high) / 2;
-        (distinct(middle, rows) < groups ? low : high) = middle;
+        (expectedDistinct(middle, rows) < groups ? low : high) = middle;
     }
-    return std::max(groups, distinct(high, total));
+    return high;
 }
+
+/// The distinct keys `total_rows` rows would hold under the model above, given that the
+/// first `sample_rows` held `sample_groups`: the population solved from the sample, then the
+/// distinct keys of `total_rows` drawn from it (every row a key where the sample was all
+/// distinct).
+inline double projectedGroups(size_t sample_groups, size_t sample_rows, size_t total_rows)
+{
+    const double total = static_cast<double>(total_rows);
+    const double population = populationOf(sample_groups, sample_rows);
+    if (std::isinf(population))
+    {
+        return total;
+    }
+    return std::max(static_cast<double>(sample_groups), expectedDistinct(population, total));
+}
+
+/// projectedGroups(groups, rows, total_rows) <= max_groups for one `total_rows` and
+/// `max_groups` and many samples, with the bisection done once: the projection grows with
+/// the population, so it stays within the bound exactly while the sample's groups are at
+/// most what the largest population within it would give that many rows.
+class ProjectedGroupsBound
+{
+public:
+    ProjectedGroupsBound(size_t total_rows, double max_groups)
+        : population_(max_groups >= static_cast<double>(total_rows)
+                          ? std::numeric_limits<double>::infinity()
+                          : populationOf(static_cast<size_t>(max_groups), total_rows))
+    {
+    }
+
+    bool holds(size_t sample_groups, size_t sample_rows) const
+    {
+        if (std::isinf(population_))
+        {
+            return true;
+        }
+        return static_cast<double>(sample_groups) <=
+               expectedDistinct(population_, static_cast<double>(sample_rows));
+    }
+
+private:
+    double population_;
+};
 
 /// The number of distinct keys rows are drawn from, under the model above, given that
 /// `held_before` distinct keys had been met when `probe_rows` further rows brought

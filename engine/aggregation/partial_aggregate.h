@@ -195,6 +195,8 @@ public:
     {
         sole_worker_check_cancelled_ = std::move(check_cancelled);
         sole_worker_input_rows_ = input_rows;
+        sole_worker_groups_bound_ = ProjectedGroupsBound(
+            input_rows, 2.0 * static_cast<double>(settings_.sole_worker_single_level_max_groups));
     }
 
     /// About how many rows this worker (one of several) will be given in all, and all workers
@@ -735,8 +737,7 @@ private:
         if constexpr (requires { single_->longKeyCount(); })
         {
             return 2 * single_->longKeyCount() < single_->size() &&
-                   projectedGroups(single_->size(), rows_, sole_worker_input_rows_) <=
-                       2.0 * static_cast<double>(settings_.sole_worker_single_level_max_groups);
+                   sole_worker_groups_bound_.holds(single_->size(), rows_);
         }
         return kCanRoute;
     }
@@ -870,6 +871,9 @@ private:
     /// Set for the query's only worker (setSoleWorker).
     std::function<void()> sole_worker_check_cancelled_;
     size_t sole_worker_input_rows_ = 0;
+    /// Whether the groups so far project at most twice sole_worker_single_level_max_groups
+    /// over the input (setSoleWorker).
+    ProjectedGroupsBound sole_worker_groups_bound_{0, 0.0};
     /// Routed rows this (sole) worker has aggregated itself, and the buffered row count at
     /// which it next compares its buffer with the keys routed.
     size_t routed_rows_aggregated_ = 0;

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <functional>
 #include <random>
 #include <set>
@@ -617,6 +618,30 @@ TEST(NewKeysEstimate, ProjectsTheDistinctKeysOfDrawnRows)
             << population << " keys, " << sample_groups << " sampled";
     }
     EXPECT_EQ(projectedGroups(1'000, 1'000, total), static_cast<double>(total));
+}
+
+TEST(NewKeysEstimate, ABoundOnTheProjectionAgreesWithProjecting)
+{
+    // ProjectedGroupsBound solves once what projectedGroups <= bound asks of every sample.
+    const size_t total = 1'000'000;
+    for (double bound : {50'000.0, 512'000.0, 2'000'000.0})
+    {
+        const ProjectedGroupsBound once(total, bound);
+        for (size_t rows : {1'024, 65'536, 300'000})
+        {
+            for (size_t groups = 1; groups <= rows; groups += rows / 97 + 1)
+            {
+                const double projected = projectedGroups(groups, rows, total);
+                // Within the bisection's precision of the bound either answer is right.
+                if (std::abs(projected - bound) > 1e-6 * bound)
+                {
+                    EXPECT_EQ(once.holds(groups, rows), projected <= bound)
+                        << bound << " bound, " << groups << " of " << rows << " rows";
+                }
+            }
+            EXPECT_EQ(once.holds(rows, rows), static_cast<double>(total) <= bound);
+        }
+    }
 }
 
 TEST(NewKeysEstimate, PopulationFromTheShareOfNewKeysInAProbe)
