@@ -266,10 +266,7 @@ private:
         {
             return 0;
         }
-        for (size_t row = first_row; row < first_row + sample; ++row)
-        {
-            set.insert(Traits::keyAt(values, row), settings_.two_level_threshold, arena);
-        }
+        insertRows(set, values, first_row, first_row + sample, arena);
         if (groupsWouldFillHalfTheShare(set.size(), sample, share))
         {
             set.routeAllToTwoLevel();
