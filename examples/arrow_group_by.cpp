@@ -60,7 +60,8 @@ int printStream(ArrowArrayStream& stream)
 {
     ArrowArray batch;
     int64_t groups = 0;
-    while (stream.get_next(&stream, &batch) == 0 && batch.release != nullptr)
+    int status = 0;
+    while ((status = stream.get_next(&stream, &batch)) == 0 && batch.release != nullptr)
     {
         const auto* regions = static_cast<const int32_t*>(batch.children[0]->buffers[1]);
         const auto* hits = static_cast<const uint64_t*>(batch.children[1]->buffers[1]);
@@ -72,6 +73,12 @@ int printStream(ArrowArrayStream& stream)
         }
         groups += batch.length;
         batch.release(&batch);
+    }
+    if (status != 0)
+    {
+        // A batch that could not be exported ends the stream with an error, not early.
+        std::fprintf(stderr, "error: %s\n", stream.get_last_error(&stream));
+        return 1;
     }
     std::printf("groups %lld\n", static_cast<long long>(groups));
     return groups == 5 ? 0 : 1;

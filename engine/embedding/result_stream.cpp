@@ -51,7 +51,7 @@ bool ResultStream::Impl::claim(Block& out)
     out = Block{};
     for (const Block::Entry& entry : fragment.columns)
     {
-        Column column(entry.column.type());
+        Column column = entry.column.emptyLike();
         column.appendRange(entry.column.view(), slice.begin, slice.rows);
         out.columns.push_back({entry.name, std::move(column)});
     }

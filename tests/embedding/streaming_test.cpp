@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -239,6 +240,41 @@ TEST(StreamingGroupBy, SeveralThreadsPullDisjointBatchesOfTheWholeResult)
     }
     EXPECT_EQ(rows, 60'000u);
     EXPECT_EQ(std::set<uint64_t>(keys.begin(), keys.end()).size(), 60'000u);
+}
+
+TEST(StreamingGroupBy, BatchesCutFromOneFragmentKeepArrayResults)
+{
+    // One host, one thread: a single fragment of 2,000 groups, cut into batches of 300.
+    const Block input = testing::makeTestTable(
+        20'000, [](size_t row) { return row % 2'000; }, 6);
+    GroupBySettings settings;
+    settings.threads = 1;
+    settings.result_batch_rows = 300;
+    GroupBy group_by(testing::fieldsOf(input), {"k_u64"},
+                     {{"quantilesExact", {"v_i64"}, "ends", "", {0, 1}}}, settings);
+    testing::sinkFromHosts(group_by, input, 1, 4'000);
+    ResultStream stream = group_by.finish();
+    const Block result = testing::collect(stream);
+
+    std::map<uint64_t, std::pair<int64_t, int64_t>> expected;  // key -> (min, max)
+    const ColumnView keys = input.find("k_u64")->view();
+    const ColumnView values = input.find("v_i64")->view();
+    for (size_t row = 0; row < input.rows(); ++row)
+    {
+        const int64_t value = values.valueAt<int64_t>(row);
+        const auto [it, added] = expected.try_emplace(keys.valueAt<uint64_t>(row), value, value);
+        it->second = {std::min(it->second.first, value), std::max(it->second.second, value)};
+    }
+    ASSERT_EQ(result.rows(), expected.size());
+    const ColumnView ends = result.columns[1].column.view();
+    for (size_t row = 0; row < result.rows(); ++row)
+    {
+        const auto& [min, max] =
+            expected.at(result.columns[0].column.view().valueAt<uint64_t>(row));
+        ASSERT_EQ(ends.offsets[row + 1] - ends.offsets[row], 2u) << "row " << row;
+        EXPECT_EQ(ends.children[0].valueAt<int64_t>(ends.offsets[row]), min) << "row " << row;
+        EXPECT_EQ(ends.children[0].valueAt<int64_t>(ends.offsets[row] + 1), max) << "row " << row;
+    }
 }
 
 }  // namespace

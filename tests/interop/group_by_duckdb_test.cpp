@@ -173,10 +173,13 @@ protected:
         }
         session_->execute("DROP TABLE IF EXISTS g; CREATE TABLE g (" + joined(columns) + ")");
         ArrowArray batch;
-        while (stream.get_next(&stream, &batch) == 0 && batch.release != nullptr)
+        int status = 0;
+        while ((status = stream.get_next(&stream, &batch)) == 0 && batch.release != nullptr)
         {
             session_->appendArrow("g", schema, batch);
         }
+        // A failed batch ends the stream: the error, not a shorter result, is what to report.
+        EXPECT_EQ(status, 0) << stream.get_last_error(&stream);
         schema.release(&schema);
         stream.release(&stream);
     }
