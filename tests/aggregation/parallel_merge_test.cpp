@@ -134,6 +134,38 @@ TEST(ParallelMerge, SetsOfSharedValuesMergeOnOneThreadUnlessManyWorkersShareTheW
     }
 }
 
+TEST(ParallelMerge, KeyedDistinctStatesMergeInParallelOnlyPastTheL2PerPartial)
+{
+    // Two workers (for whom the cost model always prefers one thread) with distinct-set
+    // states: 600 groups each, tables and states of tens of kilobytes, merge on one thread;
+    // 30,000 groups each, megabytes, bucket by bucket.
+    for (const auto& [groups, expected] :
+         {std::pair{size_t{600}, MergePath::kSerial},
+          std::pair{size_t{30'000}, MergePath::kParallelConvertAllSingle}})
+    {
+        const Block table = testing::makeTestTable(
+            200'000, [groups](size_t row) { return row % groups; }, 41);
+        AggregationSettings settings;
+        settings.max_threads = 2;
+        settings.morsel_rows = 10'000;
+        settings.deterministic_morsels = true;
+        settings.distinct.count_by_value_buckets = false;
+        Aggregator aggregator({"k_u64"}, {{"uniqExact", {"v_u32"}, "u"}}, settings);
+        QueryContext context(2);
+        const Block result = aggregator.execute(BlockView::of(table), context);
+        const std::vector<testing::AggregateSpec> specs = {{"uniqExact", "v_u32"}};
+        EXPECT_EQ(testing::compareWithReference(
+                      result, 1, specs,
+                      testing::referenceAggregate(BlockView::of(table), {"k_u64"}, specs)),
+                  "")
+            << groups;
+        const QueryStats& stats = context.stats();
+        EXPECT_EQ(stats.single_level_partials, 2u) << groups;
+        EXPECT_EQ(stats.merge_path, expected)
+            << groups << " groups: " << stats.partial_memory_bytes << " bytes in partials";
+    }
+}
+
 TEST(ParallelMerge, LargeKeyedDistinctStatesMergeBucketParallel)
 {
     // 4 groups (RegionID-like), each with thousands of distinct values (UserID-like).
