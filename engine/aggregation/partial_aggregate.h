@@ -748,11 +748,11 @@ private:
     /// nearly every row it is given, only for the merge to insert them all again. States
     /// that own memory (sets, samples, strings) keep the table: grown in the 256 buckets'
     /// arenas instead of one, their chunks' unused ends cost more memory than the merge saves
-    /// work (a million groups of three quantile states: peak 390 -> 514 MB). String keys only
-    /// where all workers together will be given kMinRowsPerBucketOfStrings rows per bucket:
-    /// partitioned, a row carries its key's bytes (233 per row for Q40's `Referer, URL`), and
-    /// the 256 bucket tasks' fixed costs outweigh the merge they save on fewer rows (Q40 on
-    /// 10M rows at 2 threads: 70K rows passed, 60K groups, 15.5 ms partitioned, 6.8 not).
+    /// work (a million groups of three quantile states: peak 390 -> 514 MB). Only where all
+    /// workers together will be given kMinRowsPerBucketOfFixedKeys rows per bucket (string
+    /// keys: kMinRowsPerBucketOfStrings): on fewer rows the 256 bucket tasks' fixed costs
+    /// outweigh the merge they save (Q40 on 10M rows at 2 threads: 70K rows passed, 60K
+    /// groups, 15.5 ms partitioned, 6.8 not; a string row carries its key's bytes, 233 here).
     bool partitionsNewKeysEarly()
     {
         if (new_keys_decided_ || expected_rows_ == 0 || settings_.partition_new_keys_rows == 0 ||
@@ -768,7 +768,9 @@ private:
             return false;
         }
         new_keys_decided_ = true;
-        if (!kCanRoute && expected_input_rows_ < kMinRowsPerBucketOfStrings * kPartitionBuckets)
+        const size_t min_rows_per_bucket =
+            kCanRoute ? kMinRowsPerBucketOfFixedKeys : kMinRowsPerBucketOfStrings;
+        if (expected_input_rows_ < min_rows_per_bucket * kPartitionBuckets)
         {
             return false;
         }

@@ -703,6 +703,40 @@ TEST(NewKeysEstimate, PopulationFromTheShareOfNewKeysInAProbe)
     EXPECT_EQ(distinctPopulation(5'000, 4'096, 4'096), std::numeric_limits<double>::infinity());
 }
 
+TEST(NewKeysEstimate, UnionOfHeldKeysAndRowsStillToCome)
+{
+    // Keys drawn uniformly from `population`: a table holding the distinct keys of the first
+    // 40,000 rows takes 400,000 more, whose distinct keys are counted on their own. The
+    // union is estimated within 5%, whether the rows bring back the held keys (small
+    // populations: about their own count) or add to them (large: about the sum).
+    std::mt19937_64 random(53);
+    const size_t held_rows = 40'000;
+    const size_t rows = 400'000;
+    for (size_t population : {10'000, 100'000, 1'000'000, 100'000'000})
+    {
+        std::uniform_int_distribution<uint64_t> key(0, population - 1);
+        std::unordered_set<uint64_t> held;
+        std::unordered_set<uint64_t> routed;
+        for (size_t row = 0; row < held_rows; ++row)
+        {
+            held.insert(key(random));
+        }
+        for (size_t row = 0; row < rows; ++row)
+        {
+            routed.insert(key(random));
+        }
+        std::unordered_set<uint64_t> both = held;
+        both.insert(routed.begin(), routed.end());
+        EXPECT_NEAR(expectedUnion(held.size(), routed.size(), rows),
+                    static_cast<double>(both.size()), 0.05 * static_cast<double>(both.size()))
+            << population << " keys, " << held.size() << " held, " << routed.size() << " routed";
+    }
+    // Never fewer than either side; distinct rows add every key.
+    EXPECT_EQ(expectedUnion(500, 10, 10'000), 500.0);
+    EXPECT_EQ(expectedUnion(500, 1'000, 1'000), 1'500.0);
+    EXPECT_EQ(expectedUnion(500, 0, 0), 500.0);
+}
+
 TEST(ParallelMerge, WorkersPartitionNewStringKeysOnlyOverInputsOfManyRowsPerBucket)
 {
     // Every key new, 16 workers: 960,000 rows in all (3,750 per bucket) are partitioned from
@@ -726,6 +760,25 @@ TEST(ParallelMerge, WorkersPartitionNewStringKeysOnlyOverInputsOfManyRowsPerBuck
             EXPECT_EQ(stats.partitioned_rows, 0u) << rows << " rows";
         }
     }
+}
+
+TEST(ParallelMerge, WorkersKeepTablesOfNewFixedWidthKeysOverInputsOfFewRowsPerBucket)
+{
+    // Every key new, 2 workers, 160,000 rows in all (625 per bucket): each worker's share
+    // leaves more than 128 rows per bucket past its sample, yet none is partitioned, each
+    // worker keeping its table (of fewer groups than group_by_two_level_threshold, past which
+    // it would partition anyway). Over more rows they partition from their samples on, as
+    // WorkersWhoseShareWillBeNewKeysPartitionFromTheirFirstRows shows.
+    constexpr size_t kWorkers = 2;
+    constexpr size_t kRows = 160'000;
+    AggregationSettings settings = fixedMorselSettings();
+    settings.partition_new_keys_rows = AggregationSettings{}.partition_new_keys_rows;
+    settings.morsel_rows = kRows / kWorkers / 12;
+    const Block unique = testing::makeTestTable(
+        kRows, [](size_t row) { return row * 2654435761u; }, 59);
+    const QueryStats stats = countAndSumByKey(unique, kWorkers, settings);
+    EXPECT_EQ(stats.partitioned_rows, 0u);
+    EXPECT_EQ(stats.single_level_partials, kWorkers);
 }
 
 TEST(ParallelMerge, WorkersWhoseShareWillBeNewKeysPartitionFromTheirFirstRows)
