@@ -82,11 +82,12 @@ inline double projectedGroups(size_t sample_groups, size_t sample_rows, size_t t
 inline double expectedUnion(size_t held, size_t distinct, size_t rows)
 {
     const double both = static_cast<double>(held) + static_cast<double>(distinct);
-    if (distinct == 0 || rows == 0)
+    if (distinct == 0)
     {
         return both;
     }
-    const double population = populationOf(std::min(distinct, rows), rows);
+    // Infinite where every row was a key of its own (or the estimate says so).
+    const double population = populationOf(distinct, rows);
     if (std::isinf(population))
     {
         return both;

@@ -262,8 +262,10 @@ TEST(StreamingGroupBy, BatchesCutFromOneFragmentKeepArrayResults)
     for (size_t row = 0; row < input.rows(); ++row)
     {
         const int64_t value = values.valueAt<int64_t>(row);
-        const auto [it, added] = expected.try_emplace(keys.valueAt<uint64_t>(row), value, value);
-        it->second = {std::min(it->second.first, value), std::max(it->second.second, value)};
+        auto& [min, max] =
+            expected.try_emplace(keys.valueAt<uint64_t>(row), value, value).first->second;
+        min = std::min(min, value);
+        max = std::max(max, value);
     }
     ASSERT_EQ(result.rows(), expected.size());
     const ColumnView ends = result.columns[1].column.view();
