@@ -48,6 +48,9 @@ struct Options
     std::map<std::string, std::string, std::less<>> settings;
     size_t runs = 3;
     bool verify = false;
+    /// With --compare: each query's runs alternate between the engines (runSuites) instead of
+    /// all of Granary's queries before all of DuckDB's; memory is then measured for both.
+    bool interleave = false;
     /// Print the queries, each followed by a NUL byte, and run nothing (for scripts that run
     /// the queries one by one: tools/work_inflation.sh).
     bool print_queries = false;
@@ -133,15 +136,17 @@ void clearProgressLine()
 }
 
 /// Fills each suite's engine name and query runs (their load time and memory are the
-/// caller's): several engines run query by query (runSuites), suites[i] for engines[i].
-void runEngines(const std::vector<QueryEngine*>& engines, const std::vector<std::string>& queries,
-                const Options& options, const std::vector<SuiteRun*>& suites)
+/// caller's): several engines run query by query (runSuites), suites[i] for engines[i], which
+/// runs queries[i] (its dialect of the suite).
+void runEngines(const std::vector<QueryEngine*>& engines,
+                const std::vector<std::vector<std::string>>& queries, const Options& options,
+                const std::vector<SuiteRun*>& suites)
 {
     std::vector<ProgressCallback> progress;
     for (size_t e = 0; e < engines.size(); ++e)
     {
         suites[e]->engine = engines[e]->name();
-        progress.push_back(progressLine(suites[e]->engine, queries.size(), options.runs));
+        progress.push_back(progressLine(suites[e]->engine, queries[e].size(), options.runs));
     }
     std::vector<std::vector<QueryRun>> runs =
         runSuites(engines, queries, options.runs, options.verify, progress);
@@ -167,12 +172,11 @@ std::string mebibytes(size_t bytes)
     return fmt::format("{:.1f} MiB", static_cast<double>(bytes) / (1 << 20));
 }
 
-void printMemory(const SuiteRun& suite)
+void printMemory(const std::string& label, double load_seconds, const PhaseMemory& memory)
 {
-    const PhaseMemory& memory = suite.memory;
     std::cout << fmt::format(
-        "{}: load {:.3f} s; resident at start {}, peak {} ({} added{})\n", suite.engine,
-        suite.load_seconds, mebibytes(memory.start_bytes), mebibytes(memory.peak_bytes),
+        "{}: load {:.3f} s; resident at start {}, peak {} ({} added{})\n", label, load_seconds,
+        mebibytes(memory.start_bytes), mebibytes(memory.peak_bytes),
         mebibytes(memory.peak_bytes > memory.start_bytes ? memory.peak_bytes - memory.start_bytes
                                                          : 0),
         memory.peak_is_per_phase ? "" : "; peak since process start");
@@ -276,7 +280,8 @@ SuiteRun runWithBaseline(const Options& options, const std::vector<std::string>&
     const std::unique_ptr<Session> session =
         openDataDirectory(options.baseline_dir, baseline.load_seconds);
     GranaryEngine baseline_engine(*session, options.threads, options.settings, "baseline");
-    runEngines({&granary_engine, &baseline_engine}, queries, options, {&granary, &baseline});
+    runEngines({&granary_engine, &baseline_engine}, {queries, queries}, options,
+               {&granary, &baseline});
     return baseline;
 }
 
@@ -344,47 +349,61 @@ ReportInfo granaryReportInfo(const Options& options, const SuiteRun& granary)
     return info;
 }
 
-/// DuckDB's phase: load (or reuse its database file), run, write its JSON; then the side by
-/// side table and, with --verify, the verdict. Returns the command's exit status.
-int runDuckDbAndCompare(const Options& options, Session& session, DuckDbApi api,
-                        const std::vector<std::string>& duckdb_queries, const SuiteRun& granary,
-                        const ReportInfo& info)
+/// DuckDB with the table loaded (or found in its database file) and its suite, whose load
+/// time this fills.
+struct DuckDbSide
 {
-    // Granary's caches go before DuckDB runs: the two do not share the memory.
-    session.dropCaches();
-    SuiteRun duckdb;
-    duckdb.memory = PhaseMemory::begin();
-    DuckDbClient client(api, options.duckdb_database);
-    duckdb.load_seconds = loadIntoDuckDb(session, client, options);
-    DuckDbEngine duckdb_engine(client);
-    runEngines({&duckdb_engine}, duckdb_queries, options, {&duckdb});
-    duckdb.memory.end();
+    DuckDbSide(const Options& options, Session& session, DuckDbApi api)
+        : library(api.library_path), client(std::move(api), options.duckdb_database)
+    {
+        suite.load_seconds = loadIntoDuckDb(session, client, options);
+    }
+
+    std::filesystem::path library;
+    DuckDbClient client;
+    SuiteRun suite;
+};
+
+/// The side by side table, DuckDB's JSON and, with --verify, the verdict; returns the
+/// command's exit status.
+int reportComparison(const Options& options, DuckDbSide& duckdb, const SuiteRun& granary,
+                     const ReportInfo& info)
+{
     if (!options.duckdb_json_file.empty())
     {
         ReportInfo duckdb_info = info;
-        duckdb_info.system = "DuckDB (" + client.version() + ")";
+        duckdb_info.system = "DuckDB (" + duckdb.client.version() + ")";
         duckdb_info.tags = {"C++", "column-oriented", "embedded", "lukewarm-cold-run"};
-        duckdb_info.load_time_seconds = duckdb.load_seconds;
+        duckdb_info.load_time_seconds = duckdb.suite.load_seconds;
         duckdb_info.comment =
             "run by granary clickbench --compare duckdb, " +
             (options.duckdb_database.empty() ? std::string("in-memory database")
                                              : "database file " + options.duckdb_database.string());
-        writeJson(options.duckdb_json_file, duckdb, duckdb_info);
+        writeJson(options.duckdb_json_file, duckdb.suite, duckdb_info);
     }
 
-    std::cout << "\nDuckDB " << client.version() << " (" << api.library_path.string() << ")\n";
-    const auto comparisons =
-        options.verify ? verifySuites(granary, duckdb) : std::vector<std::optional<Comparison>>{};
-    printComparisonTable(std::cout, granary, duckdb, comparisons);
-    printMemory(granary);
-    printMemory(duckdb);
+    std::cout << "\nDuckDB " << duckdb.client.version() << " (" << duckdb.library.string() << ")"
+              << (options.interleave ? ", interleaved with granary query by query" : "") << "\n";
+    const auto comparisons = options.verify ? verifySuites(granary, duckdb.suite)
+                                            : std::vector<std::optional<Comparison>>{};
+    printComparisonTable(std::cout, granary, duckdb.suite, comparisons);
+    if (options.interleave)
+    {
+        printMemory("granary and duckdb", granary.load_seconds + duckdb.suite.load_seconds,
+                    granary.memory);
+    }
+    else
+    {
+        printMemory(granary.engine, granary.load_seconds, granary.memory);
+        printMemory(duckdb.suite.engine, duckdb.suite.load_seconds, duckdb.suite.memory);
+    }
     if (!options.verify)
     {
         return 0;
     }
-    const size_t failures = countVerificationFailures(granary, duckdb, comparisons);
+    const size_t failures = countVerificationFailures(granary, duckdb.suite, comparisons);
     std::cout << fmt::format("verify: {} of {} queries differ or failed\n", failures,
-                             duckdb_queries.size());
+                             granary.queries.size());
     return failures == 0 ? 0 : 1;
 }
 
@@ -402,6 +421,11 @@ int runClickBench(const Options& options)
         }
         return 0;
     }
+    if (options.interleave && (!compare || !options.baseline_dir.empty()))
+    {
+        throw Exception(ErrorCode::kBadArguments,
+                        "--interleave needs --compare duckdb and no --baseline-data");
+    }
     // DuckDB's queries and library first: a missing one fails before the long Granary runs.
     std::vector<std::string> duckdb_queries;
     std::optional<DuckDbApi> duckdb_api;
@@ -417,13 +441,21 @@ int runClickBench(const Options& options)
         openDataDirectory(options.data_dir, granary.load_seconds);
     GranaryEngine granary_engine(*session, options.threads, options.settings);
     std::optional<SuiteRun> baseline;
-    if (options.baseline_dir.empty())
+    std::optional<DuckDbSide> duckdb;
+    if (!options.baseline_dir.empty())
     {
-        runEngines({&granary_engine}, queries, options, {&granary});
+        baseline = runWithBaseline(options, queries, granary_engine, granary);
+    }
+    else if (options.interleave)
+    {
+        duckdb.emplace(options, *session, *duckdb_api);
+        DuckDbEngine duckdb_engine(duckdb->client);
+        runEngines({&granary_engine, &duckdb_engine}, {queries, duckdb_queries}, options,
+                   {&granary, &duckdb->suite});
     }
     else
     {
-        baseline = runWithBaseline(options, queries, granary_engine, granary);
+        runEngines({&granary_engine}, {queries}, options, {&granary});
     }
     granary.memory.end();
     printSuiteTable(std::cout, granary);
@@ -438,10 +470,21 @@ int runClickBench(const Options& options)
     }
     if (!compare)
     {
-        printMemory(granary);
+        printMemory(granary.engine, granary.load_seconds, granary.memory);
         return 0;
     }
-    return runDuckDbAndCompare(options, *session, *duckdb_api, duckdb_queries, granary, info);
+    if (!duckdb)
+    {
+        // Granary's caches go before DuckDB's phase: the two do not share the memory.
+        session->dropCaches();
+        const PhaseMemory memory = PhaseMemory::begin();
+        duckdb.emplace(options, *session, *duckdb_api);
+        duckdb->suite.memory = memory;
+        DuckDbEngine duckdb_engine(duckdb->client);
+        runEngines({&duckdb_engine}, {duckdb_queries}, options, {&duckdb->suite});
+        duckdb->suite.memory.end();
+    }
+    return reportComparison(options, *duckdb, granary, info);
 }
 
 const programs::CommandRegistrar registrar{programs::Command{
@@ -469,6 +512,10 @@ const programs::CommandRegistrar registrar{programs::Command{
                        "With --compare: write DuckDB's result JSON here");
         app.add_option("--compare", options->compare, "Engine to compare with")
             ->check(CLI::IsMember({"duckdb"}));
+        app.add_flag("--interleave", options->interleave,
+                     "With --compare: run each query on both engines, run by run, before the "
+                     "next (outside load then reaches both alike); memory is measured for both "
+                     "together");
         app.add_flag("--verify", options->verify,
                      "Compare the results with DuckDB's (implies --compare duckdb); exit 1 if "
                      "any differs");

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <exception>
 #include <functional>
+#include <stdexcept>
 
 #include "programs/clickbench/process_io.h"
 
@@ -62,21 +63,28 @@ void runOnce(QueryEngine& engine, QueryRun& result, size_t run, bool keep_result
 std::vector<QueryRun> runSuite(QueryEngine& engine, const std::vector<std::string>& queries,
                                size_t runs, bool keep_results, const ProgressCallback& progress)
 {
-    return std::move(runSuites({&engine}, queries, runs, keep_results, {progress}).front());
+    return std::move(runSuites({&engine}, {queries}, runs, keep_results, {progress}).front());
 }
 
 std::vector<std::vector<QueryRun>> runSuites(const std::vector<QueryEngine*>& engines,
-                                             const std::vector<std::string>& queries, size_t runs,
-                                             bool keep_results,
+                                             const std::vector<std::vector<std::string>>& queries,
+                                             size_t runs, bool keep_results,
                                              const std::vector<ProgressCallback>& progress)
 {
     std::vector<std::vector<QueryRun>> results(engines.size());
-    for (size_t query = 0; query < queries.size(); ++query)
+    const size_t query_count = queries.empty() ? 0 : queries.front().size();
+    if (queries.size() != engines.size() ||
+        std::any_of(queries.begin(), queries.end(),
+                    [&](const auto& suite) { return suite.size() != query_count; }))
     {
-        for (std::vector<QueryRun>& engine_results : results)
+        throw std::invalid_argument("runSuites: one suite per engine, all of one length");
+    }
+    for (size_t query = 0; query < query_count; ++query)
+    {
+        for (size_t e = 0; e < engines.size(); ++e)
         {
-            QueryRun& result = engine_results.emplace_back();
-            result.sql = queries[query];
+            QueryRun& result = results[e].emplace_back();
+            result.sql = queries[e][query];
             result.seconds.assign(runs, std::nullopt);
         }
         for (size_t run = 0; run < runs; ++run)

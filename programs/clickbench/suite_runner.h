@@ -59,10 +59,11 @@ std::vector<QueryRun> runSuite(QueryEngine& engine, const std::vector<std::strin
 /// The same on several engines, query by query and run by run: each query's run r on every
 /// engine (in order for even r, in reverse for odd r) before its run r + 1, and all its runs
 /// before the next query, so that a shared machine's drift reaches all engines alike and none
-/// always follows another. One result per engine; `progress` per engine (missing: none).
+/// always follows another. `queries[e]` is engine e's text of the suite (its SQL dialect), all
+/// of one length. One result per engine; `progress` per engine (missing: none).
 std::vector<std::vector<QueryRun>> runSuites(const std::vector<QueryEngine*>& engines,
-                                             const std::vector<std::string>& queries, size_t runs,
-                                             bool keep_results,
+                                             const std::vector<std::vector<std::string>>& queries,
+                                             size_t runs, bool keep_results,
                                              const std::vector<ProgressCallback>& progress);
 
 }  // namespace granary::clickbench

@@ -281,8 +281,8 @@ TEST_F(DuckDbClientTest, SuiteOnDuckDbVerifiesAgainstItself)
     const std::vector<std::string> queries = {
         "SELECT s, count(*) AS c FROM hits GROUP BY s ORDER BY c DESC, s LIMIT 5",
         "SELECT d, count(DISTINCT i16) FROM hits GROUP BY d", "SELECT no_such_column FROM hits"};
-    SuiteRun first{"duckdb", runSuite(engine, queries, 2, true, {})};
-    SuiteRun second{"duckdb", runSuite(engine, queries, 1, true, {})};
+    SuiteRun first{"duckdb", runSuite(engine, queries, 2, true, {}), 0, {}};
+    SuiteRun second{"duckdb", runSuite(engine, queries, 1, true, {}), 0, {}};
     EXPECT_EQ(first.queries[0].rows, 5u);
     EXPECT_EQ(first.queries[1].rows, 2u);
     EXPECT_FALSE(first.queries[2].error.empty());

@@ -75,8 +75,9 @@ TEST(RunSuites, EachRunOfAQueryRunsOnEveryEngineInAlternatingOrder)
         return [&order, engine](size_t query, size_t run)
         { order.push_back(engine + " " + std::to_string(query) + "." + std::to_string(run)); };
     };
+    const std::vector<std::string> queries{"1", "fail", "2"};
     const auto runs =
-        runSuites({&first, &second}, {"1", "fail", "2"}, 2, false, {note("a"), note("b")});
+        runSuites({&first, &second}, {queries, queries}, 2, false, {note("a"), note("b")});
     EXPECT_EQ(order, (std::vector<std::string>{"a 0.0", "b 0.0", "b 0.1", "a 0.1", "a 1.0", "b 1.0",
                                                "a 2.0", "b 2.0", "b 2.1", "a 2.1"}));
     ASSERT_EQ(runs.size(), 2u);
@@ -88,6 +89,21 @@ TEST(RunSuites, EachRunOfAQueryRunsOnEveryEngineInAlternatingOrder)
         EXPECT_EQ(engine_runs[2].rows, 2u);
     }
     EXPECT_EQ(first.log, second.log);
+}
+
+TEST(RunSuites, EachEngineRunsItsOwnTextOfTheSuite)
+{
+    ScriptedEngine ours;
+    ScriptedEngine theirs;
+    const auto runs = runSuites({&ours, &theirs}, {{"1", "2"}, {"3", "fail"}}, 1, false, {});
+    ASSERT_EQ(runs.size(), 2u);
+    EXPECT_EQ(ours.log, (std::vector<std::string>{"drop", "run 1", "drop", "run 2"}));
+    EXPECT_EQ(theirs.log, (std::vector<std::string>{"drop", "run 3", "drop", "run fail"}));
+    EXPECT_EQ(runs[0][1].rows, 2u);
+    EXPECT_EQ(runs[1][0].rows, 3u);
+    EXPECT_EQ(runs[1][1].error, "scripted failure");
+    EXPECT_THROW(runSuites({&ours, &theirs}, {{"1", "2"}, {"3"}}, 1, false, {}),
+                 std::invalid_argument);
 }
 
 /// Reads a file of `bytes` after telling the kernel to drop its cached pages: the read
