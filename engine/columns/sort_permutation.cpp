@@ -131,4 +131,57 @@ std::vector<uint32_t> topCandidates(const SortKey& first, size_t rows, size_t li
                         });
 }
 
+std::optional<uint32_t> lastInOrder(const SortKey& key, size_t rows)
+{
+    if (rows == 0 || key.column.hasValidity() || isNested(key.column.type))
+    {
+        return std::nullopt;
+    }
+    return dispatchType(key.column.type,
+                        [&]<typename T>(TypeTag<T>)
+                        {
+                            uint32_t last = 0;
+                            T last_value = valueOf<T>(key.column, 0);
+                            for (uint32_t row = 1; row < rows; ++row)
+                            {
+                                const T value = valueOf<T>(key.column, row);
+                                const int order = compareValues(value, last_value);
+                                if (key.descending ? order < 0 : order > 0)
+                                {
+                                    last = row;
+                                    last_value = value;
+                                }
+                            }
+                            return last;
+                        });
+}
+
+void rowsAheadOf(const ColumnView& values, bool descending, const ColumnView& bound,
+                 size_t bound_row, bool with_ties, std::vector<uint32_t>& rows)
+{
+    rows.clear();
+    if (values.hasValidity() || bound.hasValidity() || isNested(values.type))
+    {
+        rows.resize(values.rows);
+        std::iota(rows.begin(), rows.end(), 0);
+        return;
+    }
+    dispatchType(values.type,
+                 [&]<typename T>(TypeTag<T>)
+                 {
+                     const T limit = valueOf<T>(bound, bound_row);
+                     // Ahead: order < 0 ascending, > 0 descending; a tie is 0 either way.
+                     const int direction = descending ? -1 : 1;
+                     const int last_ahead = with_ties ? 0 : -1;
+                     for (uint32_t row = 0; row < values.rows; ++row)
+                     {
+                         const int order = compareValues(valueOf<T>(values, row), limit);
+                         if (order * direction <= last_ahead)
+                         {
+                             rows.push_back(row);
+                         }
+                     }
+                 });
+}
+
 }  // namespace granary

@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "engine/columns/column_view.h"
@@ -28,5 +29,16 @@ std::vector<uint32_t> sortedPermutation(const std::vector<SortKey>& keys, size_t
 /// order. The rest of the order then needs computing for these rows only (a top-N by count
 /// with a key to break ties reads the keys of the few groups tied at the boundary, not all).
 std::vector<uint32_t> topCandidates(const SortKey& first, size_t rows, size_t limit);
+
+/// The row among the first `rows` of `key` that comes last in its order (one of them, where
+/// several tie); nullopt where the column has NULLs or values that do not compare as one type
+/// (Array...).
+std::optional<uint32_t> lastInOrder(const SortKey& key, size_t rows);
+
+/// Sets `rows` to the rows of `values` that come before row `bound_row` of `bound` (a column
+/// of the same type) in the order `descending` gives, and with `with_ties` those that tie with
+/// it too: the rows that may still rank ahead of it. All rows where either holds NULLs.
+void rowsAheadOf(const ColumnView& values, bool descending, const ColumnView& bound,
+                 size_t bound_row, bool with_ties, std::vector<uint32_t>& rows);
 
 }  // namespace granary

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -265,6 +266,73 @@ TEST(TopCandidates, AreTheRowsNoWorseThanTheLimitThBest)
             }
         }
     }
+}
+
+/// lastInOrder and rowsAheadOf, which bound the groups a top's pool lets in, against a full
+/// sort of one column: the last row sorts last, and the rows ahead of a bound are those that
+/// sort before the first row tied with it (or, with ties, no later than the last).
+TEST(TopBound, LastRowAndRowsAheadOfABoundFollowTheSortOrder)
+{
+    constexpr size_t kValues = 1'000;
+    Column small_integers(TypeId::Int16);
+    Column with_nan(TypeId::Float32);
+    Column strings(TypeId::String);
+    for (size_t i = 0; i < kValues; ++i)
+    {
+        const uint64_t mixed = i * 0x9E3779B97F4A7C15ULL >> 40;
+        small_integers.append(int16_t(int(mixed % 61) - 30));
+        with_nan.append(mixed % 5 == 0 ? std::numeric_limits<float>::quiet_NaN()
+                                       : float(mixed % 200) / 8);
+        strings.appendString("v" + std::to_string(mixed % 77));
+    }
+    for (const Column* column : {&small_integers, &with_nan, &strings})
+    {
+        for (const bool descending : {false, true})
+        {
+            SCOPED_TRACE(std::string(typeName(column->type())) + (descending ? " desc" : " asc"));
+            const SortKey key{column->view(), descending};
+            const std::vector<uint32_t> sorted = sortedPermutation({key}, kValues, kValues);
+            const auto print = [&](uint32_t row)
+            { return testing::printValue(testing::valueAt(column->view(), row)); };
+            const std::optional<uint32_t> last = lastInOrder(key, kValues);
+            ASSERT_TRUE(last.has_value());
+            EXPECT_EQ(print(*last), print(sorted.back()));
+            for (const size_t bound_rank : {size_t{0}, size_t{9}, size_t{500}, kValues - 1})
+            {
+                const uint32_t bound = sorted[bound_rank];
+                size_t first_tied = bound_rank;
+                while (first_tied > 0 && print(sorted[first_tied - 1]) == print(bound))
+                {
+                    --first_tied;
+                }
+                size_t end_tied = bound_rank + 1;
+                while (end_tied < kValues && print(sorted[end_tied]) == print(bound))
+                {
+                    ++end_tied;
+                }
+                for (const bool with_ties : {false, true})
+                {
+                    std::vector<uint32_t> expected(
+                        sorted.begin(),
+                        sorted.begin() + std::ptrdiff_t(with_ties ? end_tied : first_tied));
+                    std::sort(expected.begin(), expected.end());
+                    std::vector<uint32_t> rows{7, 7};  // replaced, not appended to
+                    rowsAheadOf(column->view(), descending, column->view(), bound, with_ties, rows);
+                    EXPECT_EQ(rows, expected)
+                        << "bound rank " << bound_rank << (with_ties ? " with ties" : "");
+                }
+            }
+        }
+    }
+    // NULLs bound nothing: no last row, and every row passes.
+    Column with_null(TypeId::UInt64);
+    with_null.append(uint64_t{3});
+    with_null.appendNull();
+    with_null.append(uint64_t{1});
+    EXPECT_FALSE(lastInOrder({with_null.view(), true}, 3).has_value());
+    std::vector<uint32_t> rows;
+    rowsAheadOf(with_null.view(), true, small_integers.view(), 0, false, rows);
+    EXPECT_EQ(rows, (std::vector<uint32_t>{0, 1, 2}));
 }
 
 TEST(TopGroups, AnOrderColumnThatIsNotInTheResultIsNamed)
