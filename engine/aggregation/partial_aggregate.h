@@ -745,7 +745,10 @@ private:
     /// Decided once, when the worker (one of several, its share of the input known) has seen
     /// partition_new_keys_rows rows, or half its share if that is less: whether its share
     /// will be mostly new keys (groupsWouldFillHalfTheShare), so that its table would hold
-    /// nearly every row it is given, only for the merge to insert them all again. States
+    /// nearly every row it is given, only for the merge to insert them all again; or whether
+    /// its table would pass group_by_two_level_threshold within the share (projectedGroups),
+    /// and turn two-level then anyway, after a growing table's misses and the conversion
+    /// (Q16, `UserID` top 10 on 1M rows at 2 threads: 130K groups per worker). States
     /// that own memory (sets, samples, strings) keep the table: grown in the 256 buckets'
     /// arenas instead of one, their chunks' unused ends cost more memory than the merge saves
     /// work (a million groups of three quantile states: peak 390 -> 514 MB). Only where all
@@ -775,7 +778,9 @@ private:
             return false;
         }
         return shareLeftWorthPartitioning(expected_rows_, rows_, kPartitionBuckets) &&
-               groupsWouldFillHalfTheShare(single_->size(), rows_, expected_rows_);
+               (groupsWouldFillHalfTheShare(single_->size(), rows_, expected_rows_) ||
+                projectedGroups(single_->size(), rows_, expected_rows_) >
+                    static_cast<double>(settings_.group_by_two_level_threshold));
     }
 
     void convertIfLarge()

@@ -781,6 +781,35 @@ TEST(ParallelMerge, WorkersKeepTablesOfNewFixedWidthKeysOverInputsOfFewRowsPerBu
     EXPECT_EQ(stats.single_level_partials, kWorkers);
 }
 
+TEST(ParallelMerge, WorkersWhoseTablesWouldTurnTwoLevelPartitionFromTheirSamples)
+{
+    // 2 workers of 300,000 rows, keys drawn at random from 100,000: each share holds about
+    // 95,000 of them, three rows each, so no worker's share will be mostly new keys; but each
+    // worker's table would pass a group_by_two_level_threshold of 50,000 and turn two-level
+    // within its share, so it partitions from its sample on. Under a threshold its share
+    // stays within, it keeps its table.
+    constexpr size_t kWorkers = 2;
+    constexpr size_t kRows = 600'000;
+    const auto drawn = [](size_t row)
+    {
+        uint64_t z = row + 0x9E3779B97F4A7C15ull;
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        return (z ^ (z >> 31)) % 100'000;
+    };
+    const Block table = testing::makeTestTable(kRows, drawn, 61);
+    AggregationSettings settings = fixedMorselSettings();
+    settings.partition_new_keys_rows = AggregationSettings{}.partition_new_keys_rows;
+    settings.group_by_two_level_threshold = 50'000;
+    const QueryStats partitioned = countAndSumByKey(table, kWorkers, settings);
+    EXPECT_EQ(partitioned.routed_partials, kWorkers);
+    EXPECT_EQ(partitioned.partitioned_rows, kRows - kWorkers * 4'096);
+    settings.group_by_two_level_threshold = 200'000;
+    const QueryStats kept = countAndSumByKey(table, kWorkers, settings);
+    EXPECT_EQ(kept.partitioned_rows, 0u);
+    EXPECT_EQ(kept.single_level_partials, kWorkers);
+}
+
 TEST(ParallelMerge, WorkersWhoseShareWillBeNewKeysPartitionFromTheirFirstRows)
 {
     // 16 workers of 60,000 rows. Every key new: each worker samples its first 4,096 rows,
