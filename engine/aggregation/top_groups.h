@@ -205,9 +205,7 @@ private:
     /// The first limit_ rows of the order of `columns` (the pool's rows), in pass order.
     std::vector<uint32_t> best(const TopOrderColumns<Method>& columns) const
     {
-        std::vector<uint32_t> kept = sortedPermutation(columns.sortKeys(), keys_.size(), limit_);
-        std::sort(kept.begin(), kept.end());
-        return kept;
+        return firstRowsInRowOrder(columns.sortKeys(), keys_.size(), limit_);
     }
 
     /// Keeps the rows that may still rank: the best limit_, or with a leading aggregate every

@@ -1,8 +1,13 @@
 #include "engine/columns/sort_permutation.h"
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cmath>
+#include <functional>
+#include <limits>
 #include <numeric>
+#include <tuple>
 
 namespace granary
 {
@@ -47,51 +52,204 @@ int compareRows(const ColumnView& column, uint32_t left, uint32_t right)
     return compareValues(valueOf<T>(column, left), valueOf<T>(column, right));
 }
 
-}  // namespace
+/// Sort keys of up to this many fixed-width numeric columns without NULLs are sorted as
+/// normalized keys: one unsigned word per column, compared inline.
+constexpr size_t kMaxNormalizedKeys = 2;
 
-std::vector<uint32_t> sortedPermutation(const std::vector<SortKey>& keys, size_t rows, size_t limit)
+/// `value` as an unsigned word whose unsigned order is ClickHouse's order of the values: the
+/// sign bit flipped for signed integers; for floats the IEEE trick (negative ones inverted,
+/// positive ones with the sign bit set), after -0 becomes +0 (they compare equal) and every NaN
+/// the positive quiet NaN, which then sorts after +inf as compareValues has it.
+template <typename T>
+uint64_t normalizedWord(T value)
 {
-    std::vector<uint32_t> permutation(rows);
-    std::iota(permutation.begin(), permutation.end(), 0);
-    std::vector<RowComparator> comparators;
-    for (const SortKey& key : keys)
+    constexpr uint64_t kSignBit = uint64_t{1} << 63;
+    if constexpr (std::is_floating_point_v<T>)
     {
-        comparators.push_back(dispatchType(key.column.type, []<typename T>(TypeTag<T>)
-                                           { return RowComparator{&compareRows<T>}; }));
-    }
-    auto less = [&](uint32_t left, uint32_t right)
-    {
-        for (size_t k = 0; k < keys.size(); ++k)
+        double wide = value == 0 ? 0.0 : static_cast<double>(value);
+        if (std::isnan(wide))
         {
-            const bool left_null = !keys[k].column.isValid(left);
-            const bool right_null = !keys[k].column.isValid(right);
+            wide = std::numeric_limits<double>::quiet_NaN();
+        }
+        const auto bits = std::bit_cast<uint64_t>(wide);
+        return (bits & kSignBit) != 0 ? ~bits : bits | kSignBit;
+    }
+    else if constexpr (std::is_signed_v<T>)
+    {
+        return static_cast<uint64_t>(static_cast<int64_t>(value)) ^ kSignBit;
+    }
+    else
+    {
+        return static_cast<uint64_t>(value);
+    }
+}
+
+/// A row's normalized keys, its row number last: ties keep row order.
+template <size_t Words>
+struct NormalizedRow
+{
+    std::array<uint64_t, Words> words;
+    uint32_t row;
+
+    bool operator<(const NormalizedRow& other) const
+    {
+        return std::tie(words, row) < std::tie(other.words, other.row);
+    }
+};
+
+template <size_t Words>
+std::vector<NormalizedRow<Words>> normalizedRows(const std::vector<SortKey>& keys, size_t rows)
+{
+    std::vector<NormalizedRow<Words>> normalized(rows);
+    for (size_t k = 0; k < Words; ++k)
+    {
+        const SortKey& key = keys[k];
+        // Descending: the complement reverses the unsigned order.
+        const uint64_t flip = key.descending ? ~uint64_t{0} : 0;
+        dispatchFixedType(key.column.type,
+                          [&]<typename T>(TypeTag<T>)
+                          {
+                              const T* values = static_cast<const T*>(key.column.data);
+                              for (size_t row = 0; row < rows; ++row)
+                              {
+                                  normalized[row].words[k] = normalizedWord(values[row]) ^ flip;
+                              }
+                          });
+    }
+    for (size_t row = 0; row < rows; ++row)
+    {
+        normalized[row].row = static_cast<uint32_t>(row);
+    }
+    return normalized;
+}
+
+bool normalizable(const std::vector<SortKey>& keys)
+{
+    return !keys.empty() && keys.size() <= kMaxNormalizedKeys &&
+           std::all_of(keys.begin(), keys.end(),
+                       [](const SortKey& key)
+                       {
+                           return !key.column.hasValidity() && !isNested(key.column.type) &&
+                                  key.column.type != TypeId::String;
+                       });
+}
+
+/// The order of `keys` over rows compared one key at a time through a call per column.
+class GeneralRowOrder
+{
+public:
+    explicit GeneralRowOrder(const std::vector<SortKey>& keys) : keys_(keys)
+    {
+        for (const SortKey& key : keys)
+        {
+            comparators_.push_back(dispatchType(key.column.type, []<typename T>(TypeTag<T>)
+                                                { return RowComparator{&compareRows<T>}; }));
+        }
+    }
+
+    bool operator()(uint32_t left, uint32_t right) const
+    {
+        for (size_t k = 0; k < keys_.size(); ++k)
+        {
+            const bool left_null = !keys_[k].column.isValid(left);
+            const bool right_null = !keys_[k].column.isValid(right);
             if (left_null || right_null)
             {
                 if (left_null == right_null)
                 {
                     continue;
                 }
-                return left_null == keys[k].nulls_first;
+                return left_null == keys_[k].nulls_first;
             }
-            const int order = comparators[k](keys[k].column, left, right);
+            const int order = comparators_[k](keys_[k].column, left, right);
             if (order != 0)
             {
-                return keys[k].descending ? order > 0 : order < 0;
+                return keys_[k].descending ? order > 0 : order < 0;
             }
         }
         return left < right;
-    };
-    if (limit < rows)
-    {
-        std::partial_sort(permutation.begin(), permutation.begin() + limit, permutation.end(),
-                          less);
-        permutation.resize(limit);
     }
-    else
+
+private:
+    const std::vector<SortKey>& keys_;
+    std::vector<RowComparator> comparators_;
+};
+
+inline uint32_t rowOf(uint32_t row)
+{
+    return row;
+}
+template <size_t Words>
+uint32_t rowOf(const NormalizedRow<Words>& row)
+{
+    return row.row;
+}
+
+/// Calls f(items, less) with one item per row whose order under `less` is the rows' order
+/// (ties by row, so every order is strict): normalized keys where they serve, else row numbers
+/// compared column by column. rowOf(item) gives an item's row.
+template <typename F>
+decltype(auto) withRowOrder(const std::vector<SortKey>& keys, size_t rows, F&& f)
+{
+    if (normalizable(keys))
     {
-        std::sort(permutation.begin(), permutation.end(), less);
+        if (keys.size() == 1)
+        {
+            auto items = normalizedRows<1>(keys, rows);
+            return f(items, std::less<>{});
+        }
+        auto items = normalizedRows<2>(keys, rows);
+        return f(items, std::less<>{});
     }
-    return permutation;
+    std::vector<uint32_t> items(rows);
+    std::iota(items.begin(), items.end(), 0);
+    return f(items, GeneralRowOrder(keys));
+}
+
+}  // namespace
+
+std::vector<uint32_t> sortedPermutation(const std::vector<SortKey>& keys, size_t rows, size_t limit)
+{
+    return withRowOrder(keys, rows,
+                        [&](auto& items, auto less)
+                        {
+                            const size_t kept = std::min(limit, rows);
+                            const auto kept_end = items.begin() + static_cast<ptrdiff_t>(kept);
+                            std::partial_sort(items.begin(), kept_end, items.end(), less);
+                            std::vector<uint32_t> permutation(kept);
+                            std::transform(items.begin(), kept_end, permutation.begin(),
+                                           [](const auto& item) { return rowOf(item); });
+                            return permutation;
+                        });
+}
+
+std::vector<uint32_t> firstRowsInRowOrder(const std::vector<SortKey>& keys, size_t rows,
+                                          size_t limit)
+{
+    return withRowOrder(keys, rows,
+                        [&](auto& items, auto less)
+                        {
+                            const size_t kept = std::min(limit, rows);
+                            const auto kept_end = items.begin() + static_cast<ptrdiff_t>(kept);
+                            if (kept < rows)
+                            {
+                                std::nth_element(items.begin(), kept_end, items.end(), less);
+                            }
+                            // Marks instead of a sort of the kept rows: one pass over all.
+                            std::vector<uint8_t> is_kept(rows, 0);
+                            std::for_each(items.begin(), kept_end,
+                                          [&](const auto& item) { is_kept[rowOf(item)] = 1; });
+                            std::vector<uint32_t> first;
+                            first.reserve(kept);
+                            for (uint32_t row = 0; row < rows; ++row)
+                            {
+                                if (is_kept[row] != 0)
+                                {
+                                    first.push_back(row);
+                                }
+                            }
+                            return first;
+                        });
 }
 
 std::vector<uint32_t> topCandidates(const SortKey& first, size_t rows, size_t limit)

@@ -24,6 +24,11 @@ struct SortKey
 std::vector<uint32_t> sortedPermutation(const std::vector<SortKey>& keys, size_t rows,
                                         size_t limit);
 
+/// The rows among the first `limit` in the order of `keys` (ties by row), in ascending row
+/// order: a selection in linear time where the caller needs the set, not its order.
+std::vector<uint32_t> firstRowsInRowOrder(const std::vector<SortKey>& keys, size_t rows,
+                                          size_t limit);
+
 /// The rows that may rank among the first `limit` (0 < limit < rows) of an order led by
 /// `first`: those whose value there is no worse than the limit-th best one, in ascending row
 /// order. The rest of the order then needs computing for these rows only (a top-N by count
