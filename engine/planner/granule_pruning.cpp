@@ -31,6 +31,8 @@ std::optional<BinaryOperator> mirrored(BinaryOperator op)
     {
         case BinaryOperator::Equals:
             return BinaryOperator::Equals;
+        case BinaryOperator::NotEquals:
+            return BinaryOperator::NotEquals;
         case BinaryOperator::Less:
             return BinaryOperator::Greater;
         case BinaryOperator::LessOrEquals:
@@ -110,35 +112,66 @@ GranulePruner::GranulePruner(const TableSchema& schema, const sql::ExpressionPtr
     }
     std::vector<sql::ExpressionPtr> conjuncts;
     splitConjuncts(where, conjuncts);
+    proves_whole_granules_ = true;
     for (const sql::ExpressionPtr& conjunct : conjuncts)
     {
         const std::optional<KeyComparison> comparison = asKeyComparison(*conjunct, schema);
         if (!comparison)
         {
+            proves_whole_granules_ = false;
             continue;
         }
-        const DataType type = schema.columns[*schema.indexOf(comparison->column)].type.valueType();
-        auto add = [&](BinaryOperator op, bool on_maximum)
+        const DataType& full_type = schema.columns[*schema.indexOf(comparison->column)].type;
+        const DataType type = full_type.valueType();
+        auto test = [&](BinaryOperator op, bool on_maximum)
         {
-            tests_.push_back({comparison->sort_key_index, on_maximum, comparison->column,
-                              compileBoundTest(*comparison, op, type)});
+            return BoundTest{comparison->sort_key_index, on_maximum, comparison->column,
+                             compileBoundTest(*comparison, op, type)};
         };
         const size_t tests_before = tests_.size();
+        const size_t proofs_before = proofs_.size();
         try
         {
             // A granule may hold a match when its range overlaps the condition's.
             switch (comparison->op)
             {
                 case BinaryOperator::Equals:
-                    add(BinaryOperator::LessOrEquals, false);
-                    add(BinaryOperator::GreaterOrEquals, true);
+                    tests_.push_back(test(BinaryOperator::LessOrEquals, false));
+                    tests_.push_back(test(BinaryOperator::GreaterOrEquals, true));
+                    break;
+                case BinaryOperator::NotEquals:
+                    break;  // Only a granule of one value could be skipped.
+                case BinaryOperator::Less:
+                case BinaryOperator::LessOrEquals:
+                    tests_.push_back(test(comparison->op, false));
+                    break;
+                default:
+                    tests_.push_back(test(comparison->op, true));
+                    break;
+            }
+            // Every row matches when the granule's range lies within the condition's. NULLs
+            // match no comparison; NaN orders apart in the bounds.
+            if (full_type.nullable || !isInteger(type.id))
+            {
+                proves_whole_granules_ = false;
+                continue;
+            }
+            switch (comparison->op)
+            {
+                case BinaryOperator::Equals:
+                    proofs_.push_back({{test(BinaryOperator::LessOrEquals, true)}});
+                    proofs_.push_back({{test(BinaryOperator::GreaterOrEquals, false)}});
+                    break;
+                case BinaryOperator::NotEquals:
+                    proofs_.push_back(
+                        {{test(BinaryOperator::Less, true), test(BinaryOperator::Greater, false)}});
                     break;
                 case BinaryOperator::Less:
                 case BinaryOperator::LessOrEquals:
-                    add(comparison->op, false);
+                    proofs_.push_back({{test(comparison->op, true)}});
                     break;
                 default:
-                    add(comparison->op, true);
+                    proofs_.push_back({{test(comparison->op, false)}});
                     break;
             }
         }
@@ -146,8 +179,31 @@ GranulePruner::GranulePruner(const TableSchema& schema, const sql::ExpressionPtr
         {
             // The filter itself reports a condition that does not compile.
             tests_.erase(tests_.begin() + static_cast<std::ptrdiff_t>(tests_before), tests_.end());
+            proofs_.erase(proofs_.begin() + static_cast<std::ptrdiff_t>(proofs_before),
+                          proofs_.end());
+            proves_whole_granules_ = false;
         }
     }
+}
+
+std::vector<bool> GranulePruner::evaluate(const BoundTest& bound, const Part& part)
+{
+    const ColumnView bounds = bound.on_maximum ? part.granuleMax(bound.sort_key_index)
+                                               : part.granuleMin(bound.sort_key_index);
+    BlockView input;
+    input.add(bound.column, bounds);
+    Column holder;
+    const ColumnView result = bound.test.evaluate(input, 0, bounds.rows, holder);
+    std::vector<bool> holds(bounds.rows);
+    dispatchFixedType(result.type,
+                      [&]<typename T>(TypeTag<T>)
+                      {
+                          for (size_t g = 0; g < holds.size(); ++g)
+                          {
+                              holds[g] = result.valueAt<T>(g) != T{};
+                          }
+                      });
+    return holds;
 }
 
 std::vector<bool> GranulePruner::granulesToRead(const Part& part) const
@@ -159,25 +215,35 @@ std::vector<bool> GranulePruner::granulesToRead(const Part& part) const
         {
             break;
         }
-        const ColumnView bounds = bound.on_maximum ? part.granuleMax(bound.sort_key_index)
-                                                   : part.granuleMin(bound.sort_key_index);
-        BlockView input;
-        input.add(bound.column, bounds);
-        Column holder;
-        const ColumnView result = bound.test.evaluate(input, 0, bounds.rows, holder);
-        dispatchFixedType(result.type,
-                          [&]<typename T>(TypeTag<T>)
-                          {
-                              for (size_t g = 0; g < mask.size(); ++g)
-                              {
-                                  if (result.valueAt<T>(g) == T{})
-                                  {
-                                      mask[g] = false;
-                                  }
-                              }
-                          });
+        const std::vector<bool> holds = evaluate(bound, part);
+        for (size_t g = 0; g < mask.size(); ++g)
+        {
+            mask[g] = mask[g] && holds[g];
+        }
     }
     return mask;
+}
+
+std::vector<bool> GranulePruner::granulesMatchedWhole(const Part& part) const
+{
+    std::vector<bool> matched(part.granules(), proves_whole_granules_);
+    for (const WholeGranuleProof& proof : proofs_)
+    {
+        std::vector<bool> any(matched.size(), false);
+        for (const BoundTest& bound : proof.any_of)
+        {
+            const std::vector<bool> holds = evaluate(bound, part);
+            for (size_t g = 0; g < any.size(); ++g)
+            {
+                any[g] = any[g] || holds[g];
+            }
+        }
+        for (size_t g = 0; g < matched.size(); ++g)
+        {
+            matched[g] = matched[g] && any[g];
+        }
+    }
+    return matched;
 }
 
 }  // namespace granary

@@ -55,8 +55,11 @@ std::optional<Column> metadataValue(const AnalyzedSelect& analyzed,
 std::optional<Block> aggregateFromMetadata(const AnalyzedSelect& analyzed, const TableScan& scan,
                                            const MetadataAggregation& allowed)
 {
-    if (!analyzed.aggregates || !analyzed.group_keys.empty() || analyzed.where ||
-        analyzed.array_join || analyzed.aggregate_functions.empty())
+    // A WHERE that the granule bounds prove true for every row read leaves the parts' rows
+    // and bounds exact (`CounterID <> 0` over granules whose CounterID range excludes 0).
+    if (!analyzed.aggregates || !analyzed.group_keys.empty() ||
+        (analyzed.where && !scan.whereHoldsForEveryRow()) || analyzed.array_join ||
+        analyzed.aggregate_functions.empty())
     {
         return std::nullopt;
     }

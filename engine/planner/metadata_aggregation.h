@@ -14,8 +14,9 @@ namespace granary
 /// `count(*)` is the rows the scan would read (ClickBench Q1), `min(x)` / `max(x)` of an
 /// integer sort-key column the least granule minimum / greatest granule maximum (Q7's
 /// `MIN(EventDate), MAX(EventDate)`). The aggregation's one row (each result named as the
-/// aggregate's), or none for any other shape: WHERE, GROUP BY, ARRAY JOIN, another function,
-/// an expression or a column without bounds as the argument, min / max over no rows.
+/// aggregate's), or none for any other shape: a WHERE that the granule bounds do not prove
+/// true for every row read (TableScan::whereHoldsForEveryRow), GROUP BY, ARRAY JOIN, another
+/// function, an expression or a column without bounds as the argument, min / max over no rows.
 std::optional<Block> aggregateFromMetadata(const AnalyzedSelect& analyzed, const TableScan& scan,
                                            const MetadataAggregation& allowed);
 

@@ -273,6 +273,7 @@ std::shared_ptr<const Column> TableScan::dictionaryVerdicts(const Part& part) co
 
 void TableScan::planRanges(const GranulePruner& pruner, size_t morsel_granules)
 {
+    where_holds_for_every_row_ = pruner.provesWholeGranules();
     for (size_t p = 0; p < snapshot_->parts.size(); ++p)
     {
         const Part& part = *snapshot_->parts[p];
@@ -286,6 +287,14 @@ void TableScan::planRanges(const GranulePruner& pruner, size_t morsel_granules)
                 {
                     mask[g] = mask[g] && known->mayMatch(g);
                 }
+            }
+        }
+        if (where_holds_for_every_row_)
+        {
+            const std::vector<bool> whole = pruner.granulesMatchedWhole(part);
+            for (size_t g = 0; g < mask.size(); ++g)
+            {
+                where_holds_for_every_row_ = where_holds_for_every_row_ && (!mask[g] || whole[g]);
             }
         }
         for (size_t g = 0; g < mask.size();)

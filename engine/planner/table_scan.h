@@ -100,6 +100,10 @@ public:
     std::optional<Column> sortKeyExtreme(std::string_view column, bool maximum) const;
 
     size_t rowsToRead() const { return rows_to_read_; }
+    /// Whether the granule bounds prove that every row of every granule the scan reads
+    /// satisfies its WHERE (GranulePruner::granulesMatchedWhole): the filter then removes no
+    /// row. False without a WHERE.
+    bool whereHoldsForEveryRow() const { return where_holds_for_every_row_; }
     size_t rowsRead() const { return rows_read_.load(); }
     size_t bytesRead() const { return bytes_read_.load(); }
     size_t granulesSkipped() const { return granules_skipped_; }
@@ -190,6 +194,7 @@ private:
     std::vector<Range> ranges_;
     size_t rows_to_read_ = 0;
     size_t granules_skipped_ = 0;
+    bool where_holds_for_every_row_ = false;
     ScanObserver observer_;
     QueryConditionCache* condition_cache_ = nullptr;
     DecodedChunkCache* decoded_cache_ = nullptr;

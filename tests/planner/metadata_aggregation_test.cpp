@@ -85,6 +85,47 @@ TEST(MetadataAggregation, MatchesTheNaiveEvaluatorOnAndOff)
     }
 }
 
+/// A WHERE that every granule's sort-key bounds satisfy for all their rows (the range of
+/// CounterID read from the table itself) leaves the metadata answer exact; one that some
+/// granule satisfies only in part, or that reads a column outside the sort key, is scanned.
+TEST(MetadataAggregation, AWhereTheBoundsProveForEveryRowIsAnsweredFromMetadata)
+{
+    const VisitsFixture& visits = sharedVisits();
+    const QueryResult range =
+        visits.session->execute("SELECT min(CounterID), max(CounterID), min(UserID) FROM visits");
+    const int64_t least = range.block.columns[0].column.view().valueAt<int32_t>(0);
+    const int64_t greatest = range.block.columns[1].column.view().valueAt<int32_t>(0);
+    const int64_t least_user = range.block.columns[2].column.view().valueAt<int64_t>(0);
+    const auto text = [](int64_t value) { return std::to_string(value); };
+    const std::string aggregates = "SELECT min(EventDate), max(UserID), count(*) FROM visits ";
+    const std::vector<MetadataQuery> queries = {
+        {aggregates + "WHERE CounterID >= " + text(least), true},
+        {aggregates + "WHERE CounterID <> " + text(least - 1), true},
+        {aggregates + "WHERE " + text(greatest) + " >= CounterID AND CounterID > " +
+             text(least - 5),
+         true},
+        {aggregates + "WHERE CounterID <= " + text(greatest) + " AND UserID >= " + text(least_user),
+         true},
+        {aggregates + "WHERE CounterID < " + text(greatest), false},
+        {aggregates + "WHERE CounterID <> " + text(least), false},
+        {aggregates + "WHERE CounterID = " + text(least), false},
+        {aggregates + "WHERE UserID > " + text(least_user), false},
+        {aggregates + "WHERE CounterID >= " + text(least) + " AND URL <> ''", false},
+        {aggregates + "WHERE CounterID + 0 >= " + text(least), false},
+    };
+    for (const MetadataQuery& query : queries)
+    {
+        for (const bool on : {true, false})
+        {
+            SCOPED_TRACE(query.sql + (on ? " (metadata on)" : " (metadata off)"));
+            EXPECT_EQ(
+                differenceForQuery(*visits.session, visits.table, query.sql, withMetadata(on)), "");
+            const QueryResult result = visits.session->execute(query.sql, withMetadata(on));
+            EXPECT_EQ(result.stats.aggregated_from_metadata, on && query.from_metadata);
+        }
+    }
+}
+
 TEST(MetadataAggregation, EachSettingTurnsOffItsOwnAggregates)
 {
     const VisitsFixture& visits = sharedVisits();
