@@ -72,6 +72,19 @@ public:
     /// Adds rows [first_row, first_row + count) to one state (aggregation without keys).
     virtual void addBatchSinglePlace(const ColumnView* arguments, size_t first_row, size_t count,
                                      char* state, Arena& arena) const = 0;
+    /// Adds runs of rows, each to one state: run r is rows [first_row + run_starts[r],
+    /// first_row + run_starts[r + 1]) and goes to places[r] + state_offset (runs of equal keys,
+    /// key_runs.h). A run is added as addBatchSinglePlace adds rows: a sum or count of a long
+    /// run is one vectorized loop or one addition, not a store per row into the same state.
+    virtual void addRuns(const ColumnView* arguments, size_t first_row, const uint32_t* run_starts,
+                         size_t runs, char* const* places, size_t state_offset, Arena& arena) const
+    {
+        for (size_t r = 0; r < runs; ++r)
+        {
+            addBatchSinglePlace(arguments, first_row + run_starts[r],
+                                run_starts[r + 1] - run_starts[r], places[r] + state_offset, arena);
+        }
+    }
 
     /// Folds `source` into `target`. `source` stays valid (it is destroyed later).
     virtual void merge(char* target, char* source, MergeContext& context) const = 0;

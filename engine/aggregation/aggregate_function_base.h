@@ -79,6 +79,18 @@ public:
         }
     }
 
+    /// The final class's addBatchSinglePlace per run, without a virtual call per run.
+    void addRuns(const ColumnView* arguments, size_t first_row, const uint32_t* run_starts,
+                 size_t runs, char* const* places, size_t state_offset, Arena& arena) const override
+    {
+        for (size_t r = 0; r < runs; ++r)
+        {
+            self().Derived::addBatchSinglePlace(arguments, first_row + run_starts[r],
+                                                run_starts[r + 1] - run_starts[r],
+                                                places[r] + state_offset, arena);
+        }
+    }
+
     void merge(char* target, char* source, MergeContext& /*context*/) const override
     {
         Derived::mergeStates(state(target), state(source));

@@ -105,4 +105,16 @@ void AggregateLayout::addBatchSinglePlace(const ColumnView* columns, size_t firs
     }
 }
 
+void AggregateLayout::addRuns(const ColumnView* columns, size_t first_row,
+                              const uint32_t* run_starts, size_t runs, char* const* places,
+                              Arena& arena) const
+{
+    for (const Entry& entry : entries_)
+    {
+        const Arguments arguments = gatherArguments(entry, columns);
+        entry.function->addRuns(arguments.data(), first_row, run_starts, runs, places, entry.offset,
+                                arena);
+    }
+}
+
 }  // namespace granary

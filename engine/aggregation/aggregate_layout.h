@@ -53,6 +53,10 @@ public:
                   Arena& arena) const;
     void addBatchSinglePlace(const ColumnView* columns, size_t first_row, size_t count, char* place,
                              Arena& arena) const;
+    /// Adds runs of rows, run r (rows first_row + run_starts[r] until the next run) to the
+    /// states at places[r] (AggregateFunction::addRuns).
+    void addRuns(const ColumnView* columns, size_t first_row, const uint32_t* run_starts,
+                 size_t runs, char* const* places, Arena& arena) const;
 
 private:
     using Arguments = std::array<ColumnView, kMaxArguments>;

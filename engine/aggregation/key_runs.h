@@ -19,6 +19,10 @@ inline constexpr double kRunLookupMaxRunShare = 0.75;
 /// Once rows are routed to buckets, a batch goes into the table instead only when runs are at
 /// most this share of its rows: the runs' keys then miss the cache as routing would have spared.
 inline constexpr double kRoutedRunLookupMaxRunShare = 0.5;
+/// Runs this long on average are added run by run (AggregateFunction::addRuns: a vectorized
+/// sum, one addition for a count) instead of through a state pointer per row, whose updates
+/// of one state chain through memory.
+inline constexpr size_t kMinMeanRunLengthForRunAdds = 8;
 /// A partial that saw this many batches in a row without enough repeats stops looking for runs
 /// (the comparison pass then costs nothing more).
 inline constexpr size_t kRunProbeBatches = 16;
@@ -46,6 +50,8 @@ public:
     /// First row of run r; start(runs()) is the batch's row count.
     size_t start(size_t r) const { return starts_[r]; }
     size_t length(size_t r) const { return starts_[r + 1] - starts_[r]; }
+    /// The runs' first rows, runs() + 1 of them (the last the row count).
+    const uint32_t* starts() const { return starts_.data(); }
 
     /// Copies each run's key to out[r] (out may be `keys` itself: r never passes the run's row).
     template <typename Key>

@@ -496,6 +496,12 @@ private:
         emplaceBatch(table, run_keys, runs,
                      [&](auto result, bool inserted, size_t r)
                      { places[r] = stateOf(result, inserted, own_states_); });
+        if (rows >= kMinMeanRunLengthForRunAdds * runs)
+        {
+            layout_.addRuns(columns.data(), begin, key_runs_.starts(), runs, places,
+                            own_states_.arena);
+            return;
+        }
         key_runs_.expand(places);
         layout_.addBatch(columns.data(), begin, rows, places, own_states_.arena);
     }

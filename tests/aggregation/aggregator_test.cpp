@@ -163,11 +163,16 @@ std::vector<Shape> shapes()
         result.push_back(shape);
     }
     {
-        // Runs of equal keys in the first half (a table lookup per run), none in the second
-        // (a lookup per row), in single-level partials...
-        auto runs_then_none = [](size_t groups) {
+        // Runs of equal keys in the first half (a table lookup per run; runs of 8, their rows
+        // added through a state pointer each, then runs of 40, added run by run), none in the
+        // second (a lookup per row), in single-level partials...
+        auto runs_then_none = [](size_t groups)
+        {
             return [groups](size_t row)
-            { return ((row < kRows / 2 ? row / 8 : row) * 7919) % groups; };
+            {
+                const size_t key = row < kRows / 4 ? row / 8 : row < kRows / 2 ? row / 40 : row;
+                return (key * 7919) % groups;
+            };
         };
         // (at 256 threads, a partial of one morsel of runs has too few groups to go parallel)
         result.push_back({"runs_single_level", runs_then_none(15000), testing::mergePathSettings(),
