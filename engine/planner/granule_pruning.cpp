@@ -1,7 +1,9 @@
 #include "engine/planner/granule_pruning.h"
 
 #include <algorithm>
+#include <initializer_list>
 #include <optional>
+#include <utility>
 
 #include "engine/common/exception.h"
 #include "engine/expressions/compiled_expression.h"
@@ -102,6 +104,58 @@ CompiledExpression compileBoundTest(const KeyComparison& comparison, BinaryOpera
                              });
 }
 
+/// A bound test: `bound op constant` on the granules' maximum (true) or minimum (false).
+using BoundAlternative = std::pair<BinaryOperator, bool>;
+
+/// Calls may_match(op, on_maximum) for each bound test a granule must pass to hold a row of
+/// `key op constant`: its range overlaps the condition's.
+template <typename F>
+void forEachMayMatchTest(BinaryOperator op, F&& may_match)
+{
+    switch (op)
+    {
+        case BinaryOperator::Equals:
+            may_match(BinaryOperator::LessOrEquals, false);
+            may_match(BinaryOperator::GreaterOrEquals, true);
+            break;
+        case BinaryOperator::NotEquals:
+            break;  // Only a granule of one value could be skipped.
+        case BinaryOperator::Less:
+        case BinaryOperator::LessOrEquals:
+            may_match(op, false);
+            break;
+        default:
+            may_match(op, true);
+            break;
+    }
+}
+
+/// Calls prove({alternatives}) for each proof that every row of a granule satisfies `key op
+/// constant` (its range lies within the condition's); a proof holds where any of its
+/// alternatives holds on the bounds.
+template <typename F>
+void forEachWholeMatchProof(BinaryOperator op, F&& prove)
+{
+    switch (op)
+    {
+        case BinaryOperator::Equals:
+            prove({BoundAlternative{BinaryOperator::LessOrEquals, true}});
+            prove({BoundAlternative{BinaryOperator::GreaterOrEquals, false}});
+            break;
+        case BinaryOperator::NotEquals:
+            prove({BoundAlternative{BinaryOperator::Less, true},
+                   BoundAlternative{BinaryOperator::Greater, false}});
+            break;
+        case BinaryOperator::Less:
+        case BinaryOperator::LessOrEquals:
+            prove({BoundAlternative{op, true}});
+            break;
+        default:
+            prove({BoundAlternative{op, false}});
+            break;
+    }
+}
+
 }  // namespace
 
 GranulePruner::GranulePruner(const TableSchema& schema, const sql::ExpressionPtr& where)
@@ -132,48 +186,24 @@ GranulePruner::GranulePruner(const TableSchema& schema, const sql::ExpressionPtr
         const size_t proofs_before = proofs_.size();
         try
         {
-            // A granule may hold a match when its range overlaps the condition's.
-            switch (comparison->op)
-            {
-                case BinaryOperator::Equals:
-                    tests_.push_back(test(BinaryOperator::LessOrEquals, false));
-                    tests_.push_back(test(BinaryOperator::GreaterOrEquals, true));
-                    break;
-                case BinaryOperator::NotEquals:
-                    break;  // Only a granule of one value could be skipped.
-                case BinaryOperator::Less:
-                case BinaryOperator::LessOrEquals:
-                    tests_.push_back(test(comparison->op, false));
-                    break;
-                default:
-                    tests_.push_back(test(comparison->op, true));
-                    break;
-            }
-            // Every row matches when the granule's range lies within the condition's. NULLs
-            // match no comparison; NaN orders apart in the bounds.
+            forEachMayMatchTest(comparison->op, [&](BinaryOperator op, bool on_maximum)
+                                { tests_.push_back(test(op, on_maximum)); });
+            // NULLs match no comparison; NaN orders apart in the bounds.
             if (full_type.nullable || !isInteger(type.id))
             {
                 proves_whole_granules_ = false;
                 continue;
             }
-            switch (comparison->op)
-            {
-                case BinaryOperator::Equals:
-                    proofs_.push_back({{test(BinaryOperator::LessOrEquals, true)}});
-                    proofs_.push_back({{test(BinaryOperator::GreaterOrEquals, false)}});
-                    break;
-                case BinaryOperator::NotEquals:
-                    proofs_.push_back(
-                        {{test(BinaryOperator::Less, true), test(BinaryOperator::Greater, false)}});
-                    break;
-                case BinaryOperator::Less:
-                case BinaryOperator::LessOrEquals:
-                    proofs_.push_back({{test(comparison->op, true)}});
-                    break;
-                default:
-                    proofs_.push_back({{test(comparison->op, false)}});
-                    break;
-            }
+            forEachWholeMatchProof(comparison->op,
+                                   [&](std::initializer_list<BoundAlternative> alternatives)
+                                   {
+                                       WholeGranuleProof proof;
+                                       for (const auto& [op, on_maximum] : alternatives)
+                                       {
+                                           proof.any_of.push_back(test(op, on_maximum));
+                                       }
+                                       proofs_.push_back(std::move(proof));
+                                   });
         }
         catch (const Exception&)
         {
