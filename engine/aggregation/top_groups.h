@@ -141,7 +141,7 @@ public:
         const size_t first = keys_.size();
         if (bound_value_)
         {
-            selectNotAfterBound(slots, count);
+            selectAheadOfBound(slots, count);
             for (const uint32_t row : selected_)
             {
                 keys_.push_back(keys[row]);
@@ -238,24 +238,26 @@ private:
         }
         const Column& leading = columns_.leadingAggregate();
         bound_value_ = leading.emptyLike();
+        batch_values_ = leading.emptyLike();
         const uint32_t rows[] = {*last};
         gatherRows(leading.view(), 0, rows, *bound_value_);
     }
 
     /// Sets selected_ to the rows of a batch whose leading aggregate may still rank against
     /// the bound.
-    void selectNotAfterBound(StatePointer* slots, size_t count)
+    void selectAheadOfBound(StatePointer* slots, size_t count)
     {
         const auto& [column, descending] = plan_.top->order.front();
         const AggregateLayout::Entry& entry =
             plan_.layout->entries()[column - plan_.key_names.size()];
         StatePointer* states = states_.of(slots, count);
         prefetchStates(states, count);
-        Column values = bound_value_->emptyLike();
-        entry.function->insertResultsInto(states, count, entry.offset, values);
+        batch_values_.clear();
+        entry.function->insertResultsInto(states, count, entry.offset, batch_values_);
         // A tie with the bound ranks only where later order columns may put it ahead; with the
         // aggregate alone, the limit_ kept rows come first.
-        rowsAheadOf(values.view(), descending, bound_value_->view(), 0, leading_only_, selected_);
+        rowsAheadOf(batch_values_.view(), descending, bound_value_->view(), 0, leading_only_,
+                    selected_);
     }
 
     void keep(const std::vector<uint32_t>& rows)
@@ -284,6 +286,9 @@ private:
     size_t cut_rows_;
     /// Set by a cut: one row, the leading aggregate after which no group can rank.
     std::optional<Column> bound_value_;
+    /// A batch's leading aggregate, compared with the bound; one column reused batch after
+    /// batch.
+    Column batch_values_;
     std::vector<uint32_t> selected_;
 };
 

@@ -206,6 +206,25 @@ decltype(auto) withRowOrder(const std::vector<SortKey>& keys, size_t rows, F&& f
     return f(items, GeneralRowOrder(keys));
 }
 
+/// Appends to `rows` the rows among the first `count` of `column` (values T) whose value
+/// comes before `limit` in the order `descending` gives, and with `with_ties` those equal to
+/// it too.
+template <typename T>
+void appendRowsAhead(const ColumnView& column, size_t count, bool descending, const T& limit,
+                     bool with_ties, std::vector<uint32_t>& rows)
+{
+    // Ahead: compareValues < 0 ascending, > 0 descending; a tie is 0 either way.
+    const int direction = descending ? -1 : 1;
+    const int last_ahead = with_ties ? 0 : -1;
+    for (uint32_t row = 0; row < count; ++row)
+    {
+        if (compareValues(valueOf<T>(column, row), limit) * direction <= last_ahead)
+        {
+            rows.push_back(row);
+        }
+    }
+}
+
 }  // namespace
 
 std::vector<uint32_t> sortedPermutation(const std::vector<SortKey>& keys, size_t rows, size_t limit)
@@ -260,33 +279,26 @@ std::vector<uint32_t> topCandidates(const SortKey& first, size_t rows, size_t li
         std::iota(all.begin(), all.end(), 0);
         return all;
     }
-    return dispatchType(first.column.type,
-                        [&]<typename T>(TypeTag<T>)
-                        {
-                            const auto better = [&](const T& left, const T& right)
-                            {
-                                const int order = compareValues(left, right);
-                                return first.descending ? order > 0 : order < 0;
-                            };
-                            std::vector<T> values(rows);
-                            for (size_t row = 0; row < rows; ++row)
-                            {
-                                values[row] = valueOf<T>(first.column, row);
-                            }
-                            const auto boundary =
-                                values.begin() + static_cast<ptrdiff_t>(limit - 1);
-                            std::nth_element(values.begin(), boundary, values.end(), better);
-                            const T worst_kept = *boundary;
-                            std::vector<uint32_t> candidates;
-                            for (size_t row = 0; row < rows; ++row)
-                            {
-                                if (!better(worst_kept, valueOf<T>(first.column, row)))
-                                {
-                                    candidates.push_back(static_cast<uint32_t>(row));
-                                }
-                            }
-                            return candidates;
-                        });
+    return dispatchType(
+        first.column.type,
+        [&]<typename T>(TypeTag<T>)
+        {
+            const auto better = [&](const T& left, const T& right)
+            {
+                const int order = compareValues(left, right);
+                return first.descending ? order > 0 : order < 0;
+            };
+            std::vector<T> values(rows);
+            for (size_t row = 0; row < rows; ++row)
+            {
+                values[row] = valueOf<T>(first.column, row);
+            }
+            const auto boundary = values.begin() + static_cast<ptrdiff_t>(limit - 1);
+            std::nth_element(values.begin(), boundary, values.end(), better);
+            std::vector<uint32_t> candidates;
+            appendRowsAhead(first.column, rows, first.descending, *boundary, true, candidates);
+            return candidates;
+        });
 }
 
 std::optional<uint32_t> lastInOrder(const SortKey& key, size_t rows)
@@ -327,18 +339,8 @@ void rowsAheadOf(const ColumnView& values, bool descending, const ColumnView& bo
     dispatchType(values.type,
                  [&]<typename T>(TypeTag<T>)
                  {
-                     const T limit = valueOf<T>(bound, bound_row);
-                     // Ahead: order < 0 ascending, > 0 descending; a tie is 0 either way.
-                     const int direction = descending ? -1 : 1;
-                     const int last_ahead = with_ties ? 0 : -1;
-                     for (uint32_t row = 0; row < values.rows; ++row)
-                     {
-                         const int order = compareValues(valueOf<T>(values, row), limit);
-                         if (order * direction <= last_ahead)
-                         {
-                             rows.push_back(row);
-                         }
-                     }
+                     appendRowsAhead(values, values.rows, descending, valueOf<T>(bound, bound_row),
+                                     with_ties, rows);
                  });
 }
 

@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "engine/aggregation/aggregator.h"
@@ -209,23 +210,35 @@ INSTANTIATE_TEST_SUITE_P(Threads, TopGroupsTest,
                                     (std::get<1>(info.param) ? "TwoLevel" : "SingleLevel");
                          });
 
+/// Three columns of `count` values with many ties, for tests of one-column orders: integers
+/// (Int, of type `integer`: around zero where signed), floats (Float, of type `floating`: every
+/// seventh NaN) and strings.
+template <typename Int, typename Float>
+std::vector<Column> tiedColumns(size_t count, TypeId integer, TypeId floating)
+{
+    std::vector<Column> columns;
+    columns.emplace_back(integer);
+    columns.emplace_back(floating);
+    columns.emplace_back(TypeId::String);
+    for (size_t i = 0; i < count; ++i)
+    {
+        const uint64_t mixed = i * 0x9E3779B97F4A7C15ULL >> 40;
+        columns[0].append(Int(int(mixed % 61) - (std::is_signed_v<Int> ? 30 : 0)));
+        columns[1].append(mixed % 7 == 0 ? std::numeric_limits<Float>::quiet_NaN()
+                                         : Float(mixed % 300) / 4);
+        columns[2].appendString("s" + std::to_string(mixed % 90));
+    }
+    return columns;
+}
+
 /// topCandidates against a full sort of one column: every row of the first `limit` is a
 /// candidate, and a candidate is never worse than the limit-th row's value.
 TEST(TopCandidates, AreTheRowsNoWorseThanTheLimitThBest)
 {
     constexpr size_t kValues = 2'000;
-    Column small_integers(TypeId::UInt32);
-    Column with_nan(TypeId::Float64);
-    Column strings(TypeId::String);
-    for (size_t i = 0; i < kValues; ++i)
-    {
-        const uint64_t mixed = i * 0x9E3779B97F4A7C15ULL >> 40;
-        small_integers.append(uint32_t(mixed % 50));
-        with_nan.append(mixed % 7 == 0 ? std::numeric_limits<double>::quiet_NaN()
-                                       : double(mixed % 300) / 4);
-        strings.appendString("s" + std::to_string(mixed % 90));
-    }
-    for (const Column* column : {&small_integers, &with_nan, &strings})
+    const std::vector<Column> columns =
+        tiedColumns<uint32_t, double>(kValues, TypeId::UInt32, TypeId::Float64);
+    for (const Column* column : {&columns[0], &columns[1], &columns[2]})
     {
         for (const bool descending : {false, true})
         {
@@ -274,18 +287,9 @@ TEST(TopCandidates, AreTheRowsNoWorseThanTheLimitThBest)
 TEST(TopBound, LastRowAndRowsAheadOfABoundFollowTheSortOrder)
 {
     constexpr size_t kValues = 1'000;
-    Column small_integers(TypeId::Int16);
-    Column with_nan(TypeId::Float32);
-    Column strings(TypeId::String);
-    for (size_t i = 0; i < kValues; ++i)
-    {
-        const uint64_t mixed = i * 0x9E3779B97F4A7C15ULL >> 40;
-        small_integers.append(int16_t(int(mixed % 61) - 30));
-        with_nan.append(mixed % 5 == 0 ? std::numeric_limits<float>::quiet_NaN()
-                                       : float(mixed % 200) / 8);
-        strings.appendString("v" + std::to_string(mixed % 77));
-    }
-    for (const Column* column : {&small_integers, &with_nan, &strings})
+    const std::vector<Column> columns =
+        tiedColumns<int16_t, float>(kValues, TypeId::Int16, TypeId::Float32);
+    for (const Column* column : {&columns[0], &columns[1], &columns[2]})
     {
         for (const bool descending : {false, true})
         {
@@ -331,7 +335,7 @@ TEST(TopBound, LastRowAndRowsAheadOfABoundFollowTheSortOrder)
     with_null.append(uint64_t{1});
     EXPECT_FALSE(lastInOrder({with_null.view(), true}, 3).has_value());
     std::vector<uint32_t> rows;
-    rowsAheadOf(with_null.view(), true, small_integers.view(), 0, false, rows);
+    rowsAheadOf(with_null.view(), true, columns[0].view(), 0, false, rows);
     EXPECT_EQ(rows, (std::vector<uint32_t>{0, 1, 2}));
 }
 
